@@ -1,0 +1,6 @@
+package dev.baton.internal;
+
+final class Placeholder {
+    private Placeholder() {
+    }
+}

@@ -1,0 +1,5 @@
+package dev.baton.model;
+
+/** Placeholder, replaced by the model API. */
+public interface LanguageModel {
+}

@@ -1,0 +1,19 @@
+package dev.baton.store;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One page of a {@link RunQuery}: the snapshots in query order and the number of matches before paging.
+ *
+ * @param items the snapshots of this page, newest creation first, ties by runId descending
+ * @param total every match of the query, ignoring offset and limit
+ */
+public record RunPage(List<RunSnapshot> items, long total) {
+    public RunPage {
+        items = List.copyOf(Objects.requireNonNull(items, "items"));
+        if (total < items.size()) {
+            throw new IllegalArgumentException("total " + total + " is smaller than the page size " + items.size());
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.baton.store;
+
+import dev.baton.agent.RunStatus;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@link SnapshotStore#list(RunQuery)} must find, closed and already validated by core.
+ * A store translates it into one native query; it never loads other snapshots to filter in Java.
+ *
+ * <ul>
+ *   <li>{@code agentId}: always set; only runs of this agent match.</li>
+ *   <li>{@code status}: the <em>effective</em> status at {@code now} (see
+ *       {@link RunSnapshot#effectiveStatus(Instant)}): {@code SUSPENDED} matches suspended runs and
+ *       resuming runs whose lease expired ({@code leaseExpiresAt <= now}); {@code RESUMING} matches
+ *       resuming runs with {@code leaseExpiresAt > now}; {@code null} matches both.</li>
+ *   <li>{@code threadId}, {@code resourceId}: exact, literal match when set.</li>
+ *   <li>{@code createdFrom} / {@code createdTo}: inclusive bounds on {@code createdAt}.</li>
+ *   <li>Order: {@code createdAt} descending, then {@code runId} descending (binary order).</li>
+ *   <li>{@code offset} / {@code limit}: the page; {@code limit == null} means every match;
+ *       {@code limit == 0} asks only for the total.</li>
+ * </ul>
+ * The {@link RunPage#total()} is always the number of matches before paging.
+ */
+public record RunQuery(
+        String agentId,
+        @Nullable RunStatus status,
+        @Nullable String threadId,
+        @Nullable String resourceId,
+        @Nullable Instant createdFrom,
+        @Nullable Instant createdTo,
+        Instant now,
+        long offset,
+        @Nullable Integer limit) {
+
+    public RunQuery {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
+        if (limit != null && limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        if (limit == null && offset != 0) throw new IllegalArgumentException("offset needs a limit");
+        now = now.truncatedTo(ChronoUnit.MILLIS);
+        // Stored instants have millisecond precision: round the bounds inward so that
+        // inclusive comparisons on stored values give the same answer as on exact ones.
+        if (createdFrom != null) {
+            Instant t = createdFrom.truncatedTo(ChronoUnit.MILLIS);
+            createdFrom = t.equals(createdFrom) ? t : t.plusMillis(1);
+        }
+        if (createdTo != null) createdTo = createdTo.truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /**
+     * The listing order every store must produce: {@code createdAt} descending, then
+     * {@code runId} descending. Run ids compare by code point, which for the ASCII ids Baton
+     * generates is the binary order of SQL {@code COLLATE "C"} / {@code utf8mb4_bin}, Redis
+     * sorted-set ties and MongoDB's default string order.
+     */
+    public static final java.util.Comparator<RunSnapshot> ORDER =
+            java.util.Comparator.comparing(RunSnapshot::createdAt).reversed()
+                    .thenComparing(RunSnapshot::runId, java.util.Comparator.reverseOrder());
+
+    /** Starts a query over the runs of {@code agentId}, as of {@code now}, matching suspended runs. */
+    public static Builder forAgent(String agentId, Instant now) {
+        return new Builder(agentId, now);
+    }
+
+    /** True when the date bounds cannot match anything (after rounding to milliseconds). */
+    public boolean emptyDateRange() {
+        return createdFrom != null && createdTo != null && createdFrom.isAfter(createdTo);
+    }
+
+    /** True when {@code s}, as of {@link #now()}, matches every condition but the page. */
+    public boolean matches(RunSnapshot s) {
+        return s.agentId().equals(agentId)
+                && (status == null || s.effectiveStatus(now) == status)
+                && (threadId == null || threadId.equals(s.threadId()))
+                && (resourceId == null || resourceId.equals(s.resourceId()))
+                && (createdFrom == null || !s.createdAt().isBefore(createdFrom))
+                && (createdTo == null || !s.createdAt().isAfter(createdTo));
+    }
+
+    /** Builder for {@link RunQuery}; status defaults to {@link RunStatus#SUSPENDED}, no page. */
+    public static final class Builder {
+        private final String agentId;
+        private final Instant now;
+        private @Nullable RunStatus status = RunStatus.SUSPENDED;
+        private @Nullable String threadId;
+        private @Nullable String resourceId;
+        private @Nullable Instant createdFrom;
+        private @Nullable Instant createdTo;
+        private long offset;
+        private @Nullable Integer limit;
+
+        private Builder(String agentId, Instant now) {
+            this.agentId = agentId;
+            this.now = now;
+        }
+
+        public Builder status(@Nullable RunStatus status) { this.status = status; return this; }
+        public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
+        public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+        public Builder createdFrom(@Nullable Instant from) { this.createdFrom = from; return this; }
+        public Builder createdTo(@Nullable Instant to) { this.createdTo = to; return this; }
+        public Builder page(long offset, int limit) { this.offset = offset; this.limit = limit; return this; }
+        public Builder countOnly() { this.offset = 0; this.limit = 0; return this; }
+
+        public RunQuery build() {
+            return new RunQuery(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.baton.store;
+
+import java.util.Map;
+
+/**
+ * Opens a {@link SnapshotStore} for a URL. Found with {@link java.util.ServiceLoader}: register
+ * the implementation in {@code META-INF/services/dev.baton.store.SnapshotStoreProvider} and, for
+ * modular applications, with {@code provides dev.baton.store.SnapshotStoreProvider with ...} in
+ * {@code module-info.java}. Must have a public no-argument constructor.
+ */
+public interface SnapshotStoreProvider {
+
+    /** A short name, e.g. {@code "jdbc"}; {@code -Dbaton.store.provider=NAME} picks it when several accept a URL. */
+    String name();
+
+    /** The URL prefixes this provider accepts, e.g. {@code "jdbc:postgresql:"}, for messages. */
+    java.util.List<String> schemes();
+
+    /** True if this provider can open {@code url}. Must not connect. */
+    boolean accepts(String url);
+
+    /**
+     * Opens a store for {@code url}. The store owns what it opens and releases it on close.
+     *
+     * @param properties provider-specific settings (user, password, table, key prefix, ...)
+     */
+    SnapshotStore open(String url, Map<String, String> properties);
+}
