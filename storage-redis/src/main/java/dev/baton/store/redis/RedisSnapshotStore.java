@@ -103,11 +103,17 @@ public final class RedisSnapshotStore implements SnapshotStore {
     /**
      * Opens a store on {@code url} ({@code redis://} or {@code rediss://}, as Lettuce's {@link RedisURI}
      * reads it) with a client of its own, shut down when the store closes.
+     *
+     * @param timeout connect and command timeout; {@code null} takes the URL's {@code timeout}
+     *                parameter if it has one, else {@link #DEFAULT_TIMEOUT}
      */
-    public static RedisSnapshotStore open(String url, String keyPrefix, Duration timeout) {
+    public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout) {
         RedisKeys keys = new RedisKeys(keyPrefix);
-        requirePositive(timeout);
         RedisURI uri = RedisURI.create(url);
+        if (timeout == null) {
+            timeout = uri.getTimeout().equals(RedisURI.DEFAULT_TIMEOUT_DURATION) ? DEFAULT_TIMEOUT : uri.getTimeout();
+        }
+        requirePositive(timeout);
         uri.setTimeout(timeout);
         RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()

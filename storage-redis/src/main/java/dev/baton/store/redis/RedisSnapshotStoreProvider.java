@@ -13,7 +13,7 @@ import java.util.Map;
  * <ul>
  *   <li>{@code keyPrefix}: first part of every key, default {@code baton};</li>
  *   <li>{@code timeout}: connect and command timeout, an ISO-8601 duration ({@code PT5S}) or
- *       milliseconds ({@code 5000}), default 10 seconds.</li>
+ *       milliseconds ({@code 5000}); else the URL's {@code ?timeout=5s} parameter; else 10 seconds.</li>
  * </ul>
  */
 public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
@@ -42,7 +42,7 @@ public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
         }
         String prefix = properties.getOrDefault("keyPrefix", RedisSnapshotStore.DEFAULT_KEY_PREFIX);
         String timeout = properties.get("timeout");
-        return RedisSnapshotStore.open(url, prefix, timeout == null ? RedisSnapshotStore.DEFAULT_TIMEOUT : duration(timeout));
+        return RedisSnapshotStore.open(url, prefix, timeout == null ? null : duration(timeout));
     }
 
     static Duration duration(String text) {

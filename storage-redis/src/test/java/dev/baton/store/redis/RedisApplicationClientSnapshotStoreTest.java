@@ -21,5 +21,6 @@ class RedisApplicationClientSnapshotStoreTest extends SnapshotStoreContract {
     @AfterAll
     static void shutdownTheClient() {
         if (client != null) client.shutdown();
+        RedisTestServer.deleteKeys(PREFIX);
     }
 }

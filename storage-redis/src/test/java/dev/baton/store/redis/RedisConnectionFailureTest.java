@@ -24,6 +24,11 @@ import org.junit.jupiter.api.Test;
 /** A dead or silent server gives a {@link StorageException} within the timeout, never a hang. */
 class RedisConnectionFailureTest {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisConnectionFailureTest.class);
+
+    @org.junit.jupiter.api.AfterAll
+    static void deleteTheTestKeys() {
+        RedisTestServer.deleteKeys(PREFIX);
+    }
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
     private static final Duration LIMIT = Duration.ofSeconds(8);
     private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");

@@ -57,6 +57,7 @@ class RedisIndexConsistencyFuzzTest {
     static void disconnect() {
         raw.close();
         client.shutdown();
+        RedisTestServer.deleteKeys(PREFIX);
     }
 
     @Test

@@ -19,6 +19,11 @@ import org.junit.jupiter.api.Test;
 class RedisSnapshotStoreProviderTest {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisSnapshotStoreProviderTest.class);
 
+    @org.junit.jupiter.api.AfterAll
+    static void deleteTheTestKeys() {
+        RedisTestServer.deleteKeys(PREFIX);
+    }
+
     @Test
     void theServiceLoaderFindsTheProviderForRedisUrlsOnly() {
         SnapshotStoreProvider p = SnapshotStores.providers().stream().filter(x -> x.name().equals("redis")).findFirst().orElseThrow();

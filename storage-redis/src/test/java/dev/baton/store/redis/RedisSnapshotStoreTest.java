@@ -9,6 +9,11 @@ import java.util.Map;
 class RedisSnapshotStoreTest extends SnapshotStoreContract {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisSnapshotStoreTest.class);
 
+    @org.junit.jupiter.api.AfterAll
+    static void deleteTheTestKeys() {
+        RedisTestServer.deleteKeys(PREFIX);
+    }
+
     @Override
     protected SnapshotStore openStore() {
         return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));

@@ -1,6 +1,12 @@
 package dev.baton.store.redis;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.net.ServerSocket;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +40,18 @@ final class RedisTestServer {
     /** A key prefix no other test class uses, so that tests never see each other's keys. */
     static String uniquePrefix(Class<?> testClass) {
         return "baton-test:" + testClass.getSimpleName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Deletes every key under {@code prefix} (a test's own prefix, free of glob characters), so runs do not pile up. */
+    static void deleteKeys(String prefix) {
+        RedisClient client = RedisClient.create(url());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            List<String> keys = new ArrayList<>();
+            ScanIterator.scan(c.sync(), ScanArgs.Builder.matches(prefix + ":*").limit(1000)).forEachRemaining(keys::add);
+            for (int i = 0; i < keys.size(); i += 500) c.sync().unlink(keys.subList(i, Math.min(keys.size(), i + 500)).toArray(String[]::new));
+        } finally {
+            client.shutdown();
+        }
     }
 
     private static String resolve() {
