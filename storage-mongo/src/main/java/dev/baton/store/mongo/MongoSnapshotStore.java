@@ -7,7 +7,6 @@ import static com.mongodb.client.model.Filters.gte;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
-import com.mongodb.ErrorCategory;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
@@ -24,6 +23,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.baton.InvalidOptionException;
+import dev.baton.SnapshotFormatException;
 import dev.baton.StorageException;
 import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
@@ -99,6 +99,15 @@ public final class MongoSnapshotStore implements SnapshotStore {
     static final String PAYLOAD = "payload";
 
     private static final Bson ORDER = Sorts.orderBy(Sorts.descending(CREATED_AT), Sorts.descending(ID));
+
+    /**
+     * Every field of a run, named. Reads ask for exactly these: fields someone else added stay on
+     * the server, and the in-JVM test server (mongo-java-server), which otherwise encodes its
+     * live document while a concurrent update rewrites it field by field, copies the projected
+     * fields under its collection lock, so that a read never sees half an update.
+     */
+    private static final Bson FIELDS = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID, CREATED_AT,
+            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD);
 
     private final MongoCollection<Document> collection;
     private final @Nullable MongoClient ownedClient;
@@ -203,7 +212,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
             return true;
         } catch (MongoWriteException e) {
             // _id is the only unique index, so a duplicate key means exactly "this run exists"
-            if (e.getError().getCode() == DUPLICATE_KEY && e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
+            if (e.getError().getCode() == DUPLICATE_KEY) {
                 return false;
             }
             throw failure("insert", snapshot.runId(), e);
@@ -214,7 +223,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        Document doc = run("find", runId, () -> collection.find(eq(ID, runId)).first());
+        Document doc = run("find", runId, () -> collection.find(eq(ID, runId)).projection(FIELDS).first());
         return Optional.ofNullable(doc).map(MongoSnapshotStore::fromDocument);
     }
 
@@ -259,7 +268,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
             throw new InvalidOptionException("offset", "at most " + Integer.MAX_VALUE + " on MongoDB, was " + offset);
         }
         List<RunSnapshot> items = run("list", null, () -> {
-            FindIterable<Document> find = collection.find(filter).sort(ORDER);
+            FindIterable<Document> find = collection.find(filter).projection(FIELDS).sort(ORDER);
             if (limit != null) find = find.skip((int) offset).limit(limit);
             List<RunSnapshot> out = new ArrayList<>();
             for (Document d : find) out.add(fromDocument(d));
@@ -320,7 +329,23 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 .append(PAYLOAD, s.payload());
     }
 
+    /**
+     * Reads a run document back.
+     *
+     * @throws SnapshotFormatException if the document lacks a field or has one of the wrong type
+     *         (written by something other than this store); it stays in the collection untouched
+     */
     static RunSnapshot fromDocument(Document d) {
+        try {
+            return readDocument(d);
+        } catch (RuntimeException e) {
+            Object id = d.get(ID);
+            throw new SnapshotFormatException(String.valueOf(id), "the MongoDB document is not a Baton run ("
+                    + e + ")", e);
+        }
+    }
+
+    private static RunSnapshot readDocument(Document d) {
         Date lease = d.getDate(LEASE_EXPIRES_AT);
         return new RunSnapshot(
                 d.getString(ID),
