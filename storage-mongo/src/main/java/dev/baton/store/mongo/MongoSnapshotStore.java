@@ -33,7 +33,9 @@ import dev.baton.store.SnapshotStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -201,7 +203,37 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     private void createIndexes() {
         // createIndexes with the same names and keys is a no-op on the server, so every open may do it
-        run("creating the indexes", null, () -> collection.createIndexes(indexModels()));
+        List<IndexModel> wanted = indexModels();
+        run("creating the indexes", null, () -> collection.createIndexes(wanted));
+        // MongoDB refuses a same-named index with other keys above; check anyway, since not every
+        // server that speaks the protocol does, and a wrong index would silently cost every query
+        Map<String, List<Document>> found = new HashMap<>();
+        run("listing the indexes", null, () -> {
+            for (Document index : collection.listIndexes()) {
+                found.computeIfAbsent(index.getString("name"), n -> new ArrayList<>()).add(index.get("key", Document.class));
+            }
+            return found;
+        });
+        for (IndexModel m : wanted) {
+            String name = Objects.requireNonNull(m.getOptions().getName());
+            Document expected = Document.parse(m.getKeys().toBsonDocument().toJson());
+            List<Document> actual = found.getOrDefault(name, List.of());
+            if (actual.isEmpty() || !actual.stream().allMatch(a -> sameKeys(expected, a))) {
+                throw new StorageException(description + ": the indexes do not match: the collection has an index named "
+                        + name + " with keys " + (actual.isEmpty() ? "(missing)" : actual.stream().map(Document::toJson).toList())
+                        + " instead of " + expected.toJson() + "; drop it so that the store can create its own");
+            }
+        }
+    }
+
+    /** Same fields in the same order and directions, whatever numeric type the server returns them as. */
+    private static boolean sameKeys(Document expected, Document actual) {
+        if (!new ArrayList<>(expected.keySet()).equals(new ArrayList<>(actual.keySet()))) return false;
+        for (String field : expected.keySet()) {
+            Object a = actual.get(field);
+            if (!(a instanceof Number n) || n.intValue() != ((Number) expected.get(field)).intValue()) return false;
+        }
+        return true;
     }
 
     @Override
