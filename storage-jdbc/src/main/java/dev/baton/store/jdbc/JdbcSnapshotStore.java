@@ -361,13 +361,16 @@ public final class JdbcSnapshotStore implements SnapshotStore {
             params.add(q.createdTo().toEpochMilli());
         }
         // The effective status (a RESUMING run whose lease expired counts as SUSPENDED) is a
-        // residual filter on the rows the (agent, thread, resource, created_at) index yields;
-        // unknown status values match neither branch.
+        // residual filter on the rows the (agent, thread, resource, created_at) index yields.
+        // It also spells out the lease invariants of RunSnapshot, so a corrupt row (unknown
+        // status, a SUSPENDED row with a lease, a RESUMING row without one) matches neither
+        // branch: it cannot break the listing of the other runs; find() reports it.
         if (q.status() == RunStatus.SUSPENDED) {
-            sql.append(" AND (status = 'SUSPENDED' OR (status = 'RESUMING' AND lease_expires_at <= ?))");
+            sql.append(" AND ((status = 'SUSPENDED' AND lease_owner IS NULL AND lease_expires_at IS NULL)"
+                    + " OR (status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at <= ?))");
             params.add(q.now().toEpochMilli());
         } else if (q.status() == RunStatus.RESUMING) {
-            sql.append(" AND status = 'RESUMING' AND lease_expires_at > ?");
+            sql.append(" AND status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at > ?");
             params.add(q.now().toEpochMilli());
         }
         return new Where(sql.toString(), params);
