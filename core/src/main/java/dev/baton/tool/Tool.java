@@ -1,7 +1,156 @@
 package dev.baton.tool;
 
-/** Placeholder, replaced by the tool API. */
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.model.ToolDefinition;
+import java.util.Objects;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A tool the model may call.
+ *
+ * <pre>{@code
+ * Tool bookFlight = Tool.builder("bookFlight")
+ *     .description("Books a flight")
+ *     .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+ *     .requireApproval(true)                       // or .requireApproval(input -> input.path("price").asInt() > 500)
+ *     .execute((input, ctx) -> Map.of("booked", input.path("to").asText()))
+ *     .build();
+ *
+ * Tool askCity = Tool.builder("askCity")
+ *     .execute((input, ctx) -> ctx.resumeData() == null
+ *         ? ctx.suspend(Map.of("question", "Which city?"))
+ *         : Map.of("city", ctx.resumeData().path("name").asText()))
+ *     .build();
+ * }</pre>
+ *
+ * <p>Approval: when {@link #requiresApproval(JsonNode)} is true for a call's input, the run suspends
+ * before the tool runs, until {@code approveToolCall} or {@code declineToolCall}. A predicate that
+ * throws means "approval required".
+ */
 public final class Tool {
-    private Tool() {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String name;
+    private final String description;
+    private final JsonNode inputSchema;
+    private final Predicate<JsonNode> approval;
+    private final ToolExecutor executor;
+
+    private Tool(Builder b) {
+        this.name = b.name;
+        this.description = b.description;
+        this.inputSchema = b.inputSchema;
+        this.approval = b.approval;
+        this.executor = Objects.requireNonNull(b.executor, () -> "tool '" + b.name + "' needs execute(...)");
+    }
+
+    /** Starts a tool; {@code name} is what the model calls it (letters, digits, {@code _ . -}). */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public JsonNode inputSchema() {
+        return inputSchema;
+    }
+
+    public ToolExecutor executor() {
+        return executor;
+    }
+
+    /** Whether a call with this input waits for approval. A predicate that throws means yes. */
+    public boolean requiresApproval(JsonNode input) {
+        try {
+            return approval.test(input);
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** The definition given to the model. */
+    public ToolDefinition definition() {
+        return new ToolDefinition(name, description, inputSchema);
+    }
+
+    @Override
+    public String toString() {
+        return "Tool[" + name + "]";
+    }
+
+    /** Builder of {@link Tool}. */
+    public static final class Builder {
+        private final String name;
+        private String description = "";
+        private JsonNode inputSchema = defaultSchema();
+        private Predicate<JsonNode> approval = input -> false;
+        private @Nullable ToolExecutor executor;
+
+        private Builder(String name) {
+            Objects.requireNonNull(name, "name");
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("name: tool names use letters, digits, '_', '.', '-' (1-128), got '" + name + "'");
+            }
+            this.name = name;
+        }
+
+        public Builder description(String description) {
+            this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        /** The input's JSON schema. */
+        public Builder inputSchema(JsonNode schema) {
+            this.inputSchema = Objects.requireNonNull(schema, "inputSchema");
+            return this;
+        }
+
+        /** The input's JSON schema, as JSON text. */
+        public Builder inputSchema(String schemaJson) {
+            try {
+                this.inputSchema = JSON.readTree(schemaJson);
+            } catch (Exception e) {
+                throw new IllegalArgumentException("inputSchema: not valid JSON: " + e.getMessage(), e);
+            }
+            return this;
+        }
+
+        /** Every call needs approval ({@code true}) or none does ({@code false}, the default). */
+        public Builder requireApproval(boolean required) {
+            this.approval = input -> required;
+            return this;
+        }
+
+        /** Approval decided per call from its input; a predicate that throws means approval is required. */
+        public Builder requireApproval(Predicate<JsonNode> predicate) {
+            this.approval = Objects.requireNonNull(predicate, "predicate");
+            return this;
+        }
+
+        public Builder execute(ToolExecutor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        public Tool build() {
+            return new Tool(this);
+        }
+
+        private static JsonNode defaultSchema() {
+            ObjectNode schema = JSON.createObjectNode();
+            schema.put("type", "object");
+            return schema;
+        }
     }
 }

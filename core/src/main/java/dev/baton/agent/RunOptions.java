@@ -1,0 +1,42 @@
+package dev.baton.agent;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Options of a new run.
+ *
+ * @param threadId   the conversation thread, stored with the run and usable as a filter
+ * @param resourceId the resource (typically the user), stored with the run and usable as a filter
+ * @param maxSteps   the most model calls the run may make (default 10)
+ */
+public record RunOptions(@Nullable String threadId, @Nullable String resourceId, int maxSteps) {
+
+    /** No thread, no resource, 10 steps. */
+    public static final RunOptions DEFAULT = new RunOptions(null, null, 10);
+
+    public RunOptions {
+        if (maxSteps < 1) throw new dev.baton.InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builder of {@link RunOptions}. */
+    public static final class Builder {
+        private @Nullable String threadId;
+        private @Nullable String resourceId;
+        private int maxSteps = 10;
+
+        private Builder() {
+        }
+
+        public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
+        public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+        public Builder maxSteps(int maxSteps) { this.maxSteps = maxSteps; return this; }
+
+        public RunOptions build() {
+            return new RunOptions(threadId, resourceId, maxSteps);
+        }
+    }
+}

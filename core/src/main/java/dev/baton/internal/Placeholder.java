@@ -1,6 +1,0 @@
-package dev.baton.internal;
-
-final class Placeholder {
-    private Placeholder() {
-    }
-}

@@ -1,0 +1,30 @@
+package dev.baton.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One step's input to the model.
+ *
+ * @param instructions the agent's system instructions
+ * @param messages     the conversation so far, oldest first
+ * @param tools        the tools the model may call
+ */
+public record ModelRequest(String instructions, List<Message> messages, List<ToolDefinition> tools) {
+    public ModelRequest {
+        Objects.requireNonNull(instructions, "instructions");
+        messages = List.copyOf(messages);
+        tools = List.copyOf(tools);
+    }
+
+    /** The last message, the one the model answers. */
+    public Message lastMessage() {
+        if (messages.isEmpty()) throw new IllegalStateException("no messages");
+        return messages.get(messages.size() - 1);
+    }
+
+    /** How many steps the model has answered already in this run. */
+    public int completedSteps() {
+        return (int) messages.stream().filter(m -> m instanceof Message.Assistant).count();
+    }
+}

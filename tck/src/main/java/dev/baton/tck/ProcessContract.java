@@ -1,0 +1,210 @@
+package dev.baton.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunQuery;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cross-process half of the TCK: real separate JVMs (see {@link ProcessWorker}) share the
+ * store under test. Two of them race to approve the same run, 50 times; processes are killed
+ * with {@code kill -9} while a run waits, while its tool runs, and after its result was stored.
+ * The tool's side effect is a line in a file outside the JVMs, so executions are counted even
+ * for killed processes.
+ *
+ * <p>Implement {@link #storeUrl()} (and {@link #storeProperties()}) so that another JVM opens
+ * the same database: for H2 that means {@code AUTO_SERVER=TRUE}.
+ */
+public abstract class ProcessContract {
+
+    /** The URL a separate JVM opens the store under test with. */
+    protected abstract String storeUrl();
+
+    /** Properties for {@link SnapshotStores#open(String, Map)}; none by default. */
+    protected Map<String, String> storeProperties() {
+        return Map.of();
+    }
+
+    /** Lease of the workers; short, so that recovery after a kill is quick. */
+    protected long leaseMillis() {
+        return 1500;
+    }
+
+    @TempDir
+    Path dir;
+    private Path sideEffects;
+    private String agentId;
+    private final List<Worker> workers = new ArrayList<>();
+
+    @BeforeEach
+    void prepare() throws IOException {
+        sideEffects = dir.resolve("side-effects.txt");
+        Files.writeString(sideEffects, "");
+        agentId = Snapshots.uniqueId("tck-proc");
+    }
+
+    @AfterEach
+    void stopWorkers() {
+        for (Worker w : workers) w.process.destroyForcibly();
+    }
+
+    /** A running worker JVM. */
+    protected final class Worker {
+        final Process process;
+        final Writer in;
+        final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+
+        Worker(String name) throws IOException {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
+                    System.getProperty("java.class.path"), ProcessWorker.class.getName(), storeUrl(), agentId,
+                    sideEffects.toString(), Long.toString(leaseMillis())));
+            storeProperties().forEach((k, v) -> cmd.add(k + "=" + v));
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.redirectError(dir.resolve(name + ".stderr.log").toFile());
+            process = pb.start();
+            workers.add(this);
+            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            Thread reader = new Thread(() -> {
+                try {
+                    while (true) answers.add(ProcessWorker.readAnswer(out));
+                } catch (IOException e) {
+                    answers.add("ended");
+                }
+            }, "tck-worker-reader-" + name);
+            reader.setDaemon(true);
+            reader.start();
+            assertThat(answer(60)).as("worker %s starts (see %s)", name, dir.resolve(name + ".stderr.log")).isEqualTo("ready");
+        }
+
+        void send(String command) throws IOException {
+            in.write(command + "\n");
+            in.flush();
+        }
+
+        String answer(int seconds) {
+            try {
+                String a = answers.poll(seconds, TimeUnit.SECONDS);
+                if (a == null) throw new AssertionError("worker gave no answer in " + seconds + " s");
+                return a;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+
+        String[] ask(String command) throws IOException {
+            send(command);
+            String a = answer(60);
+            if (a.startsWith("error")) throw new AssertionError("worker failed on '" + command + "': " + a);
+            return a.split(" ");
+        }
+
+        /** {@code kill -9}: the JVM gets no chance to clean up. */
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    private long executions(String runId) throws IOException {
+        return Files.readAllLines(sideEffects).stream().filter(runId::equals).count();
+    }
+
+    /** Waits (polling, bounded) until the run is listed as suspended again after its lease lapsed. */
+    private void awaitListedAgain(String runId) throws Exception {
+        try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                boolean listed = store.list(RunQuery.forAgent(agentId, Instant.now()).status(RunStatus.SUSPENDED).build())
+                        .items().stream().anyMatch(s -> s.runId().equals(runId));
+                if (listed) return;
+                Thread.sleep(100);
+            }
+        }
+        throw new AssertionError("run " + runId + " was not listed again after its lease expired");
+    }
+
+    @Test
+    void twoProcessesRacingToApproveTheSameRunExecuteTheToolExactlyOnceInEachOfFiftyRounds() throws Exception {
+        Worker a = new Worker("a");
+        Worker b = new Worker("b");
+        for (int round = 0; round < 50; round++) {
+            String[] s = (round % 2 == 0 ? a : b).ask("start race-" + round);
+            String runId = s[1];
+            String callId = s[2];
+            long at = System.currentTimeMillis() + 150;
+            a.send("approve-at " + at + " " + runId + " " + callId);
+            b.send("approve-at " + at + " " + runId + " " + callId);
+            List<String> results = List.of(a.answer(60), b.answer(60));
+            assertThat(results).as("round %d", round).contains("won COMPLETED");
+            assertThat(results.stream().filter(r -> r.startsWith("won")).count()).as("winners in round %d", round).isEqualTo(1);
+            assertThat(results.stream().filter(r -> r.startsWith("lost")).count()).as("losers in round %d: %s", round, results)
+                    .isEqualTo(1);
+            assertThat(executions(runId)).as("tool executions in round %d", round).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aProcessKilledWhileItsRunWaitsLosesNothing() throws Exception {
+        Worker a = new Worker("a");
+        String[] s = a.ask("start killed-waiting");
+        a.kill();
+        Worker b = new Worker("b");
+        String[] listed = b.ask("list");
+        assertThat(listed).contains(s[1]);
+        assertThat(b.ask("approve " + s[1] + " " + s[2])).containsExactly("won", "COMPLETED");
+        assertThat(executions(s[1])).isEqualTo(1);
+        assertThat(b.ask("list")[1]).isEqualTo("0");
+    }
+
+    @Test
+    void aProcessKilledWhileTheToolRunsIsRecoveredAndTheToolRunsOnce() throws Exception {
+        Worker a = new Worker("a");
+        String[] s = a.ask("start killed-in-tool");
+        a.send("approve-hang-in-tool " + s[1] + " " + s[2]);
+        assertThat(a.answer(60)).isEqualTo("tool-started " + s[1]);
+        a.kill();
+        awaitListedAgain(s[1]);
+        Worker b = new Worker("b");
+        assertThat(b.ask("approve " + s[1] + " " + s[2])).containsExactly("won", "COMPLETED");
+        assertThat(executions(s[1])).isEqualTo(1);
+    }
+
+    @Test
+    void aProcessKilledAfterTheToolResultWasStoredNeverRunsTheToolAgain() throws Exception {
+        Worker a = new Worker("a");
+        String[] s = a.ask("start killed-after-tool");
+        a.send("approve-hang-after-tool " + s[1] + " " + s[2]);
+        assertThat(a.answer(60)).isEqualTo("model-waiting");
+        a.kill();
+        assertThat(executions(s[1])).isEqualTo(1);
+        awaitListedAgain(s[1]);
+        Worker b = new Worker("b");
+        assertThat(b.ask("approve " + s[1] + " " + s[2])).containsExactly("won", "COMPLETED");
+        assertThat(executions(s[1])).as("the stored result is used; the tool is not run again").isEqualTo(1);
+        assertThat(b.ask("list")[1]).isEqualTo("0");
+    }
+}

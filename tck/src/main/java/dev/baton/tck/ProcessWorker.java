@@ -1,0 +1,148 @@
+package dev.baton.tck;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListSuspendedRunsResult;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentRun;
+import dev.baton.agent.RunOptions;
+import dev.baton.model.DeterministicModel;
+import dev.baton.model.LanguageModel;
+import dev.baton.model.Message;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.tool.Tool;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A separate JVM for {@link ProcessContract}: opens the store under test by URL and obeys
+ * one-line commands on standard input, answering on standard output with lines that start
+ * with {@code @@}. The tool's side effect is a line appended to a file outside every JVM, so
+ * the test can count executions across processes, even of processes it killed.
+ *
+ * <p>Arguments: {@code storeUrl agentId sideEffectFile leaseMillis [key=value store properties...]}.
+ */
+public final class ProcessWorker {
+
+    private enum Mode { NORMAL, HANG_IN_TOOL, HANG_AFTER_TOOL }
+
+    private static volatile Mode mode = Mode.NORMAL;
+    private static final PrintStream OUT = System.out;
+
+    private ProcessWorker() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String url = args[0];
+        String agentId = args[1];
+        Path sideEffects = Path.of(args[2]);
+        Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
+        Map<String, String> props = new HashMap<>();
+        for (int i = 4; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
+        // keep protocol lines apart from anything a library prints
+        System.setOut(new PrintStream(System.err, true, StandardCharsets.UTF_8));
+
+        Tool bookFlight = Tool.builder("bookFlight").requireApproval(true).execute((input, ctx) -> {
+            if (mode == Mode.HANG_IN_TOOL) {
+                say("tool-started " + ctx.runId());
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            Files.writeString(sideEffects, ctx.runId() + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.SYNC);
+            return Map.of("booked", input.path("to").asText());
+        }).build();
+        LanguageModel rules = DeterministicModel.builder().whenUserSays("flight", "bookFlight", Map.of("to", "SFO")).build();
+        LanguageModel model = request -> {
+            if (mode == Mode.HANG_AFTER_TOOL && request.lastMessage() instanceof Message.ToolResult) {
+                say("model-waiting");
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return rules.stream(request);
+        };
+
+        try (SnapshotStore store = SnapshotStores.open(url, props)) {
+            Agent agent = Agent.builder(agentId).model(model).tools(bookFlight).store(store)
+                    .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid()).build();
+            say("ready");
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line;
+            while ((line = in.readLine()) != null) {
+                String[] cmd = line.trim().split(" ");
+                try {
+                    switch (cmd[0]) {
+                        case "start" -> {
+                            AgentResult r = agent.generate("Book a flight", RunOptions.builder().threadId(cmd[1]).build());
+                            say("suspended " + r.runId() + " " + r.waitingCalls().get(0).toolCallId());
+                        }
+                        case "approve-at" -> {
+                            long at = Long.parseLong(cmd[1]);
+                            while (System.currentTimeMillis() < at) Thread.onSpinWait();
+                            approve(agent, cmd[2], cmd[3]);
+                        }
+                        case "approve" -> approve(agent, cmd[1], cmd[2]);
+                        case "approve-hang-in-tool" -> {
+                            mode = Mode.HANG_IN_TOOL;
+                            agent.approveToolCall(cmd[1], cmd[2]).result();
+                        }
+                        case "approve-hang-after-tool" -> {
+                            mode = Mode.HANG_AFTER_TOOL;
+                            agent.approveToolCall(cmd[1], cmd[2]).result();
+                        }
+                        case "list" -> {
+                            AgentListSuspendedRunsResult found = agent.listSuspendedRuns();
+                            StringBuilder b = new StringBuilder("listed " + found.total());
+                            for (AgentRun run : found.runs()) b.append(' ').append(run.runId());
+                            say(b.toString());
+                        }
+                        case "exit" -> {
+                            say("bye");
+                            return;
+                        }
+                        default -> say("error unknown-command " + cmd[0]);
+                    }
+                } catch (RuntimeException e) {
+                    say("error " + e.getClass().getSimpleName() + " " + e.getMessage().replace('\n', ' '));
+                }
+            }
+        }
+    }
+
+    private static void approve(Agent agent, String runId, String callId) {
+        try {
+            AgentResult r = agent.approveToolCall(runId, callId).result();
+            say("won " + r.outcome());
+        } catch (dev.baton.RunNotSuspendedException | dev.baton.RunNotFoundException e) {
+            say("lost " + e.getClass().getSimpleName());
+        }
+    }
+
+    private static synchronized void say(String line) {
+        OUT.println("@@ " + line);
+        OUT.flush();
+    }
+
+    /** Reads one protocol answer from a worker's output. */
+    static String readAnswer(BufferedReader from) throws IOException {
+        String line;
+        while ((line = from.readLine()) != null) {
+            if (line.startsWith("@@ ")) return line.substring(3);
+        }
+        throw new IOException("worker ended without answering");
+    }
+}
