@@ -131,8 +131,9 @@ final class Demo {
 
     private static List<String> shortened(List<String> cmd) {
         List<String> shown = new ArrayList<>(cmd);
-        String cp = shown.get(2);
-        if (cp.contains(File.pathSeparator)) shown.set(2, "<same class path>");
+        // quoted as a shell would need it, so the line can be pasted
+        shown.replaceAll(a -> a.matches("[A-Za-z0-9_./:=@-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+        if (cmd.get(2).contains(File.pathSeparator)) shown.set(2, "<same class path>");
         return shown;
     }
 

@@ -82,7 +82,8 @@ final class Inbox {
         long pages = (total + perPage - 1) / perPage;
         long first = (long) page * perPage + 1;
         long last = first + found.runs().size() - 1;
-        String shown = found.runs().isEmpty() ? "no runs on this page" : "runs " + first + "-" + last;
+        String shown = found.runs().isEmpty() ? "no runs on this page"
+                : first == last ? "run " + first : "runs " + first + "-" + last;
         return "page " + page + " of pages 0.." + Math.max(0, pages - 1) + " (" + perPage + " per page): " + shown
                 + ", total " + total;
     }

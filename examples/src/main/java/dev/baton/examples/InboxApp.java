@@ -37,10 +37,14 @@ import java.util.Set;
  */
 public final class InboxApp {
 
-    /** Where {@code start}, {@code list}, ... keep runs unless {@code --store} or BATON_STORE_URL says otherwise. */
-    public static final String DEFAULT_STORE = "jdbc:h2:file:./data/baton;AUTO_SERVER=TRUE";
+    /**
+     * Where {@code start}, {@code list}, ... keep runs unless {@code --store} or BATON_STORE_URL says
+     * otherwise. SQLite, because several processes may open the file at once (WAL and a busy
+     * timeout, set by the JDBC store); H2's AUTO_SERVER mode fails when two processes start together.
+     */
+    public static final String DEFAULT_STORE = "jdbc:sqlite:./data/baton.db";
     /** The demo's own database, so playing it never touches runs you started by hand. */
-    public static final String DEMO_STORE = "jdbc:h2:file:./data/demo;AUTO_SERVER=TRUE";
+    public static final String DEMO_STORE = "jdbc:sqlite:./data/demo.db";
 
     static final String USAGE = String.join(System.lineSeparator(),
             "usage: java -jar baton-examples.jar [--store URL] [--agent ID] COMMAND [ARGS]",
@@ -193,7 +197,22 @@ public final class InboxApp {
 
     /** Opens the store; a URL no provider accepts is a usage error (see {@link #run}). */
     static SnapshotStore openStore(String url) {
+        createSqliteFolder(url);
         return SnapshotStores.open(url);
+    }
+
+    /** SQLite creates its file but not the folder it is in; {@code ./data/} may not exist on a fresh clone. */
+    private static void createSqliteFolder(String url) {
+        if (!url.startsWith("jdbc:sqlite:")) return;
+        String path = url.substring("jdbc:sqlite:".length());
+        int query = path.indexOf('?');
+        if (query >= 0) path = path.substring(0, query);
+        if (path.startsWith("file:")) path = path.substring("file:".length());
+        if (path.isEmpty() || path.startsWith(":memory:")) return;
+        java.io.File parent = new java.io.File(path).getAbsoluteFile().getParentFile();
+        if (parent != null && !parent.isDirectory() && !parent.mkdirs()) {
+            throw new UsageException("--store: cannot create the folder " + parent + " for " + url);
+        }
     }
 
     private static String defaultStore() {

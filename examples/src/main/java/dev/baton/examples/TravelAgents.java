@@ -51,7 +51,7 @@ public final class TravelAgents implements AutoCloseable {
                 .instructions("You book flights, refund orders and collect passport numbers.")
                 .model(DeterministicModel.builder()
                         .whenUserSays("flight", "bookFlight", text -> Map.of("to", destination(text)))
-                        .whenUserSays("refund", "refund", text -> Map.of("amount", amount(text), "order", order(text)))
+                        .whenUserSays("refund", "refund", text -> ordered("amount", amount(text), "order", order(text)))
                         .whenUserSays("passport", "askPassportNumber", text -> Map.of("purpose", text))
                         .build())
                 .tools(bookFlight(), refund(), askPassportNumber())
@@ -111,10 +111,7 @@ public final class TravelAgents implements AutoCloseable {
                 .requireApproval(true)
                 .execute((input, ctx) -> {
                     String to = input.path("to").asText();
-                    Map<String, Object> booking = new LinkedHashMap<>();
-                    booking.put("booked", to);
-                    booking.put("confirmation", "BK-" + ctx.runId().substring(0, 6).toUpperCase(Locale.ROOT));
-                    return booking;
+                    return ordered("booked", to, "confirmation", "BK-" + ctx.runId().substring(0, 6).toUpperCase(Locale.ROOT));
                 })
                 .build();
     }
@@ -126,10 +123,7 @@ public final class TravelAgents implements AutoCloseable {
                         + "\"order\":{\"type\":\"string\"}},\"required\":[\"amount\",\"order\"]}")
                 .requireApproval(input -> input.path("amount").asInt() > REFUND_LIMIT)
                 .execute((input, ctx) -> {
-                    Map<String, Object> refund = new LinkedHashMap<>();
-                    refund.put("refunded", input.path("amount").asInt());
-                    refund.put("order", input.path("order").asText());
-                    return refund;
+                    return ordered("refunded", input.path("amount").asInt(), "order", input.path("order").asText());
                 })
                 .build();
     }
@@ -156,8 +150,16 @@ public final class TravelAgents implements AutoCloseable {
                 .description("Files a visa application; waits for approval.")
                 .inputSchema("{\"type\":\"object\",\"properties\":{\"country\":{\"type\":\"string\"}}}")
                 .requireApproval(true)
-                .execute((input, ctx) -> Map.of("visa", "filed", "country", input.path("country").asText()))
+                .execute((input, ctx) -> ordered("visa", "filed", "country", input.path("country").asText()))
                 .build();
+    }
+
+    /** A two-entry map that keeps its order, so JSON prints the same every time. */
+    static Map<String, Object> ordered(String k1, Object v1, String k2, Object v2) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
     }
 
     // ---- what the deterministic model reads from a prompt -------------------------------------
