@@ -567,6 +567,7 @@ public abstract class AgentContract {
         @Test
         void afterTheStoreIsReopenedANewAgentListsAndResumes() throws Exception {
             AgentResult approval = suspendForApproval(agent(), "t", "u");
+            clock.advance(Duration.ofSeconds(1));
             AgentResult data = agent().generate("city?", on("t2", "u"));
             store.close();
             store = null;

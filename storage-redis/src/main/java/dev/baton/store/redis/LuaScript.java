@@ -2,7 +2,7 @@ package dev.baton.store.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.sync.RedisScriptingCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,7 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** One Lua script, run with EVALSHA and loaded on NOSCRIPT (after a restart or SCRIPT FLUSH). */
+/** One Lua script, run with EVALSHA, and with EVAL on NOSCRIPT (first use, a restart, SCRIPT FLUSH), which caches it. */
 final class LuaScript {
     private final String name;
     private final String source;
@@ -33,12 +33,12 @@ final class LuaScript {
         return name;
     }
 
-    <T> T run(RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
+    <T> T run(RedisScriptingCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
         try {
             return redis.evalsha(sha, type, keys, args);
         } catch (RedisNoScriptException e) {
-            redis.scriptLoad(source);
-            return redis.evalsha(sha, type, keys, args);
+            // EVAL runs it on the node that owns the key (also in a Cluster) and caches it there for the next EVALSHA
+            return redis.eval(source, type, keys, args);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -15,8 +16,12 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -28,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -76,20 +83,20 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_LENGTH = 16;
     /** Servers already warned about, so that each one gets one warning per JVM, not one per store. */
-    private static final java.util.Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
-    private final @Nullable RedisClient ownedClient;
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisCommands<String, String> redis;
+    private final @Nullable AbstractRedisClient ownedClient;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
     private final String description;
 
-    private RedisSnapshotStore(@Nullable RedisClient ownedClient, StatefulRedisConnection<String, String> connection,
-                               RedisKeys keys, Duration timeout, String where) {
+    private RedisSnapshotStore(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
+                               RedisClusterCommands<String, String> redis, RedisKeys keys, Duration timeout, String where) {
         this.ownedClient = ownedClient;
         this.connection = connection;
         this.connection.setTimeout(timeout);
-        this.redis = connection.sync();
+        this.redis = redis;
         this.keys = keys;
         this.description = "Redis " + where + " (key prefix '" + keys.prefix() + "')";
         checkPersistence(where);
@@ -101,13 +108,22 @@ public final class RedisSnapshotStore implements SnapshotStore {
     }
 
     /**
+     * Starts a store on a Redis Cluster client the application owns; the store never shuts that
+     * client down. All keys of one agent share a hash tag, so every script runs on one node.
+     */
+    public static Builder builder(RedisClusterClient client) {
+        return new Builder(Objects.requireNonNull(client, "client"));
+    }
+
+    /**
      * Opens a store on {@code url} ({@code redis://} or {@code rediss://}, as Lettuce's {@link RedisURI}
      * reads it) with a client of its own, shut down when the store closes.
      *
+     * @param cluster {@code true} to treat the URL as a seed node of a Redis Cluster
      * @param timeout connect and command timeout; {@code null} takes the URL's {@code timeout}
      *                parameter if it has one, else {@link #DEFAULT_TIMEOUT}
      */
-    public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout) {
+    public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout, boolean cluster) {
         RedisKeys keys = new RedisKeys(keyPrefix);
         RedisURI uri = RedisURI.create(url);
         if (timeout == null) {
@@ -115,28 +131,64 @@ public final class RedisSnapshotStore implements SnapshotStore {
         }
         requirePositive(timeout);
         uri.setTimeout(timeout);
-        RedisClient client = RedisClient.create(uri);
-        client.setOptions(ClientOptions.builder()
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .build());
-        String where = SnapshotStores.redact(url);
+        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).build();
+        TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
+        String where = SnapshotStores.redact(url) + (cluster ? " (cluster)" : "");
+        AbstractRedisClient client;
+        if (cluster) {
+            RedisClusterClient c = RedisClusterClient.create(uri);
+            c.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
+            client = c;
+        } else {
+            RedisClient c = RedisClient.create(uri);
+            c.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
+            client = c;
+        }
         try {
-            return new RedisSnapshotStore(client, client.connect(StringCodec.UTF8), keys, timeout, where);
+            return connect(client, client, keys, timeout, where);
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            if (e instanceof RedisException) throw new StorageException("Redis " + where + ": cannot connect: " + e.getMessage(), e);
             throw e;
         }
     }
 
-    /** Builds a {@link RedisSnapshotStore} on an application's {@link RedisClient}. */
+    /** Opens a store on a standalone server; see {@link #open(String, String, Duration, boolean)}. */
+    public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout) {
+        return open(url, keyPrefix, timeout, false);
+    }
+
+    private static RedisSnapshotStore connect(AbstractRedisClient client, @Nullable AbstractRedisClient owned, RedisKeys keys,
+                                              Duration timeout, String where) {
+        StatefulConnection<String, String> connection;
+        RedisClusterCommands<String, String> commands;
+        try {
+            if (client instanceof RedisClusterClient c) {
+                StatefulRedisClusterConnection<String, String> cc = c.connect(StringCodec.UTF8);
+                connection = cc;
+                commands = cc.sync();
+            } else {
+                StatefulRedisConnection<String, String> rc = ((RedisClient) client).connect(StringCodec.UTF8);
+                connection = rc;
+                commands = rc.sync();
+            }
+        } catch (RedisException e) {
+            throw new StorageException("Redis " + where + ": cannot connect: " + e.getMessage(), e);
+        }
+        try {
+            return new RedisSnapshotStore(owned, connection, commands, keys, timeout, where);
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /** Builds a {@link RedisSnapshotStore} on an application's {@link RedisClient} or {@link RedisClusterClient}. */
     public static final class Builder {
-        private final RedisClient client;
+        private final AbstractRedisClient client;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration timeout = DEFAULT_TIMEOUT;
 
-        private Builder(RedisClient client) {
+        private Builder(AbstractRedisClient client) {
             this.client = client;
         }
 
@@ -154,19 +206,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
         /** Opens the store's own connection from the client; closing the store closes only that connection. */
         public RedisSnapshotStore build() {
-            RedisKeys keys = new RedisKeys(keyPrefix);
-            StatefulRedisConnection<String, String> connection;
-            try {
-                connection = client.connect(StringCodec.UTF8);
-            } catch (RedisException e) {
-                throw new StorageException("Redis (application client): cannot connect: " + e.getMessage(), e);
-            }
-            try {
-                return new RedisSnapshotStore(null, connection, keys, timeout, "(application client)");
-            } catch (RuntimeException e) {
-                connection.close();
-                throw e;
-            }
+            return connect(client, null, new RedisKeys(keyPrefix), timeout,
+                    client instanceof RedisClusterClient ? "(application cluster client)" : "(application client)");
         }
     }
 

@@ -13,7 +13,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code keyPrefix}: first part of every key, default {@code baton};</li>
  *   <li>{@code timeout}: connect and command timeout, an ISO-8601 duration ({@code PT5S}) or
- *       milliseconds ({@code 5000}); else the URL's {@code ?timeout=5s} parameter; else 10 seconds.</li>
+ *       milliseconds ({@code 5000}); else the URL's {@code ?timeout=5s} parameter; else 10 seconds;</li>
+ *   <li>{@code cluster}: {@code true} when the URL names a seed node of a Redis Cluster, default {@code false}.</li>
  * </ul>
  */
 public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
@@ -36,13 +37,17 @@ public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
     @Override
     public SnapshotStore open(String url, Map<String, String> properties) {
         for (String key : properties.keySet()) {
-            if (!key.equals("keyPrefix") && !key.equals("timeout")) {
-                throw new IllegalArgumentException("Unknown Redis store property '" + key + "'; known: keyPrefix, timeout");
+            if (!key.equals("keyPrefix") && !key.equals("timeout") && !key.equals("cluster")) {
+                throw new IllegalArgumentException("Unknown Redis store property '" + key + "'; known: keyPrefix, timeout, cluster");
             }
         }
         String prefix = properties.getOrDefault("keyPrefix", RedisSnapshotStore.DEFAULT_KEY_PREFIX);
         String timeout = properties.get("timeout");
-        return RedisSnapshotStore.open(url, prefix, timeout == null ? null : duration(timeout));
+        String cluster = properties.getOrDefault("cluster", "false");
+        if (!cluster.equals("true") && !cluster.equals("false")) {
+            throw new IllegalArgumentException("cluster: expected true or false, was '" + cluster + "'");
+        }
+        return RedisSnapshotStore.open(url, prefix, timeout == null ? null : duration(timeout), cluster.equals("true"));
     }
 
     static Duration duration(String text) {

@@ -55,6 +55,25 @@ class RedisSnapshotStoreProviderTest {
     }
 
     @Test
+    void scriptsAreLoadedAgainAfterTheServerForgetsThem() {
+        RedisClient client = RedisClient.create(RedisTestServer.url());
+        try (StatefulRedisConnection<String, String> c = client.connect();
+             RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
+            RunSnapshot s = new RunSnapshot("run-" + UUID.randomUUID(), "agent-" + UUID.randomUUID(), RunStatus.SUSPENDED,
+                    "t", null, Instant.EPOCH, Instant.EPOCH, 1, null, null, "{}");
+            c.sync().scriptFlush();
+            assertThat(store.insert(s)).isTrue();
+            c.sync().scriptFlush();
+            assertThat(store.list(dev.baton.store.RunQuery.forAgent(s.agentId(), Instant.EPOCH).threadId("t").build()).items())
+                    .containsExactly(s);
+            c.sync().scriptFlush();
+            assertThat(store.delete(s.runId(), 1)).isTrue();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
     void timeoutsAreMillisecondsOrIsoDurations() {
         assertThat(RedisSnapshotStoreProvider.duration("1500")).isEqualTo(Duration.ofMillis(1500));
         assertThat(RedisSnapshotStoreProvider.duration("PT3S")).isEqualTo(Duration.ofSeconds(3));
