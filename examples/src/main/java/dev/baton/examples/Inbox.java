@@ -1,0 +1,176 @@
+package dev.baton.examples;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentEvent;
+import dev.baton.agent.AgentListSuspendedRunsOptions;
+import dev.baton.agent.AgentListSuspendedRunsResult;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentRun;
+import dev.baton.agent.AgentRunToolCall;
+import dev.baton.agent.AgentStream;
+import dev.baton.agent.ResumeOptions;
+import dev.baton.agent.RunOptions;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What each subcommand does, printed for a terminal: the inbox of suspended runs as a table, and
+ * the events of a resumed run one line each, as they happen. The demo uses the same methods, so
+ * its output is exactly what a person gets from the subcommands.
+ */
+final class Inbox {
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+    static final String INDENT = "  ";
+
+    private final PrintStream out;
+
+    Inbox(PrintStream out) {
+        this.out = out;
+    }
+
+    /** {@code start}: starts one run and says how it ended (suspended on what, or the answer). */
+    AgentResult start(Agent agent, String prompt, @Nullable String threadId, @Nullable String resourceId) {
+        String at = time(agent.clock().instant());
+        AgentResult r = agent.generate(prompt, RunOptions.builder().threadId(threadId).resourceId(resourceId).build());
+        String who = (resourceId == null ? "-" : resourceId) + " / " + (threadId == null ? "-" : threadId);
+        String pad = " ".repeat(at.length());
+        out.printf("%s%s  %-22s \"%s\"%n", INDENT, at, who, prompt);
+        switch (r.outcome()) {
+            case SUSPENDED -> {
+                for (AgentRunToolCall c : r.waitingCalls()) {
+                    out.printf("%s%s  -> SUSPENDED run %s, waits for %s%n", INDENT, pad, r.runId(), waitsFor(c));
+                }
+            }
+            case COMPLETED -> out.printf("%s%s  -> COMPLETED at once, no approval needed: \"%s\"%n", INDENT, pad, r.text());
+            case FAILED -> out.printf("%s%s  -> FAILED: %s%n", INDENT, pad, r.error() == null ? "?" : r.error().getMessage());
+        }
+        out.flush();
+        return r;
+    }
+
+    /** {@code list}: the table of suspended runs and the totals. */
+    AgentListSuspendedRunsResult list(Agent agent, AgentListSuspendedRunsOptions options) {
+        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(options);
+        Table table = new Table("RUN", "CALL", "USER", "THREAD", "SUSPENDED (UTC)", "WAITS FOR", "TOOL", "DETAILS");
+        for (AgentRun run : found.runs()) {
+            if (run.toolCalls().isEmpty()) {
+                table.row(run.runId(), "-", run.resourceId(), run.threadId(), time(run.suspendedAt()), "?", "?",
+                        "unreadable snapshot");
+            }
+            for (AgentRunToolCall c : run.toolCalls()) {
+                table.row(run.runId(), c.toolCallId(), run.resourceId(), run.threadId(), time(run.suspendedAt()),
+                        c.requiresApproval() ? "approval" : "data", c.toolName(), details(c));
+            }
+        }
+        if (!table.isEmpty()) table.print(out, INDENT);
+        out.println(INDENT + totals(found, options));
+        return found;
+    }
+
+    static String totals(AgentListSuspendedRunsResult found, AgentListSuspendedRunsOptions options) {
+        long total = found.total();
+        String runs = total == 1 ? "run" : "runs";
+        if (!options.paginated()) {
+            return total == 0 ? "(no suspended runs)" : total + " suspended " + runs + ", total " + total;
+        }
+        int perPage = options.perPage();
+        int page = options.page();
+        long pages = (total + perPage - 1) / perPage;
+        long first = (long) page * perPage + 1;
+        long last = first + found.runs().size() - 1;
+        String shown = found.runs().isEmpty() ? "no runs on this page"
+                : first == last ? "run " + first : "runs " + first + "-" + last;
+        return "page " + page + " of pages 0.." + Math.max(0, pages - 1) + " (" + perPage + " per page): " + shown
+                + ", total " + total;
+    }
+
+    /** {@code approve}: approves the call and streams the rest of the run. */
+    AgentResult approve(Agent agent, String runId, String toolCallId) {
+        return follow(agent.approveToolCall(runId, toolCallId));
+    }
+
+    /** {@code decline}: declines the call (the tool never runs) and streams the rest of the run. */
+    AgentResult decline(Agent agent, String runId, String toolCallId, @Nullable String reason) {
+        return follow(agent.declineToolCall(runId, toolCallId, reason));
+    }
+
+    /** {@code resume}: sends the data to the suspended call and streams the rest of the run. */
+    AgentResult resume(Agent agent, String runId, @Nullable String toolCallId, JsonNode data) {
+        ResumeOptions options = toolCallId == null ? ResumeOptions.of(runId) : ResumeOptions.of(runId, toolCallId);
+        return follow(agent.resumeStream(data, options));
+    }
+
+    /** Prints each event as it comes, then how the run ended. */
+    AgentResult follow(AgentStream stream) {
+        AgentResult result;
+        try (stream) {
+            result = stream.forEachEvent(e -> {
+                out.println(INDENT + "| " + eventLine(e));
+                out.flush();
+            });
+        }
+        switch (result.outcome()) {
+            case COMPLETED -> out.println(INDENT + "=> run " + result.runId() + " COMPLETED; its snapshot is deleted");
+            case SUSPENDED -> out.println(INDENT + "=> run " + result.runId() + " SUSPENDED again, waits for "
+                    + (result.waitingCalls().isEmpty() ? "?" : waitsFor(result.waitingCalls().get(0))));
+            case FAILED -> out.println(INDENT + "=> run " + result.runId() + " FAILED: "
+                    + (result.error() == null ? "?" : result.error().getMessage()));
+        }
+        return result;
+    }
+
+    static String eventLine(AgentEvent e) {
+        String what;
+        if (e instanceof AgentEvent.Start s) {
+            what = "run " + s.runId();
+        } else if (e instanceof AgentEvent.StepStart s) {
+            what = "step " + s.step();
+        } else if (e instanceof AgentEvent.TextDelta t) {
+            what = quote(t.text());
+        } else if (e instanceof AgentEvent.ToolCall c) {
+            what = c.toolName() + " " + c.args() + "  (" + c.toolCallId() + ")";
+        } else if (e instanceof AgentEvent.ToolCallApproval a) {
+            what = a.toolName() + " " + a.args() + " waits for approval  (" + a.toolCallId() + ")";
+        } else if (e instanceof AgentEvent.ToolCallSuspended s) {
+            what = s.toolName() + " asks " + s.suspendPayload() + "  (" + s.toolCallId() + ")";
+        } else if (e instanceof AgentEvent.ToolResult r) {
+            what = r.toolName() + " -> " + r.result();
+        } else if (e instanceof AgentEvent.ToolError r) {
+            what = r.toolName() + " failed: " + r.error();
+        } else if (e instanceof AgentEvent.ToolOutputDenied d) {
+            what = d.toolName() + " did not run: " + quote(d.reason());
+        } else if (e instanceof AgentEvent.StepFinish f) {
+            what = "step " + f.step() + ", " + f.finishReason();
+        } else if (e instanceof AgentEvent.Finish f) {
+            what = f.finishReason() + ": " + quote(f.text());
+        } else if (e instanceof AgentEvent.Error err) {
+            what = err.message();
+        } else {
+            what = e.toString();
+        }
+        return String.format("%-19s %s", e.type(), what);
+    }
+
+    static String waitsFor(AgentRunToolCall c) {
+        return (c.requiresApproval() ? "approval of " : "data for ") + c.toolName() + " (call " + c.toolCallId() + ")";
+    }
+
+    private static String details(AgentRunToolCall c) {
+        JsonNode shown = c.requiresApproval() ? c.args() : c.suspendPayload();
+        if (shown == null) return "-";
+        if (!c.requiresApproval() && shown.hasNonNull("question")) return shown.get("question").asText();
+        return shown.toString();
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\n", "\\n") + "\"";
+    }
+
+    static String time(Instant t) {
+        return TIME.format(t);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.baton.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Plays {@code demo} end to end in real, separate JVMs: the test starts the first JVM, which
+ * starts the second one itself, and reads everything both printed.
+ */
+class InboxDemoTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void demoOnTheDefaultStorePlaysTheWholeStoryInTwoJvms() throws Exception {
+        Jvm.Result r = Jvm.inboxApp(dir, "demo");
+
+        assertThat(r.exitCode()).as(r.all()).isZero();
+        assertWholeStory(r);
+        assertThat(dir.resolve("data/demo.db")).as("the default store is a SQLite file under ./data/").exists();
+    }
+
+    @Test
+    void demoRunsOnAnH2FileDatabaseAndCanBePlayedAgain() throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("h2/baton").toAbsolutePath() + ";AUTO_SERVER=TRUE";
+
+        Jvm.Result first = Jvm.inboxApp(dir, "--store", url, "demo");
+        assertThat(first.exitCode()).as(first.all()).isZero();
+        assertWholeStory(first);
+        assertThat(first.out()).contains("store:   H2 jdbc:h2:file:").doesNotContain("left by an earlier demo");
+
+        // the 3 runs left waiting by the first demo are removed, and the story is the same
+        Jvm.Result again = Jvm.inboxApp(dir, "--store", url, "demo");
+        assertThat(again.exitCode()).as(again.all()).isZero();
+        assertThat(again.out()).contains("(removed 3 runs left by an earlier demo in this store)");
+        assertWholeStory(again);
+    }
+
+    private static void assertWholeStory(Jvm.Result r) {
+        String out = r.out();
+        assertThat(r.err()).as("stderr").doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("[ERROR]");
+        assertThat(out).doesNotContain("Exception").doesNotContain("\tat ");
+
+        // two different JVMs
+        Matcher firstPid = Pattern.compile("process: pid (\\d+) \\(first JVM\\)").matcher(out);
+        Matcher secondPid = Pattern.compile("New JVM \\(pid (\\d+)\\)").matcher(out);
+        assertThat(firstPid.find()).as(out).isTrue();
+        assertThat(secondPid.find()).as(out).isTrue();
+        assertThat(secondPid.group(1)).isNotEqualTo(firstPid.group(1));
+        assertThat(out.indexOf("New JVM")).isGreaterThan(out.indexOf("starting: "));
+
+        // part one: the runs suspend, the 40 EUR refund goes through without approval
+        assertThat(count(out, "-> SUSPENDED run ")).isEqualTo(7);   // 6 concierge runs + the supervisor's
+        assertThat(out).contains("-> COMPLETED at once, no approval needed: \"refund: {\"refunded\":40,\"order\":\"A-1002\"}.\"");
+
+        // the inbox table: aligned rows, newest creation first
+        String inbox = section(out, "== 2.", "== 3.");
+        assertThat(inbox).contains("RUN ", "CALL ", "USER ", "THREAD ", "WAITS FOR ", "TOOL ", "DETAILS");
+        List<String> rows = rows(inbox);
+        assertThat(rows).hasSize(6);
+        assertThat(rows.get(0)).contains("dave", "dave-documents", "2026-06-05 16:40", "data", "askPassportNumber",
+                "What is your passport number?");
+        assertThat(rows.get(1)).contains("carol", "carol-orders", "approval", "refund", "{\"amount\":180,\"order\":\"A-1003\"}");
+        assertThat(rows.get(5)).contains("alice", "alice-lisbon", "2026-06-01 09:00", "approval", "bookFlight", "{\"to\":\"Lisbon\"}");
+        assertAligned(inbox);
+        assertThat(inbox).contains("6 suspended runs, total 6");
+
+        // supervisor and subagent each list only their own run
+        String sup = section(out, "== 3.", "== 4.");
+        String outer = section(sup, "> --agent travel-desk list", "> --agent visa-desk list");
+        String inner = section(sup, "> --agent visa-desk list", "and 'concierge'");
+        assertThat(rows(outer)).singleElement().asString().contains("erin", "applyVisa", "{\"country\":\"Japan\"}");
+        assertThat(rows(inner)).singleElement().asString().contains("erin", "applyVisa");
+        assertThat(runId(rows(outer).get(0))).isNotEqualTo(runId(rows(inner).get(0)));
+        assertThat(sup).contains("and 'concierge' still lists 6 runs: none of these two.");
+
+        // part two, in the new JVM: filters and paging with totals
+        String lists = section(out, "== 5.", "== 6.");
+        String byThread = section(lists, "> list --thread alice-lisbon", "> list --resource bob");
+        assertThat(rows(byThread)).hasSize(2).allSatisfy(row -> assertThat(row).contains("alice-lisbon"));
+        assertThat(byThread).contains("2 suspended runs, total 2");
+        String byResource = section(lists, "> list --resource bob", "> list --from");
+        assertThat(rows(byResource)).singleElement().asString().contains("bob", "{\"amount\":250,\"order\":\"A-1001\"}");
+        assertThat(byResource).contains("1 suspended run, total 1");
+        String byDate = section(lists, "> list --from 2026-06-02 --to 2026-06-03", "> list --per-page 4 --page 0");
+        assertThat(rows(byDate)).hasSize(2);
+        assertThat(rows(byDate).get(0)).contains("carol-tokyo", "2026-06-03 11:00");
+        assertThat(rows(byDate).get(1)).contains("bob-orders", "2026-06-02 14:30");
+        String page0 = section(lists, "> list --per-page 4 --page 0", "> list --per-page 4 --page 1");
+        assertThat(rows(page0)).hasSize(4);
+        assertThat(page0).contains("page 0 of pages 0..1 (4 per page): runs 1-4, total 6");
+        String page1 = section(lists, "> list --per-page 4 --page 1", null);
+        assertThat(rows(page1)).hasSize(2);
+        assertThat(page1).contains("page 1 of pages 0..1 (4 per page): runs 5-6, total 6");
+        assertThat(runIds(page0)).doesNotContainAnyElementsOf(runIds(page1));
+
+        // approve, decline, resume: one line per event, in order
+        String acts = section(out, "== 6.", "== 7.");
+        assertThat(acts).containsSubsequence(
+                "> approve ", "# carol's flight to Tokyo",
+                "| start ", "| tool-result         bookFlight -> {\"booked\":\"Tokyo\",\"confirmation\":\"BK-",
+                "| step-finish         step 1, tool-calls", "| finish              stop: \"bookFlight: ", "COMPLETED",
+                "> decline ", "--reason \"Order A-1001 was already refunded at the till\"",
+                "| tool-output-denied  refund did not run: \"Order A-1001 was already refunded at the till\"",
+                "| finish              stop: \"refund: Order A-1001 was already refunded at the till.\"", "COMPLETED",
+                "> resume ", "'{\"passportNumber\":\"X9876543\"}'",
+                "| tool-result         askPassportNumber -> {\"passportOnFile\":\"*****543\"}", "COMPLETED",
+                "> --agent travel-desk approve ",
+                "| tool-result         agent-visa-desk -> \"applyVisa: {\\\"visa\\\":\\\"filed\\\",\\\"country\\\":\\\"Japan\\\"}.\"",
+                "COMPLETED");
+        assertThat(acts).doesNotContain("| tool-result         refund");   // declined: the tool never ran
+        assertThat(count(acts, "COMPLETED; its snapshot is deleted")).isEqualTo(4);
+
+        // completed runs are gone, the rest still wait
+        String end = section(out, "== 7.", null);
+        assertThat(end).contains("error: No snapshot found for run ");
+        String left = section(end, "> list\n", "> --agent travel-desk list");
+        assertThat(rows(left)).hasSize(3);
+        assertThat(rows(left).get(0)).contains("carol-orders", "refund");
+        assertThat(rows(left).get(1)).contains("alice-lisbon", "askPassportNumber");
+        assertThat(rows(left).get(2)).contains("alice-lisbon", "bookFlight");
+        assertThat(left).contains("3 suspended runs, total 3");
+        assertThat(section(end, "> --agent travel-desk list", null)).contains("(no suspended runs)");
+        assertThat(count(section(end, "> --agent travel-desk list", null), "(no suspended runs)")).isEqualTo(2);
+        assertThat(out).contains("Done. Drive it yourself");
+    }
+
+    // ---- reading the output -----------------------------------------------------------------
+
+    static final Pattern ROW = Pattern.compile("(?m)^  ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})  .*$");
+
+    /** The table rows (lines starting with a run id) of {@code text}. */
+    static List<String> rows(String text) {
+        return ROW.matcher(text).results().map(m -> m.group()).toList();
+    }
+
+    static List<String> runIds(String text) {
+        return ROW.matcher(text).results().map(m -> m.group(1)).toList();
+    }
+
+    static String runId(String row) {
+        return row.trim().split("\\s+")[0];
+    }
+
+    /** The text from the first {@code from} to the next {@code to} after it (or the end). */
+    static String section(String text, String from, String to) {
+        int start = text.indexOf(from);
+        assertThat(start).as("'" + from + "' in:\n" + text).isGreaterThanOrEqualTo(0);
+        int end = to == null ? text.length() : text.indexOf(to, start + from.length());
+        assertThat(end).as("'" + to + "' after '" + from + "' in:\n" + text).isGreaterThanOrEqualTo(0);
+        return text.substring(start, end);
+    }
+
+    static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + what.length())) n++;
+        return n;
+    }
+
+    /** Every column starts at the same offset in the header and in every row. */
+    static void assertAligned(String table) {
+        List<String> lines = table.lines().toList();
+        String header = lines.stream().filter(l -> l.startsWith("  RUN ")).findFirst().orElseThrow();
+        int toolColumn = header.indexOf("TOOL ");
+        int detailsColumn = header.indexOf("DETAILS");
+        for (String row : rows(table)) {
+            assertThat(row.charAt(toolColumn - 1)).as(row).isEqualTo(' ');
+            assertThat(row.charAt(toolColumn)).as(row).isNotEqualTo(' ');
+            assertThat(row.charAt(detailsColumn - 1)).as(row).isEqualTo(' ');
+            assertThat(row.charAt(detailsColumn)).as(row).isNotEqualTo(' ');
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.baton.examples;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@link InboxApp} in a new JVM (same java, the test class path), as a person in a shell would. */
+final class Jvm {
+    record Result(int exitCode, String out, String err) {
+        /** Everything the process printed, for assertion messages. */
+        String all() {
+            return "exit " + exitCode + "\n--- stdout ---\n" + out + "\n--- stderr ---\n" + err;
+        }
+    }
+
+    private Jvm() {
+    }
+
+    static Result inboxApp(Path workingDir, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(InboxApp.class.getName());
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(workingDir, "stdout", ".txt");
+        Path err = Files.createTempFile(workingDir, "stderr", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(workingDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError("InboxApp " + String.join(" ", args) + " did not end within 180 s:\n"
+                    + Files.readString(out, StandardCharsets.UTF_8));
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+}
