@@ -25,4 +25,19 @@ public interface SnapshotStoreProvider {
      * @param properties provider-specific settings (user, password, table, key prefix, ...)
      */
     SnapshotStore open(String url, Map<String, String> properties);
+
+    /**
+     * For implementations: refuses properties the store does not know, so a typo is an error,
+     * not a silently ignored setting.
+     *
+     * @throws dev.baton.InvalidOptionException naming the first unknown property and listing the known ones
+     */
+    static void requireKnownProperties(String store, Map<String, String> properties, java.util.Set<String> known) {
+        java.util.TreeSet<String> unknown = new java.util.TreeSet<>(properties.keySet());
+        unknown.removeAll(known);
+        if (!unknown.isEmpty()) {
+            throw new dev.baton.InvalidOptionException(unknown.first(), "unknown property of the " + store + " store; known: "
+                    + new java.util.TreeSet<>(known));
+        }
+    }
 }

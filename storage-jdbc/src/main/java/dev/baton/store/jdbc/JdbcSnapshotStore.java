@@ -484,8 +484,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
                 return work.apply(h);
             });
         } catch (JdbiException e) {
-            throw new StorageException(description + ": " + what + (runId != null ? " of run '" + runId + "'" : "")
-                    + " failed: " + Schema.rootMessage(e), e);
+            throw StorageException.failed(description, what, runId, Schema.rootMessage(e), e);
         }
     }
 

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jdbi.v3.core.Jdbi;
 
@@ -63,11 +62,7 @@ public final class JdbcSnapshotStoreProvider implements SnapshotStoreProvider {
         JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow(() ->
                 new IllegalArgumentException("url: not a JDBC URL this store supports (" + SCHEMES + "): "
                         + SnapshotStores.redact(url)));
-        Set<String> unknown = new TreeSet<>(properties.keySet());
-        unknown.removeAll(KEYS);
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unknown JDBC store properties " + unknown + "; known: " + new TreeSet<>(KEYS));
-        }
+        SnapshotStoreProvider.requireKnownProperties("JDBC", properties, KEYS);
         String table = Schema.checkTable(properties.getOrDefault("table", JdbcSnapshotStore.DEFAULT_TABLE));
         SchemaMode mode = SchemaMode.parse(properties.getOrDefault("schemaMode", "create"));
         int poolSize = positive(properties, "poolSize", 10);

@@ -1,5 +1,6 @@
 package dev.baton.store.jdbc;
 
+import dev.baton.tck.TcpProxy;
 import static dev.baton.tck.Snapshots.suspended;
 import static dev.baton.tck.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,7 +85,7 @@ class DeadDatabaseTest {
             try (SnapshotStore store = SnapshotStores.open(via(TestDatabases.url(server), proxy.port()), SHORT)) {
                 RunSnapshot s = suspended(uniqueId("hung-agent"), uniqueId("run"), "t", "r", 0);
                 assertThat(store.insert(s)).isTrue();
-                proxy.blackhole();
+                proxy.freeze();
                 assertTimeoutPreemptively(Duration.ofSeconds(15), () ->
                         assertThatThrownBy(() -> store.compareAndSet(1, s.claimed("me", Instant.now(), "{}")))
                                 .isInstanceOf(StorageException.class)

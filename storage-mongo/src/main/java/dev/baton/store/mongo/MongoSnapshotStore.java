@@ -406,8 +406,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
     }
 
     private StorageException failure(String operation, @Nullable String runId, MongoException e) {
-        return new StorageException(description + ": " + operation + (runId == null ? "" : " of run " + runId)
-                + " failed: " + e.getMessage(), e);
+        return StorageException.failed(description, operation, runId, e.getMessage(), e);
     }
 
     @Override

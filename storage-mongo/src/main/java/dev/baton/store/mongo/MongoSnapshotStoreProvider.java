@@ -11,7 +11,6 @@ import dev.baton.store.SnapshotStores;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,12 +58,7 @@ public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
 
     @Override
     public SnapshotStore open(String url, Map<String, String> properties) {
-        Set<String> unknown = new TreeSet<>(properties.keySet());
-        unknown.removeAll(PROPERTIES);
-        if (!unknown.isEmpty()) {
-            throw new InvalidOptionException(unknown.iterator().next(), "unknown property of the MongoDB store; known: "
-                    + PROPERTIES + " (put driver settings into the connection string)");
-        }
+        SnapshotStoreProvider.requireKnownProperties("MongoDB", properties, PROPERTIES);
         ConnectionString cs;
         try {
             cs = new ConnectionString(url);

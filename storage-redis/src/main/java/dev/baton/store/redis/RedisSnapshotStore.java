@@ -379,8 +379,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     }
 
     private StorageException failure(String operation, @Nullable String runId, RedisException e) {
-        return new StorageException(description + ": " + operation + (runId == null ? "" : " of run '" + runId + "'")
-                + " failed: " + e.getMessage(), e);
+        return StorageException.failed(description, operation, runId, e.getMessage(), e);
     }
 
     @Override

@@ -36,11 +36,7 @@ public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
 
     @Override
     public SnapshotStore open(String url, Map<String, String> properties) {
-        for (String key : properties.keySet()) {
-            if (!key.equals("keyPrefix") && !key.equals("timeout") && !key.equals("cluster")) {
-                throw new IllegalArgumentException("Unknown Redis store property '" + key + "'; known: keyPrefix, timeout, cluster");
-            }
-        }
+        SnapshotStoreProvider.requireKnownProperties("Redis", properties, java.util.Set.of("keyPrefix", "timeout", "cluster"));
         String prefix = properties.getOrDefault("keyPrefix", RedisSnapshotStore.DEFAULT_KEY_PREFIX);
         String timeout = properties.get("timeout");
         String cluster = properties.getOrDefault("cluster", "false");

@@ -1,4 +1,4 @@
-package dev.baton.store.jdbc;
+package dev.baton.tck;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,18 +11,27 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP forwarder between a store and its database, for tests that make the database vanish:
- * {@link #kill()} closes every connection and the port (a crashed server); {@link #blackhole()}
- * keeps the connections open but forwards nothing (a hung server or a dropped network).
+ * A TCP forwarder between a store and its server, for tests that make the server vanish in the
+ * middle of a call: {@link #kill()} closes every connection and the port (a crashed server);
+ * {@link #freeze()} keeps the connections open but forwards nothing (a hung server or a dropped
+ * network). Point the store at {@code 127.0.0.1:}{@link #port()} instead of the server.
+ *
+ * <pre>{@code
+ * try (TcpProxy proxy = new TcpProxy("127.0.0.1", 5432)) {
+ *     SnapshotStore store = open("...:" + proxy.port() + "...");
+ *     proxy.freeze();
+ *     assertThatThrownBy(() -> store.find("x")).isInstanceOf(StorageException.class);
+ * }
+ * }</pre>
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
     private final ServerSocket server;
     private final String targetHost;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean blackhole;
 
-    TcpProxy(String targetHost, int targetPort) throws IOException {
+    public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -31,7 +40,8 @@ final class TcpProxy implements AutoCloseable {
         t.start();
     }
 
-    int port() {
+    /** The local port that forwards to the target. */
+    public int port() {
         return server.getLocalPort();
     }
 
@@ -46,7 +56,7 @@ final class TcpProxy implements AutoCloseable {
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
-                // closed by kill(), or the upstream refused: drop this connection
+                // closed by kill() or freeze(), or the upstream refused: drop this connection
             }
         }
     }
@@ -74,13 +84,13 @@ final class TcpProxy implements AutoCloseable {
     }
 
     /** Swallows everything from now on, in both directions, and accepts no new connection. */
-    void blackhole() {
+    public void freeze() {
         blackhole = true;
         closeQuietly(server);
     }
 
     /** Closes the port and every connection through it. */
-    void kill() {
+    public void kill() {
         closeQuietly(server);
         for (Socket s : sockets) closeQuietly(s);
     }
