@@ -58,7 +58,7 @@ class InboxDemoTest {
 
         // part one: the runs suspend, the 40 EUR refund goes through without approval
         assertThat(count(out, "-> SUSPENDED run ")).isEqualTo(7);   // 6 concierge runs + the supervisor's
-        assertThat(out).contains("-> COMPLETED at once, no approval needed: \"refund: {\"refunded\":40,\"order\":\"A-1002\"}.\"");
+        assertThat(out).contains("-> COMPLETED at once, no approval needed: \"refund: {\"order\":\"A-1002\",\"refunded\":40}.\"");
 
         // the inbox table: aligned rows, newest creation first
         String inbox = section(out, "== 2.", "== 3.");
@@ -113,7 +113,7 @@ class InboxDemoTest {
                 "> resume ", "'{\"passportNumber\":\"X9876543\"}'",
                 "| tool-result         askPassportNumber -> {\"passportOnFile\":\"*****543\"}", "COMPLETED",
                 "> --agent travel-desk approve ",
-                "| tool-result         agent-visa-desk -> \"applyVisa: {\\\"visa\\\":\\\"filed\\\",\\\"country\\\":\\\"Japan\\\"}.\"",
+                "| tool-result         agent-visa-desk -> \"applyVisa: {\\\"country\\\":\\\"Japan\\\",\\\"visa\\\":\\\"filed\\\"}.\"",
                 "COMPLETED");
         assertThat(acts).doesNotContain("| tool-result         refund");   // declined: the tool never ran
         assertThat(count(acts, "COMPLETED; its snapshot is deleted")).isEqualTo(4);
