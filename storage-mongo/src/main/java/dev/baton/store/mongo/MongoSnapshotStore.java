@@ -1,0 +1,366 @@
+package dev.baton.store.mongo;
+
+import static com.mongodb.client.model.Filters.and;
+import static com.mongodb.client.model.Filters.eq;
+import static com.mongodb.client.model.Filters.gt;
+import static com.mongodb.client.model.Filters.gte;
+import static com.mongodb.client.model.Filters.lte;
+import static com.mongodb.client.model.Filters.or;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
+import com.mongodb.client.FindIterable;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.IndexModel;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.Updates;
+import dev.baton.InvalidOptionException;
+import dev.baton.StorageException;
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunPage;
+import dev.baton.store.RunQuery;
+import dev.baton.store.RunSnapshot;
+import dev.baton.store.SnapshotStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link SnapshotStore} on MongoDB (mongodb-driver-sync). One document per run in one
+ * collection (default {@code baton_runs}):
+ *
+ * <pre>{@code
+ * { _id: runId, agentId, status: "SUSPENDED" | "RESUMING", threadId, resourceId,
+ *   createdAt: Date, suspendedAt: Date, version: long, leaseOwner, leaseExpiresAt: Date,
+ *   payload: "<the run state as JSON text>" }
+ * }</pre>
+ *
+ * <p>Every filter, the order, the count and the page are done by the server, on four compound
+ * indexes created (idempotently) when the store opens: {@code {agentId, createdAt: -1, _id: -1}}
+ * and the same with {@code threadId}, {@code resourceId}, or both, after {@code agentId}.
+ * Compare-and-set is a {@code findOneAndUpdate} whose filter holds the {@code _id} and the
+ * expected {@code version}; a duplicate key on insert means the run exists. No transactions
+ * and no TTL indexes are needed.
+ *
+ * <p>Open it by URL with {@code SnapshotStores.open("mongodb://host/dbname")} (the store then owns
+ * and closes its client), or from a client the application owns:
+ *
+ * <pre>{@code
+ * SnapshotStore store = MongoSnapshotStore.builder(mongoClient, "app").collection("agent_runs").build();
+ * }</pre>
+ *
+ * A client passed in is never closed by the store. The store reads from the primary and writes
+ * with at least acknowledged write concern whatever the client's defaults, because the
+ * compare-and-set and "a claimed run is no longer listed" depend on it.
+ */
+public final class MongoSnapshotStore implements SnapshotStore {
+
+    /** The collection used when none is configured. */
+    public static final String DEFAULT_COLLECTION = "baton_runs";
+
+    /** The database a {@code mongodb://} URL without a path uses. */
+    public static final String DEFAULT_DATABASE = "baton";
+
+    /** MongoDB's error code for a duplicate key (E11000). */
+    static final int DUPLICATE_KEY = 11000;
+
+    /** Index names, fixed so that reopening finds (and does not duplicate) them. */
+    static final String INDEX_AGENT = "baton_agent_created";
+    static final String INDEX_AGENT_THREAD = "baton_agent_thread_created";
+    static final String INDEX_AGENT_RESOURCE = "baton_agent_resource_created";
+    static final String INDEX_AGENT_THREAD_RESOURCE = "baton_agent_thread_resource_created";
+
+    static final String ID = "_id";
+    static final String AGENT_ID = "agentId";
+    static final String STATUS = "status";
+    static final String THREAD_ID = "threadId";
+    static final String RESOURCE_ID = "resourceId";
+    static final String CREATED_AT = "createdAt";
+    static final String SUSPENDED_AT = "suspendedAt";
+    static final String VERSION = "version";
+    static final String LEASE_OWNER = "leaseOwner";
+    static final String LEASE_EXPIRES_AT = "leaseExpiresAt";
+    static final String PAYLOAD = "payload";
+
+    private static final Bson ORDER = Sorts.orderBy(Sorts.descending(CREATED_AT), Sorts.descending(ID));
+
+    private final MongoCollection<Document> collection;
+    private final @Nullable MongoClient ownedClient;
+    private final String description;
+
+    private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
+                               String description) {
+        this.ownedClient = owned ? client : null;
+        this.description = description;
+        MongoCollection<Document> c = client.getDatabase(database).getCollection(collectionName)
+                // the user's client may carry a codec registry that maps Date or String differently
+                .withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry())
+                .withReadPreference(ReadPreference.primary());
+        if (!c.getWriteConcern().isAcknowledged()) {
+            // an unacknowledged insert cannot report a duplicate key, nor an update its match count
+            c = c.withWriteConcern(WriteConcern.ACKNOWLEDGED);
+        }
+        this.collection = c;
+        createIndexes();
+    }
+
+    /**
+     * Starts a store on {@code client}, which the application owns: the store never closes it.
+     * Timeouts are the client's own; configure server selection, connect and socket timeouts on it.
+     *
+     * @param database the database name, e.g. {@code "app"}
+     */
+    public static Builder builder(MongoClient client, String database) {
+        return new Builder(client, database);
+    }
+
+    /** Opens a store on a client the store owns and closes. Used by the provider. */
+    static MongoSnapshotStore openOwned(MongoClient client, String database, String collection, String description) {
+        try {
+            return new MongoSnapshotStore(client, true, database, collection, description);
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /** Builds a {@link MongoSnapshotStore} on an application-owned {@link MongoClient}. */
+    public static final class Builder {
+        private final MongoClient client;
+        private final String database;
+        private String collection = DEFAULT_COLLECTION;
+
+        private Builder(MongoClient client, String database) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.database = checkName("database", database);
+        }
+
+        /** The collection holding the runs; default {@value MongoSnapshotStore#DEFAULT_COLLECTION}. */
+        public Builder collection(String collection) {
+            this.collection = checkName("collection", collection);
+            return this;
+        }
+
+        /**
+         * Opens the store and creates its indexes if missing.
+         *
+         * @throws StorageException if the server cannot be reached or refuses the indexes
+         */
+        public MongoSnapshotStore build() {
+            return new MongoSnapshotStore(client, false, database, collection,
+                    "MongoDB " + database + "." + collection + " (application client)");
+        }
+    }
+
+    static String checkName(String option, @Nullable String name) {
+        if (name == null || name.isBlank()) throw new InvalidOptionException(option, "must not be empty");
+        if (name.indexOf('$') >= 0 || name.indexOf('\0') >= 0) {
+            throw new InvalidOptionException(option, "must not contain '$' or NUL, was '" + name + "'");
+        }
+        return name;
+    }
+
+    /** The index specifications, in the order they are created; equality fields first, then the listing order. */
+    static List<IndexModel> indexModels() {
+        Bson order = Indexes.compoundIndex(Indexes.descending(CREATED_AT), Indexes.descending(ID));
+        return List.of(
+                new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID), order),
+                        new IndexOptions().name(INDEX_AGENT)),
+                new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, THREAD_ID), order),
+                        new IndexOptions().name(INDEX_AGENT_THREAD)),
+                new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, RESOURCE_ID), order),
+                        new IndexOptions().name(INDEX_AGENT_RESOURCE)),
+                new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, THREAD_ID, RESOURCE_ID), order),
+                        new IndexOptions().name(INDEX_AGENT_THREAD_RESOURCE)));
+    }
+
+    private void createIndexes() {
+        // createIndexes with the same names and keys is a no-op on the server, so every open may do it
+        run("creating the indexes", null, () -> collection.createIndexes(indexModels()));
+    }
+
+    @Override
+    public boolean insert(RunSnapshot snapshot) {
+        Document doc = toDocument(snapshot);
+        try {
+            collection.insertOne(doc);
+            return true;
+        } catch (MongoWriteException e) {
+            // _id is the only unique index, so a duplicate key means exactly "this run exists"
+            if (e.getError().getCode() == DUPLICATE_KEY && e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
+                return false;
+            }
+            throw failure("insert", snapshot.runId(), e);
+        } catch (MongoException e) {
+            throw failure("insert", snapshot.runId(), e);
+        }
+    }
+
+    @Override
+    public Optional<RunSnapshot> find(String runId) {
+        Document doc = run("find", runId, () -> collection.find(eq(ID, runId)).first());
+        return Optional.ofNullable(doc).map(MongoSnapshotStore::fromDocument);
+    }
+
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
+        Bson filter = and(eq(ID, replacement.runId()), eq(VERSION, expectedVersion));
+        // runId, agentId, threadId, resourceId and createdAt never change (SPI contract): set only the rest
+        Bson update = Updates.combine(
+                Updates.set(STATUS, replacement.status().name()),
+                Updates.set(SUSPENDED_AT, Date.from(replacement.suspendedAt())),
+                Updates.set(VERSION, replacement.version()),
+                Updates.set(LEASE_OWNER, replacement.leaseOwner()),
+                Updates.set(LEASE_EXPIRES_AT, date(replacement.leaseExpiresAt())),
+                Updates.set(PAYLOAD, replacement.payload()));
+        // the projection keeps the (possibly megabytes large) old payload off the wire
+        FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
+        Document before = run("compare-and-set", replacement.runId(),
+                () -> collection.findOneAndUpdate(filter, update, options));
+        return before != null;
+    }
+
+    @Override
+    public boolean delete(String runId, long expectedVersion) {
+        long deleted = run("delete", runId,
+                () -> collection.deleteOne(and(eq(ID, runId), eq(VERSION, expectedVersion))).getDeletedCount());
+        return deleted == 1;
+    }
+
+    @Override
+    public RunPage list(RunQuery query) {
+        if (query.emptyDateRange()) return new RunPage(List.of(), 0);
+        Bson filter = filter(query);
+        Integer limit = query.limit();
+        if (limit != null && limit == 0) {
+            // MongoDB reads limit(0) as "no limit": a count-only query must not run a find at all
+            return new RunPage(List.of(), count(filter));
+        }
+        long offset = query.offset();
+        if (offset > Integer.MAX_VALUE) {
+            long total = count(filter);
+            if (offset >= total) return new RunPage(List.of(), total);
+            throw new InvalidOptionException("offset", "at most " + Integer.MAX_VALUE + " on MongoDB, was " + offset);
+        }
+        List<RunSnapshot> items = run("list", null, () -> {
+            FindIterable<Document> find = collection.find(filter).sort(ORDER);
+            if (limit != null) find = find.skip((int) offset).limit(limit);
+            List<RunSnapshot> out = new ArrayList<>();
+            for (Document d : find) out.add(fromDocument(d));
+            return out;
+        });
+        long total;
+        if (limit == null) {
+            total = items.size();
+        } else if (items.size() < limit && (!items.isEmpty() || offset == 0)) {
+            // a short page that starts inside the matches ends at the last match: no count needed
+            total = offset + items.size();
+        } else {
+            total = count(filter);
+        }
+        return new RunPage(items, Math.max(total, items.size()));
+    }
+
+    private long count(Bson filter) {
+        return run("count", null, () -> collection.countDocuments(filter));
+    }
+
+    /**
+     * The query as one server-side filter. Every user value is a BSON value under a fixed field
+     * name ({@code Filters.eq} with a string), so ids such as {@code $ne} or {@code a.b} are
+     * matched literally and never read as operators or paths.
+     */
+    static Bson filter(RunQuery q) {
+        List<Bson> parts = new ArrayList<>(6);
+        parts.add(eq(AGENT_ID, q.agentId()));
+        if (q.threadId() != null) parts.add(eq(THREAD_ID, q.threadId()));
+        if (q.resourceId() != null) parts.add(eq(RESOURCE_ID, q.resourceId()));
+        if (q.createdFrom() != null) parts.add(gte(CREATED_AT, Date.from(q.createdFrom())));
+        if (q.createdTo() != null) parts.add(lte(CREATED_AT, Date.from(q.createdTo())));
+        Date now = Date.from(q.now());
+        if (q.status() == RunStatus.SUSPENDED) {
+            // effective status: suspended, or resuming with a lease that has lapsed (leaseExpiresAt <= now);
+            // the status guard keeps the date comparison away from the null lease of suspended runs
+            parts.add(or(eq(STATUS, RunStatus.SUSPENDED.name()),
+                    and(eq(STATUS, RunStatus.RESUMING.name()), lte(LEASE_EXPIRES_AT, now))));
+        } else if (q.status() == RunStatus.RESUMING) {
+            parts.add(eq(STATUS, RunStatus.RESUMING.name()));
+            parts.add(gt(LEASE_EXPIRES_AT, now));
+        }
+        return and(parts);
+    }
+
+    static Document toDocument(RunSnapshot s) {
+        return new Document(ID, s.runId())
+                .append(AGENT_ID, s.agentId())
+                .append(STATUS, s.status().name())
+                .append(THREAD_ID, s.threadId())
+                .append(RESOURCE_ID, s.resourceId())
+                .append(CREATED_AT, Date.from(s.createdAt()))
+                .append(SUSPENDED_AT, Date.from(s.suspendedAt()))
+                .append(VERSION, s.version())
+                .append(LEASE_OWNER, s.leaseOwner())
+                .append(LEASE_EXPIRES_AT, date(s.leaseExpiresAt()))
+                .append(PAYLOAD, s.payload());
+    }
+
+    static RunSnapshot fromDocument(Document d) {
+        Date lease = d.getDate(LEASE_EXPIRES_AT);
+        return new RunSnapshot(
+                d.getString(ID),
+                d.getString(AGENT_ID),
+                RunStatus.valueOf(d.getString(STATUS)),
+                d.getString(THREAD_ID),
+                d.getString(RESOURCE_ID),
+                d.getDate(CREATED_AT).toInstant(),
+                d.getDate(SUSPENDED_AT).toInstant(),
+                d.get(VERSION, Number.class).longValue(),
+                d.getString(LEASE_OWNER),
+                lease == null ? null : lease.toInstant(),
+                d.getString(PAYLOAD));
+    }
+
+    private static @Nullable Date date(@Nullable Instant t) {
+        return t == null ? null : Date.from(t);
+    }
+
+    private <T> T run(String operation, @Nullable String runId, Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (MongoException e) {
+            throw failure(operation, runId, e);
+        }
+    }
+
+    private StorageException failure(String operation, @Nullable String runId, MongoException e) {
+        return new StorageException(description + ": " + operation + (runId == null ? "" : " of run " + runId)
+                + " failed: " + e.getMessage(), e);
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    /** Closes the client if the store opened it from a URL; a client passed to {@link #builder} stays open. */
+    @Override
+    public void close() {
+        if (ownedClient != null) ownedClient.close();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.baton.store.mongo;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import dev.baton.InvalidOptionException;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStoreProvider;
+import dev.baton.store.SnapshotStores;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opens {@link MongoSnapshotStore}s for {@code mongodb://} and {@code mongodb+srv://} URLs, e.g.
+ * {@code mongodb://user:secret@db1,db2/app?replicaSet=rs0}.
+ *
+ * <ul>
+ *   <li>The database is the URL's path ({@code /app}); without one, {@value MongoSnapshotStore#DEFAULT_DATABASE}.</li>
+ *   <li>Property {@code collection}: the collection of runs, default {@value MongoSnapshotStore#DEFAULT_COLLECTION}.</li>
+ *   <li>Every other setting (credentials, TLS, replica set, timeouts) is a standard connection-string option.</li>
+ * </ul>
+ *
+ * <p>So that a dead server gives a {@link dev.baton.StorageException} within seconds and never a
+ * hang, timeouts the URL leaves unset get these defaults: {@code serverSelectionTimeoutMS=5000},
+ * {@code connectTimeoutMS=5000}, {@code socketTimeoutMS=15000}, {@code waitQueueTimeoutMS=10000}
+ * (the last two only if the URL sets no {@code timeoutMS}). The store owns the client it opens
+ * and closes it on {@link SnapshotStore#close()}.
+ */
+public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
+
+    /** The property naming the collection. */
+    public static final String COLLECTION = "collection";
+
+    static final int SERVER_SELECTION_TIMEOUT_MS = 5_000;
+    static final int CONNECT_TIMEOUT_MS = 5_000;
+    static final int SOCKET_TIMEOUT_MS = 15_000;
+    static final int WAIT_QUEUE_TIMEOUT_MS = 10_000;
+
+    private static final Set<String> PROPERTIES = Set.of(COLLECTION);
+
+    @Override
+    public String name() {
+        return "mongo";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("mongodb://", "mongodb+srv://");
+    }
+
+    @Override
+    public boolean accepts(String url) {
+        return url.startsWith("mongodb://") || url.startsWith("mongodb+srv://");
+    }
+
+    @Override
+    public SnapshotStore open(String url, Map<String, String> properties) {
+        Set<String> unknown = new TreeSet<>(properties.keySet());
+        unknown.removeAll(PROPERTIES);
+        if (!unknown.isEmpty()) {
+            throw new InvalidOptionException(unknown.iterator().next(), "unknown property of the MongoDB store; known: "
+                    + PROPERTIES + " (put driver settings into the connection string)");
+        }
+        ConnectionString cs;
+        try {
+            cs = new ConnectionString(url);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException("url", "not a valid MongoDB connection string '" + SnapshotStores.redact(url)
+                    + "': " + e.getMessage());
+        }
+        String database = cs.getDatabase() == null ? MongoSnapshotStore.DEFAULT_DATABASE : cs.getDatabase();
+        String collection = MongoSnapshotStore.checkName(COLLECTION,
+                properties.getOrDefault(COLLECTION, MongoSnapshotStore.DEFAULT_COLLECTION));
+        MongoSnapshotStore.checkName("database", database);
+        MongoClient client = MongoClients.create(settings(cs));
+        return MongoSnapshotStore.openOwned(client, database, collection,
+                "MongoDB " + SnapshotStores.redact(url) + " (" + database + "." + collection + ")");
+    }
+
+    /** The URL's settings, plus Baton's timeouts where the URL sets none. */
+    static MongoClientSettings settings(ConnectionString cs) {
+        boolean csot = cs.getTimeout() != null;
+        MongoClientSettings.Builder b = MongoClientSettings.builder().applyConnectionString(cs);
+        if (cs.getApplicationName() == null) b.applicationName("baton");
+        b.applyToClusterSettings(c -> {
+            if (cs.getServerSelectionTimeout() == null) {
+                c.serverSelectionTimeout(SERVER_SELECTION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            }
+        });
+        b.applyToSocketSettings(s -> {
+            if (cs.getConnectTimeout() == null) s.connectTimeout(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            if (cs.getSocketTimeout() == null && !csot) s.readTimeout(SOCKET_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        });
+        b.applyToConnectionPoolSettings(p -> {
+            if (cs.getMaxWaitTime() == null && !csot) p.maxWaitTime(WAIT_QUEUE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        });
+        return b.build();
+    }
+}

@@ -1,0 +1,113 @@
+package dev.baton.store.mongo;
+
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MongoDB the tests run against, found once per JVM, in this order:
+ * <ol>
+ *   <li>{@code BATON_TEST_MONGO_URL} (or {@code -Dbaton.test.mongo.url}): your own server;</li>
+ *   <li>Testcontainers with {@code mongo:7.0}, when a Docker engine answers;</li>
+ *   <li>else {@code de.bwaldvogel:mongo-java-server} (memory backend) in this JVM on a random 127.0.0.1 port.</li>
+ * </ol>
+ */
+final class MongoTestServer {
+    private static final Logger LOG = LoggerFactory.getLogger(MongoTestServer.class);
+
+    static final String ENV = "BATON_TEST_MONGO_URL";
+    static final String PROPERTY = "baton.test.mongo.url";
+    static final String IMAGE = "mongo:7.0";
+
+    /** Which kind of server {@link #url()} points at. */
+    enum Kind { ENVIRONMENT, TESTCONTAINERS, IN_JVM }
+
+    private static Kind kind;
+    private static String url;
+
+    private MongoTestServer() {
+    }
+
+    /** A {@code mongodb://} URL of the test server, with the test database as its path unless the environment gave one. */
+    static synchronized String url() {
+        if (url == null) start();
+        return url;
+    }
+
+    static synchronized Kind kind() {
+        if (url == null) start();
+        return kind;
+    }
+
+    /** True on the in-JVM mongo-java-server, which lacks explain, TTL and transactions. */
+    static boolean inJvm() {
+        return kind() == Kind.IN_JVM;
+    }
+
+    private static void start() {
+        String configured = System.getProperty(PROPERTY);
+        if (configured == null || configured.isBlank()) configured = System.getenv(ENV);
+        if (configured != null && !configured.isBlank()) {
+            kind = Kind.ENVIRONMENT;
+            url = configured;
+        } else if (dockerAvailable()) {
+            kind = Kind.TESTCONTAINERS;
+            url = Containers.start() + "/baton_tck";
+        } else {
+            MongoServer server = new MongoServer(new MemoryBackend());
+            server.bind("127.0.0.1", 0);
+            InetSocketAddress address = server.getLocalAddress();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "mongo-java-server-stop"));
+            kind = Kind.IN_JVM;
+            url = "mongodb://127.0.0.1:" + address.getPort() + "/baton_tck";
+        }
+        LOG.info("MongoDB tests run on {} at {}", kind, url);
+    }
+
+    /**
+     * Asks Testcontainers only when an engine could exist (a socket or DOCKER_HOST), and gives it
+     * at most 20 seconds: without Docker the check must neither hang nor fail the build.
+     */
+    private static boolean dockerAvailable() {
+        boolean candidate = System.getenv("DOCKER_HOST") != null
+                || Files.exists(Path.of("/var/run/docker.sock"))
+                || Files.exists(Path.of(System.getProperty("user.home"), ".testcontainers.properties"));
+        if (!candidate) return false;
+        ExecutorService probe = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "docker-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<Boolean> available = probe.submit(Containers::dockerAvailable);
+            return available.get(20, TimeUnit.SECONDS);
+        } catch (Exception | LinkageError e) {
+            LOG.info("No Docker for Testcontainers ({}); using the in-JVM server", e.toString());
+            return false;
+        } finally {
+            probe.shutdownNow();
+        }
+    }
+
+    /** Kept apart so that Testcontainers classes load only when Docker may be there. */
+    private static final class Containers {
+        static boolean dockerAvailable() {
+            return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
+        }
+
+        @SuppressWarnings("resource") // stopped by Testcontainers' reaper when the JVM ends
+        static String start() {
+            var container = new org.testcontainers.mongodb.MongoDBContainer(IMAGE);
+            container.start();
+            return container.getConnectionString();
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.baton.store.redis;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStoreProvider;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Opens {@link RedisSnapshotStore}s for {@code redis://} and {@code rediss://} URLs, in Lettuce's
+ * URI form ({@code redis://[user:password@]host[:port][/database]}). Properties:
+ * <ul>
+ *   <li>{@code keyPrefix}: first part of every key, default {@code baton};</li>
+ *   <li>{@code timeout}: connect and command timeout, an ISO-8601 duration ({@code PT5S}) or
+ *       milliseconds ({@code 5000}); else the URL's {@code ?timeout=5s} parameter; else 10 seconds;</li>
+ *   <li>{@code cluster}: {@code true} when the URL names a seed node of a Redis Cluster, default {@code false}.</li>
+ * </ul>
+ */
+public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("redis://", "rediss://");
+    }
+
+    @Override
+    public boolean accepts(String url) {
+        return url.startsWith("redis://") || url.startsWith("rediss://");
+    }
+
+    @Override
+    public SnapshotStore open(String url, Map<String, String> properties) {
+        for (String key : properties.keySet()) {
+            if (!key.equals("keyPrefix") && !key.equals("timeout") && !key.equals("cluster")) {
+                throw new IllegalArgumentException("Unknown Redis store property '" + key + "'; known: keyPrefix, timeout, cluster");
+            }
+        }
+        String prefix = properties.getOrDefault("keyPrefix", RedisSnapshotStore.DEFAULT_KEY_PREFIX);
+        String timeout = properties.get("timeout");
+        String cluster = properties.getOrDefault("cluster", "false");
+        if (!cluster.equals("true") && !cluster.equals("false")) {
+            throw new IllegalArgumentException("cluster: expected true or false, was '" + cluster + "'");
+        }
+        return RedisSnapshotStore.open(url, prefix, timeout == null ? null : duration(timeout), cluster.equals("true"));
+    }
+
+    static Duration duration(String text) {
+        String t = text.trim();
+        try {
+            return t.chars().allMatch(Character::isDigit) && !t.isEmpty() ? Duration.ofMillis(Long.parseLong(t)) : Duration.parse(t);
+        } catch (DateTimeParseException | NumberFormatException e) {
+            throw new IllegalArgumentException("timeout: expected milliseconds or an ISO-8601 duration such as PT5S, was '" + text + "'", e);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+-- Shared by insert, cas, delete and list. ARGV[1] is the agent's key base "<prefix>:{<hex agentId>}:".
+-- Every key below starts with it, so one agent's keys share one hash tag (one Cluster slot).
+-- Ids in key names are hex of their UTF-8 bytes: no character of an id can break the hash tag,
+-- act as a separator or make two keys collide. Sorted-set members are the raw runIds.
+local base = ARGV[1]
+
+local function hex(s)
+  return (string.gsub(s, '.', function(c) return string.format('%02x', string.byte(c)) end))
+end
+
+-- HGET/HMGET give false for a missing field: that is "null"; an empty string stays a value.
+local function opt(v)
+  if v == false then return nil end
+  return v
+end
+
+local function runKey(id)
+  return base .. 'run:' .. hex(id)
+end
+
+-- The index key of one family ("sus", "res", "all") for a filter on thread and / or resource.
+local function indexKey(fam, thread, res)
+  if thread and res then return base .. fam .. ':tr:' .. hex(thread) .. ':' .. hex(res) end
+  if thread then return base .. fam .. ':t:' .. hex(thread) end
+  if res then return base .. fam .. ':r:' .. hex(res) end
+  return base .. fam .. ':a'
+end
+
+-- Every index of one family a run with this thread and resource belongs to.
+local function indexKeys(fam, thread, res)
+  local ks = { indexKey(fam, nil, nil) }
+  if thread then ks[#ks + 1] = indexKey(fam, thread, nil) end
+  if res then ks[#ks + 1] = indexKey(fam, nil, res) end
+  if thread and res then ks[#ks + 1] = indexKey(fam, thread, res) end
+  return ks
+end
+
+local function addTo(fam, thread, res, score, id)
+  for _, k in ipairs(indexKeys(fam, thread, res)) do redis.call('ZADD', k, score, id) end
+end
+
+local function removeFrom(fam, thread, res, id)
+  for _, k in ipairs(indexKeys(fam, thread, res)) do redis.call('ZREM', k, id) end
+end
+
+local HELD = base .. 'lease:held'
+local LAPSED = base .. 'lease:lapsed'
+
+-- Files a run that was just written. A RESUMING run goes to the "res" family and the held-lease set;
+-- the next listing moves it to "sus" if its lease has expired by then.
+local function fileRun(id, f)
+  addTo('all', f.threadId, f.resourceId, f.createdAt, id)
+  if f.status == 'RESUMING' then
+    addTo('res', f.threadId, f.resourceId, f.createdAt, id)
+    redis.call('ZADD', HELD, f.leaseExpiresAt, id)
+  else
+    addTo('sus', f.threadId, f.resourceId, f.createdAt, id)
+  end
+end
+
+-- Removes a run from every index it may be in, whatever its filing.
+local function unfileRun(id, thread, res)
+  removeFrom('all', thread, res, id)
+  removeFrom('sus', thread, res, id)
+  removeFrom('res', thread, res, id)
+  redis.call('ZREM', HELD, id)
+  redis.call('ZREM', LAPSED, id)
+end
+
+-- ARGV[from..] are field/value pairs; returns them as a table, and the flat list for HSET.
+local function fieldsFrom(from)
+  local f, flat = {}, {}
+  for i = from, #ARGV, 2 do
+    f[ARGV[i]] = ARGV[i + 1]
+    flat[#flat + 1] = ARGV[i]
+    flat[#flat + 1] = ARGV[i + 1]
+  end
+  return f, flat
+end
