@@ -36,6 +36,7 @@ public final class BenchMain {
     private static boolean reseed;
 
     public static void main(String[] argv) throws Exception {
+        System.setProperty("java.awt.headless", "true");   // the charts are drawn off-screen
         List<String> args = new ArrayList<>(Arrays.asList(argv));
         boolean reportOnly = !args.isEmpty() && args.get(0).equals("report");
         if (reportOnly) args.remove(0);
@@ -69,7 +70,7 @@ public final class BenchMain {
         for (String b : backends) {
             if (!Backend.ALL.contains(b)) throw new IllegalArgumentException("unknown backend '" + b + "'; known: " + Backend.ALL);
         }
-        String plan = o.getOrDefault("plan", quick ? "1000:2048,10000:2048" : "10000:2048,10000:14336,100000:2048,1000000:2048");
+        String plan = o.getOrDefault("plan", quick ? "1000:2048,10000:2048" : "10000:2048,10000:14336,1000000:2048,100000:2048");
         int wi = seedOnly ? -1 : Integer.parseInt(o.getOrDefault("wi", "1"));
         long w = Long.parseLong(o.getOrDefault("w", quick ? "500" : "1000"));
         int i = Integer.parseInt(o.getOrDefault("i", quick ? "1" : "2"));

@@ -352,7 +352,7 @@ public final class Report {
         x.setBase(10);
         x.setNumberFormatOverride(new DecimalFormat("#,##0"));
         x.setSmallestValue(1);
-        x.setTickUnit(new NumberTickUnit(1), false, false);   // one tick per power of ten
+        x.setTickUnit(new NumberTickUnit(1), false, true);   // one tick per power of ten
         double minN = cases().stream().mapToInt(c -> c[0]).min().orElse(1000);
         double maxN = cases().stream().mapToInt(c -> c[0]).max().orElse(1_000_000);
         x.setRange(minN / 2, maxN * 2);
@@ -360,6 +360,11 @@ public final class Report {
         y.setBase(10);
         y.setNumberFormatOverride(new DecimalFormat("#,##0.###"));
         y.setSmallestValue(1e-4);
+        y.setTickUnit(new NumberTickUnit(1), false, true);
+        y.setMinorTickCount(9);
+        y.setMinorTickMarksVisible(true);
+        x.setMinorTickCount(9);
+        x.setMinorTickMarksVisible(true);
         XYPlot plot = new XYPlot(data, x, y, renderer);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xdddddd));
