@@ -3,6 +3,7 @@
  * Opened by {@code SnapshotStores.open("jdbc:...")} or built from an application's own
  * {@code DataSource} or {@code Jdbi} with {@link dev.baton.store.jdbc.JdbcSnapshotStore#builder(javax.sql.DataSource)}.
  */
+@SuppressWarnings("requires-transitive-automatic") // Jdbi has no module-info; its Jdbi type is in our API
 module dev.baton.store.jdbc {
     requires transitive dev.baton.core;
     requires transitive java.sql;

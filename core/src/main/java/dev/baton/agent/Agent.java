@@ -141,6 +141,11 @@ public final class Agent implements AutoCloseable {
      * iterated (or drained by {@link AgentStream#result()}).
      */
     public AgentStream stream(String prompt, RunOptions options) {
+        return start(prompt, options, null, null);
+    }
+
+    /** Starts a run; a subagent's inner run records the supervisor run that waits on it. */
+    AgentStream start(String prompt, RunOptions options, @Nullable String parentAgentId, @Nullable String parentRunId) {
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(options, "options");
         RunState state = new RunState();
@@ -150,6 +155,8 @@ public final class Agent implements AutoCloseable {
         state.resourceId = options.resourceId();
         state.createdAt = clock.instant();
         state.maxSteps = options.maxSteps() == RunOptions.DEFAULT.maxSteps() ? maxSteps : options.maxSteps();
+        state.parentAgentId = parentAgentId;
+        state.parentRunId = parentRunId;
         state.messages.add(new Message.User(prompt));
         return new AgentStream(new RunExecution(this, state, null, null));
     }
@@ -264,7 +271,7 @@ public final class Agent implements AutoCloseable {
      */
     public AgentStream approveToolCall(String runId, String toolCallId) {
         Objects.requireNonNull(toolCallId, "toolCallId");
-        return resume(runId, new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.APPROVE, toolCallId, null, null));
+        return resume(runId, new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.APPROVE, toolCallId, null, null), false);
     }
 
     /** Declines a call: the tool does not run; the model sees "Tool call was not approved by the user". Throws as {@link #approveToolCall}. */
@@ -275,7 +282,7 @@ public final class Agent implements AutoCloseable {
     /** Declines a call; the model sees {@code reason} (or the default text when null). Throws as {@link #approveToolCall}. */
     public AgentStream declineToolCall(String runId, String toolCallId, @Nullable String reason) {
         Objects.requireNonNull(toolCallId, "toolCallId");
-        return resume(runId, new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.DECLINE, toolCallId, reason, null));
+        return resume(runId, new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.DECLINE, toolCallId, reason, null), false);
     }
 
     /** Resumes the run's one call that waits for data; the tool sees {@code resumeData} in {@code ctx.resumeData()}. */
@@ -296,10 +303,15 @@ public final class Agent implements AutoCloseable {
         JsonNode data = SnapshotCodec.JSON.valueToTree(resumeData);
         if (data == null || data.isNull()) data = SnapshotCodec.JSON.createObjectNode();
         return resume(options.runId(), new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.DATA,
-                options.toolCallId(), null, data));
+                options.toolCallId(), null, data), false);
     }
 
-    private AgentStream resume(String runId, RunExecution.ResumeAction action) {
+    /** For the supervisor's {@code agent-<id>} tool: resumes an inner run on behalf of its parent run. */
+    AgentStream resumeForParent(String runId, RunExecution.ResumeAction action) {
+        return resume(runId, action, true);
+    }
+
+    private AgentStream resume(String runId, RunExecution.ResumeAction action, boolean fromParent) {
         Objects.requireNonNull(runId, "runId");
         RunSnapshot snapshot = store.find(runId).filter(s -> s.agentId().equals(id))
                 .orElseThrow(() -> new RunNotFoundException(id, runId));
@@ -309,6 +321,11 @@ public final class Agent implements AutoCloseable {
                     + "' (lease until " + snapshot.leaseExpiresAt() + "). Only one approve, decline or resume wins.");
         }
         RunState state = SnapshotCodec.decode(snapshot);
+        if (state.parentRunId != null && !fromParent) {
+            // resuming it here would leave the supervisor's run waiting on a run that is gone
+            throw new ResumeMismatchException("Run '" + runId + "' is the inner run of supervisor '" + state.parentAgentId
+                    + "' run '" + state.parentRunId + "': approve, decline or resume that run instead.");
+        }
         CallState call = target(state, action);
         Tool tool = tools.get(call.toolName);
         if (tool == null) throw new UnknownToolException(id, runId, call.toolName);

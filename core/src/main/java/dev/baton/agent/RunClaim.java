@@ -5,6 +5,7 @@ import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -124,7 +125,14 @@ final class RunClaim {
     }
 
     private synchronized void beat() {
-        if (finished || lost || busy <= 0) return;
+        if (finished || lost) return;
+        if (busy <= 0) {
+            // nobody works on the run (a stream left unread, or a crashed consumer): once the lease
+            // lapses the run belongs to whoever claims it next, so stop beating for it
+            Instant expiry = current.leaseExpiresAt();
+            if (expiry == null || !clock.instant().isBefore(expiry)) end();
+            return;
+        }
         try {
             write(current.claimed(owner, clock.instant().plus(lease), current.payload()));
         } catch (LeaseLostException e) {

@@ -40,11 +40,14 @@ final class SubagentExecutor implements ToolExecutor {
             if (inner == null) {
                 JsonNode args = call.args;
                 String prompt = args == null ? "" : args.hasNonNull("prompt") ? args.get("prompt").asText() : args.toString();
-                result = subagent.stream(prompt, new RunOptions(outer.threadId, outer.resourceId, outer.maxSteps)).result();
+                result = subagent.start(prompt, new RunOptions(outer.threadId, outer.resourceId, outer.maxSteps),
+                        outer.agentId, outer.runId).result();
             } else if (resumeData != null) {
-                result = subagent.resumeStream(resumeData, ResumeOptions.of(inner.runId, inner.toolCallId)).result();
+                result = subagent.resumeForParent(inner.runId, new RunExecution.ResumeAction(
+                        RunExecution.ResumeAction.Kind.DATA, inner.toolCallId, null, resumeData)).result();
             } else {
-                result = subagent.approveToolCall(inner.runId, inner.toolCallId).result();
+                result = subagent.resumeForParent(inner.runId, new RunExecution.ResumeAction(
+                        RunExecution.ResumeAction.Kind.APPROVE, inner.toolCallId, null, null)).result();
             }
         } catch (BatonException e) {
             failed(exec, call, e.getMessage());
@@ -57,7 +60,8 @@ final class SubagentExecutor implements ToolExecutor {
         CallState.InnerRun inner = call.inner;
         AgentResult result;
         try {
-            result = subagent.declineToolCall(inner.runId, inner.toolCallId, reason).result();
+            result = subagent.resumeForParent(inner.runId, new RunExecution.ResumeAction(
+                    RunExecution.ResumeAction.Kind.DECLINE, inner.toolCallId, reason, null)).result();
         } catch (BatonException e) {
             failed(exec, call, e.getMessage());
             return;

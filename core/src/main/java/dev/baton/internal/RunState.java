@@ -23,6 +23,9 @@ public final class RunState {
     public List<Message> messages = new ArrayList<>();
     /** The tool calls of the current step, in the model's order. */
     public List<CallState> calls = new ArrayList<>();
+    /** For a subagent's inner run: the supervisor's agent id and run that wait on it, else null. */
+    public @Nullable String parentAgentId;
+    public @Nullable String parentRunId;
     /** The text produced so far in this run. */
     public String text = "";
 }

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  *       e.g. {@code "bookFlight: {\"booked\":true}"}, and stops.</li>
  * </ul>
  * Text is streamed word by word. Tool call ids are {@code call_<step>_<index>}, unique in a run.
+ * Map arguments are written with their keys sorted, so the output is the same in every JVM.
  *
  * <pre>{@code
  * LanguageModel model = DeterministicModel.builder()
@@ -32,7 +33,9 @@ import java.util.stream.Stream;
  */
 public final class DeterministicModel implements LanguageModel {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // map keys sorted: Map.of(...) args give the same JSON in every JVM
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     private record Rule(String keyword, String toolName, Function<String, Object> args) {
     }
@@ -79,7 +82,9 @@ public final class DeterministicModel implements LanguageModel {
             JsonNode result = r.result();
             sentences.add(0, r.toolName() + ": " + (result.isTextual() ? result.asText() : result.toString()));
         }
-        return words(sentences.isEmpty() ? "Done." : String.join("; ", sentences) + ".");
+        if (sentences.isEmpty()) return words("Done.");
+        String text = String.join("; ", sentences);
+        return words(text.endsWith(".") ? text : text + ".");
     }
 
     private static Stream<ModelChunk> words(String text) {

@@ -53,9 +53,10 @@ public record RunQuery(
 
     /**
      * The listing order every store must produce: {@code createdAt} descending, then
-     * {@code runId} descending. Run ids compare by code point, which for the ASCII ids Baton
-     * generates is the binary order of SQL {@code COLLATE "C"} / {@code utf8mb4_bin}, Redis
-     * sorted-set ties and MongoDB's default string order.
+     * {@code runId} descending. Run ids compare with {@link String#compareTo}, which for the ASCII
+     * ids Baton generates (UUIDs), and for every id without characters beyond U+FFFF, is the binary
+     * UTF-8 order of SQL {@code COLLATE "C"} / {@code utf8mb4_bin}, Redis sorted-set ties and
+     * MongoDB's default string order.
      */
     public static final java.util.Comparator<RunSnapshot> ORDER =
             java.util.Comparator.comparing(RunSnapshot::createdAt).reversed()

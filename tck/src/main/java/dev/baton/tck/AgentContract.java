@@ -743,6 +743,22 @@ public abstract class AgentContract {
         }
 
         @Test
+        void theInnerRunCannotBeResumedBehindTheSupervisorsBack() {
+            Agent booker = booker();
+            Agent supervisor = supervisor(booker);
+            AgentResult outer = supervisor.generate("Book a flight", on("t", "u"));
+            AgentRun inner = booker.listSuspendedRuns().runs().get(0);
+            RunSnapshot before = stored(inner.runId());
+            assertThatThrownBy(() -> booker.approveToolCall(inner.runId(), inner.toolCalls().get(0).toolCallId()))
+                    .isInstanceOf(ResumeMismatchException.class).hasMessageContaining(outer.runId());
+            assertThat(stored(inner.runId())).isEqualTo(before);
+            assertThat(bookings).hasValue(0);
+            assertThat(supervisor.approveToolCall(outer.runId(), onlyCallId(outer)).result().outcome())
+                    .isEqualTo(RunOutcome.COMPLETED);
+            assertThat(bookings).hasValue(1);
+        }
+
+        @Test
         void threeLevelsEachListOnlyTheirOwnRun() {
             Agent booker = booker();
             Agent middle = Agent.builder(agentId + "-middle")

@@ -65,11 +65,13 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private final String description;
     private final @Nullable AutoCloseable owned;
     private final String selectColumns;
+    private final int queryTimeoutSeconds;
     private volatile boolean closed;
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
-                              @Nullable AutoCloseable owned) {
+                              @Nullable AutoCloseable owned, int queryTimeoutSeconds) {
         this.jdbi = jdbi;
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.dialect = dialect;
         this.table = table;
         this.description = description;
@@ -83,8 +85,8 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     }
 
     /**
-     * Starts a store on the application's {@link Jdbi}; Baton never closes what it connects to.
-     * The store sets a query timeout on its own statements only.
+     * Starts a store on the application's {@link Jdbi}; Baton never closes what it connects to,
+     * and changes none of its settings (the query timeout is set on the store's own handles).
      */
     public static Builder builder(Jdbi jdbi) {
         return new Builder(Objects.requireNonNull(jdbi, "jdbi"), null);
@@ -148,7 +150,6 @@ public final class JdbcSnapshotStore implements SnapshotStore {
          * @throws StorageException if the database cannot be reached or the schema is not usable
          */
         public JdbcSnapshotStore build() {
-            jdbi.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
             JdbcDialect d = dialect;
             String what = description != null ? description : "JDBC store (table " + table + ")";
             try {
@@ -170,7 +171,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
                     case VALIDATE -> Schema.validate(jdbi, table);
                     case NONE -> { }
                 }
-                return new JdbcSnapshotStore(jdbi, d, table, name, owned);
+                return new JdbcSnapshotStore(jdbi, d, table, name, owned, queryTimeoutSeconds);
             } catch (JdbiException e) {
                 closeOwned();
                 throw new StorageException(what + ": cannot open the store: " + Schema.rootMessage(e), e);
@@ -477,7 +478,11 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private <T> T call(String what, @Nullable String runId, Function<Handle, T> work) {
         if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
         try {
-            return jdbi.withHandle(work::apply);
+            return jdbi.withHandle(h -> {
+                // on the handle's own copy of the configuration: a user's Jdbi keeps its settings
+                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
+                return work.apply(h);
+            });
         } catch (JdbiException e) {
             throw new StorageException(description + ": " + what + (runId != null ? " of run '" + runId + "'" : "")
                     + " failed: " + Schema.rootMessage(e), e);

@@ -32,7 +32,8 @@ import org.jdbi.v3.core.Jdbi;
  *   <li>{@code queryTimeout}: seconds a statement may run before it is cancelled, default 30.</li>
  * </ul>
  * On SQLite the pool opens the file in WAL mode with a {@code busy_timeout}, so concurrent
- * writers wait for each other instead of failing; on H2 the lock timeout is raised likewise.
+ * writers wait for each other instead of failing; on H2 the lock timeout is raised likewise, and
+ * {@code WRITE_DELAY=0} makes every commit reach the file at once, so a killed JVM loses no claim.
  */
 public final class JdbcSnapshotStoreProvider implements SnapshotStoreProvider {
 
@@ -129,7 +130,12 @@ public final class JdbcSnapshotStoreProvider implements SnapshotStoreProvider {
                 putUnlessIn(m, u, "connectTimeout", String.valueOf(connect * 1000));
                 putUnlessIn(m, u, "socketTimeout", String.valueOf(socket * 1000));
             }
-            case H2 -> putUnlessIn(m, u, "LOCK_TIMEOUT", "10000");
+            case H2 -> {
+                putUnlessIn(m, u, "LOCK_TIMEOUT", "10000");
+                // H2 writes commits to the file up to 500 ms late by default: a JVM killed in that
+                // window would lose a claim and let a second resume run the tool again
+                putUnlessIn(m, u, "WRITE_DELAY", "0");
+            }
             case SQLITE -> {
                 putUnlessIn(m, u, "busy_timeout", "10000");
                 putUnlessIn(m, u, "journal_mode", "WAL");

@@ -9,7 +9,8 @@ class H2DataSourceSnapshotStoreTest extends SnapshotStoreContract {
     @Override
     protected SnapshotStore openStore() {
         JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL(TestDatabases.h2Url() + ";LOCK_TIMEOUT=10000");
+        // without a pool every call opens a connection: keep the database open between them
+        ds.setURL(TestDatabases.h2Url() + ";LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=10");
         return JdbcSnapshotStore.builder(ds).table("baton_runs_ds").build();
     }
 }

@@ -7,7 +7,6 @@ import static com.mongodb.client.model.Filters.gte;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
-import com.mongodb.ErrorCategory;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
@@ -24,6 +23,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.baton.InvalidOptionException;
+import dev.baton.SnapshotFormatException;
 import dev.baton.StorageException;
 import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
@@ -33,7 +33,9 @@ import dev.baton.store.SnapshotStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -99,6 +101,15 @@ public final class MongoSnapshotStore implements SnapshotStore {
     static final String PAYLOAD = "payload";
 
     private static final Bson ORDER = Sorts.orderBy(Sorts.descending(CREATED_AT), Sorts.descending(ID));
+
+    /**
+     * Every field of a run, named. Reads ask for exactly these: fields someone else added stay on
+     * the server, and the in-JVM test server (mongo-java-server), which otherwise encodes its
+     * live document while a concurrent update rewrites it field by field, copies the projected
+     * fields under its collection lock, so that a read never sees half an update.
+     */
+    private static final Bson FIELDS = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID, CREATED_AT,
+            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD);
 
     private final MongoCollection<Document> collection;
     private final @Nullable MongoClient ownedClient;
@@ -192,7 +203,37 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     private void createIndexes() {
         // createIndexes with the same names and keys is a no-op on the server, so every open may do it
-        run("creating the indexes", null, () -> collection.createIndexes(indexModels()));
+        List<IndexModel> wanted = indexModels();
+        run("creating the indexes", null, () -> collection.createIndexes(wanted));
+        // MongoDB refuses a same-named index with other keys above; check anyway, since not every
+        // server that speaks the protocol does, and a wrong index would silently cost every query
+        Map<String, List<Document>> found = new HashMap<>();
+        run("listing the indexes", null, () -> {
+            for (Document index : collection.listIndexes()) {
+                found.computeIfAbsent(index.getString("name"), n -> new ArrayList<>()).add(index.get("key", Document.class));
+            }
+            return found;
+        });
+        for (IndexModel m : wanted) {
+            String name = Objects.requireNonNull(m.getOptions().getName());
+            Document expected = Document.parse(m.getKeys().toBsonDocument().toJson());
+            List<Document> actual = found.getOrDefault(name, List.of());
+            if (actual.isEmpty() || !actual.stream().allMatch(a -> sameKeys(expected, a))) {
+                throw new StorageException(description + ": the indexes do not match: the collection has an index named "
+                        + name + " with keys " + (actual.isEmpty() ? "(missing)" : actual.stream().map(Document::toJson).toList())
+                        + " instead of " + expected.toJson() + "; drop it so that the store can create its own");
+            }
+        }
+    }
+
+    /** Same fields in the same order and directions, whatever numeric type the server returns them as. */
+    private static boolean sameKeys(Document expected, Document actual) {
+        if (!new ArrayList<>(expected.keySet()).equals(new ArrayList<>(actual.keySet()))) return false;
+        for (String field : expected.keySet()) {
+            Object a = actual.get(field);
+            if (!(a instanceof Number n) || n.intValue() != ((Number) expected.get(field)).intValue()) return false;
+        }
+        return true;
     }
 
     @Override
@@ -203,7 +244,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
             return true;
         } catch (MongoWriteException e) {
             // _id is the only unique index, so a duplicate key means exactly "this run exists"
-            if (e.getError().getCode() == DUPLICATE_KEY && e.getError().getCategory() == ErrorCategory.DUPLICATE_KEY) {
+            if (e.getError().getCode() == DUPLICATE_KEY) {
                 return false;
             }
             throw failure("insert", snapshot.runId(), e);
@@ -214,7 +255,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        Document doc = run("find", runId, () -> collection.find(eq(ID, runId)).first());
+        Document doc = run("find", runId, () -> collection.find(eq(ID, runId)).projection(FIELDS).first());
         return Optional.ofNullable(doc).map(MongoSnapshotStore::fromDocument);
     }
 
@@ -259,7 +300,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
             throw new InvalidOptionException("offset", "at most " + Integer.MAX_VALUE + " on MongoDB, was " + offset);
         }
         List<RunSnapshot> items = run("list", null, () -> {
-            FindIterable<Document> find = collection.find(filter).sort(ORDER);
+            FindIterable<Document> find = collection.find(filter).projection(FIELDS).sort(ORDER);
             if (limit != null) find = find.skip((int) offset).limit(limit);
             List<RunSnapshot> out = new ArrayList<>();
             for (Document d : find) out.add(fromDocument(d));
@@ -320,7 +361,23 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 .append(PAYLOAD, s.payload());
     }
 
+    /**
+     * Reads a run document back.
+     *
+     * @throws SnapshotFormatException if the document lacks a field or has one of the wrong type
+     *         (written by something other than this store); it stays in the collection untouched
+     */
     static RunSnapshot fromDocument(Document d) {
+        try {
+            return readDocument(d);
+        } catch (RuntimeException e) {
+            Object id = d.get(ID);
+            throw new SnapshotFormatException(String.valueOf(id), "the MongoDB document is not a Baton run ("
+                    + e + ")", e);
+        }
+    }
+
+    private static RunSnapshot readDocument(Document d) {
         Date lease = d.getDate(LEASE_EXPIRES_AT);
         return new RunSnapshot(
                 d.getString(ID),

@@ -4,6 +4,7 @@ import static dev.baton.tck.Snapshots.T0;
 import static dev.baton.tck.Snapshots.suspended;
 import static dev.baton.tck.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.mongodb.ConnectionString;
@@ -15,6 +16,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
+import dev.baton.StorageException;
 import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.SnapshotStore;
@@ -127,6 +129,15 @@ class MongoIndexTest {
         assertThat(indexKeys(MongoSnapshotStore.DEFAULT_COLLECTION)).containsKeys(MongoSnapshotStore.INDEX_AGENT,
                 MongoSnapshotStore.INDEX_AGENT_THREAD, MongoSnapshotStore.INDEX_AGENT_RESOURCE,
                 MongoSnapshotStore.INDEX_AGENT_THREAD_RESOURCE);
+    }
+
+    @Test
+    void anIndexOfTheSameNameWithOtherKeysMakesOpeningFailClearly() {
+        String collection = uniqueId("clash");
+        client.getDatabase(database).getCollection(collection).createIndex(new Document("agentId", 1),
+                new com.mongodb.client.model.IndexOptions().name(MongoSnapshotStore.INDEX_AGENT));
+        assertThatThrownBy(() -> MongoSnapshotStore.builder(client, database).collection(collection).build())
+                .isInstanceOf(StorageException.class).hasMessageContaining("indexes").hasMessageContaining(collection);
     }
 
     /**

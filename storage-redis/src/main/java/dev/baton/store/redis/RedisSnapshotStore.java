@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -81,7 +83,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_LENGTH = 16;
     /** Servers already warned about, so that each one gets one warning per JVM, not one per store. */
-    private static final java.util.Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private final @Nullable AbstractRedisClient ownedClient;
     private final StatefulConnection<String, String> connection;

@@ -1,0 +1,22 @@
+package dev.baton.store.redis;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.tck.AgentContract;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+
+/** The agent-level TCK (approve, decline, resume, subagents, the resume race, leases) over Redis. */
+class RedisAgentTest extends AgentContract {
+    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisAgentTest.class);
+
+    @Override
+    protected SnapshotStore openStore() {
+        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+    }
+
+    @AfterAll
+    static void deleteTheTestKeys() {
+        RedisTestServer.deleteKeys(PREFIX);
+    }
+}

@@ -1,0 +1,25 @@
+package dev.baton.store.redis;
+
+import dev.baton.tck.ProcessContract;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+
+/** The cross-process TCK: separate JVMs race on and are killed around runs stored in one Redis. */
+class RedisProcessTest extends ProcessContract {
+    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisProcessTest.class);
+
+    @Override
+    protected String storeUrl() {
+        return RedisTestServer.url();
+    }
+
+    @Override
+    protected Map<String, String> storeProperties() {
+        return Map.of("keyPrefix", PREFIX);
+    }
+
+    @AfterAll
+    static void deleteTheTestKeys() {
+        RedisTestServer.deleteKeys(PREFIX);
+    }
+}
