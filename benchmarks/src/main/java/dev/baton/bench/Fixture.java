@@ -154,7 +154,7 @@ public final class Fixture {
         AgentResult suspended = writer.generate(DataSet.PROMPT, dev.baton.agent.RunOptions.builder().threadId("w").build());
         if (suspended.outcome() != RunOutcome.SUSPENDED) throw new IllegalStateException("writer run did not suspend");
         purgeWriter();
-        return "sanity: " + compared + " listings identical to the raw query, " + listed
+        return "sanity: " + (raw == null ? "no raw query (memory)" : compared + " listings identical to the raw query") + ", " + listed
                 + " runs listed in total, a seeded run approved to completion and restored";
     }
 

@@ -142,9 +142,17 @@ final class SqlBackend extends Backend {
             else insert(c, t, data, order, start);
             try (Statement s = c.createStatement()) {
                 if (dialect == JdbcDialect.POSTGRESQL) s.execute("SET maintenance_work_mem = '256MB'");
-                for (String[] ix : indexes) {
-                    System.err.printf("[seed] %s %s: index %s (%.1f s)%n", name, t, ix[0], (System.nanoTime() - start) / 1e9);
-                    s.execute(ix[1]);
+                System.err.printf("[seed] %s %s: rows loaded, building %d indexes (%.1f s)%n", name, t, indexes.size(),
+                        (System.nanoTime() - start) / 1e9);
+                if (dialect == JdbcDialect.MYSQL) {
+                    // one ALTER TABLE: InnoDB reads the clustered index once for all four
+                    StringBuilder alter = new StringBuilder("ALTER TABLE " + t);
+                    for (int k = 0; k < indexes.size(); k++) {
+                        alter.append(k == 0 ? " " : ", ").append(indexes.get(k)[1].substring(("ALTER TABLE " + t + " ").length()));
+                    }
+                    s.execute(alter.toString());
+                } else {
+                    for (String[] ix : indexes) s.execute(ix[1]);
                 }
             }
             try (Statement s = c.createStatement()) {
