@@ -72,7 +72,7 @@ public final class BenchMain {
         }
         String plan = o.getOrDefault("plan", quick ? "1000:2048,10000:2048" : "10000:2048,10000:14336,1000000:2048,100000:2048");
         int wi = seedOnly ? -1 : Integer.parseInt(o.getOrDefault("wi", "1"));
-        long w = Long.parseLong(o.getOrDefault("w", quick ? "500" : "1000"));
+        long w = Long.parseLong(o.getOrDefault("w", "500"));
         int i = Integer.parseInt(o.getOrDefault("i", quick ? "1" : "2"));
         long r = Long.parseLong(o.getOrDefault("r", quick ? "500" : "1000"));
         int mongoMaxN = Integer.parseInt(o.getOrDefault("mongo-max-n", "100000"));
