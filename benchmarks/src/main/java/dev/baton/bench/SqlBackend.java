@@ -97,7 +97,8 @@ final class SqlBackend extends Backend {
                             || rs.getInt(3) != DataSet.VERSION) return false;
                 }
             }
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FROM " + table(data) + " WHERE 1 = 0")) {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("SELECT 1 FROM " + table(data) + " WHERE 1 = 0").close();
                 return true;
             } catch (SQLException missing) {
                 return false;
