@@ -1,0 +1,118 @@
+package dev.baton.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * One JVM per (backend, N, size), started by {@link BenchMain}: seeds the data set unless its
+ * marker says it is there, checks it through Baton, then runs every benchmark on it with JMH
+ * inside this JVM (no further forks), so the seeded store is opened once and, for the in-JVM
+ * stores, seeded once for all benchmark methods.
+ *
+ * <p>Arguments: {@code backend n size resultsJson metaJson dataDir warmupIterations warmupMillis
+ * iterations iterationMillis}.
+ */
+public final class BackendRun {
+
+    private static void return0(Map<String, Object> meta, Path metaFile) throws java.io.IOException {
+        meta.put("endedAt", Instant.now().toString());
+        Files.createDirectories(metaFile.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(metaFile.toFile(), meta);
+        System.exit(0);
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 10) {
+            System.err.println("usage: BackendRun backend n size results.json meta.json dataDir wi wMillis i rMillis");
+            System.exit(2);
+        }
+        String name = args[0];
+        int n = Integer.parseInt(args[1]);
+        int size = Integer.parseInt(args[2]);
+        Path results = Path.of(args[3]);
+        Path metaFile = Path.of(args[4]);
+        Path dataDir = Path.of(args[5]);
+        int wi = Integer.parseInt(args[6]);
+        long w = Long.parseLong(args[7]);
+        int i = Integer.parseInt(args[8]);
+        long r = Long.parseLong(args[9]);
+
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("backend", name);
+        meta.put("n", n);
+        meta.put("size", size);
+        meta.put("startedAt", Instant.now().toString());
+        int exit = 0;
+        try (Backend backend = Backend.create(name, dataDir)) {
+            meta.put("server", backend.describe());
+            meta.put("representative", backend.representative());
+            DataSet data = new DataSet(n, size);
+            long t0 = System.nanoTime();
+            boolean seeded = !Boolean.getBoolean("bench.reseed") && backend.isSeeded(data);
+            if (!seeded) {
+                System.err.printf("[bench] %s: seeding %,d runs of %,d characters%n", name, n, size);
+                backend.seed(data);
+            }
+            double seedSeconds = (System.nanoTime() - t0) / 1e9;
+            meta.put("reusedSeed", seeded);
+            meta.put("seedSeconds", seedSeconds);
+            System.err.printf("[bench] %s %s: %s in %.1f s%n", name, data.tag(), seeded ? "seed reused" : "seeded", seedSeconds);
+
+            Fixture f = new Fixture(backend, data);
+            try {
+                long t1 = System.nanoTime();
+                String sanity = f.sanityCheck();
+                meta.put("sanity", sanity);
+                meta.put("sanitySeconds", (System.nanoTime() - t1) / 1e9);
+                System.err.printf("[bench] %s %s: %s%n", name, data.tag(), sanity);
+                Fixture.current = f;
+                if (wi < 0) {
+                    System.err.println("[bench] seed only: no measurement");
+                    return0(meta, metaFile);
+                }
+
+                String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton)"
+                        : "(thread|resource|unfiltered|threadDates)(Baton|Store|Raw)";
+                ChainedOptionsBuilder o = new OptionsBuilder()
+                        .include("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$")
+                        .include("dev\\.baton\\.bench\\.WriteBenchmark\\.")
+                        .param("backend", name)
+                        .param("n", Integer.toString(n))
+                        .param("size", Integer.toString(size))
+                        .forks(0)
+                        .warmupIterations(wi)
+                        .warmupTime(TimeValue.milliseconds(w))
+                        .measurementIterations(i)
+                        .measurementTime(TimeValue.milliseconds(r))
+                        .shouldFailOnError(true)
+                        .resultFormat(ResultFormatType.JSON)
+                        .result(results.toString());
+                long t2 = System.nanoTime();
+                new Runner(o.build()).run();
+                meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
+            } finally {
+                Fixture.current = null;
+                f.purgeWriter();
+                f.close();
+            }
+        } catch (Throwable e) {
+            e.printStackTrace();
+            meta.put("error", e.toString());
+            exit = 1;
+        }
+        meta.put("endedAt", Instant.now().toString());
+        Files.createDirectories(metaFile.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(metaFile.toFile(), meta);
+        System.exit(exit);   // drivers keep non-daemon threads
+    }
+}

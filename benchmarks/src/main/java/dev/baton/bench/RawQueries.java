@@ -1,0 +1,33 @@
+package dev.baton.bench;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The hand-written baseline: the same filter, order, count and page as a store's listing, sent
+ * straight to the database with its own driver, on the same data and indexes, with nothing of
+ * Baton in between (no pool, no Jdbi, no RunSnapshot, no JSON decoding). It reads the same
+ * columns and the payload text, so the bytes moved are the same.
+ */
+public interface RawQueries extends AutoCloseable {
+
+    /** One listing: the first {@code limit} matches in listing order and the total. */
+    Page page(Query q);
+
+    @Override
+    void close();
+
+    /** What one listing asks for; dates are inclusive epoch milliseconds on createdAt. */
+    record Query(String agentId, @Nullable String threadId, @Nullable String resourceId,
+                 @Nullable Long from, @Nullable Long to, int limit) {
+    }
+
+    /** One stored run as the driver returns it. */
+    record Row(String runId, String agentId, String status, @Nullable String threadId, @Nullable String resourceId,
+               long createdAt, long suspendedAt, long version, String payload) {
+    }
+
+    /** A page and its total. */
+    record Page(long total, List<Row> rows) {
+    }
+}

@@ -1,0 +1,405 @@
+package dev.baton.bench;
+
+import dev.baton.StorageException;
+import dev.baton.store.RunSnapshot;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.store.jdbc.JdbcDialect;
+import dev.baton.store.jdbc.JdbcSnapshotStore;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * PostgreSQL, MariaDB/MySQL, H2 and SQLite: one table per data set ({@code baton_bench_10k_2k}, ...)
+ * created by the store itself (its migrations, its indexes), filled with COPY on PostgreSQL and
+ * multi-row INSERTs elsewhere, and a marker row in {@code baton_bench_seed}.
+ */
+final class SqlBackend extends Backend {
+    /** The store's columns, in its own order (JdbcSnapshotStore / Schema.COLUMNS). */
+    static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
+            + " version, lease_owner, lease_expires_at, payload";
+    /** The store's effective-status condition for SUSPENDED, spelled exactly as JdbcSnapshotStore spells it. */
+    static final String SUSPENDED_NOW = " AND ((status = 'SUSPENDED' AND lease_owner IS NULL AND lease_expires_at IS NULL)"
+            + " OR (status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at <= ?))";
+    static final String MARKER = NAMESPACE + "_seed";
+
+    private final String url;
+    private final JdbcDialect dialect;
+
+    SqlBackend(String name, String url) {
+        super(name);
+        this.url = url;
+        this.dialect = JdbcDialect.forUrl(url).orElseThrow(() -> new IllegalArgumentException("not a JDBC URL: " + url));
+    }
+
+    String table(DataSet d) {
+        return NAMESPACE + "_" + d.tag();
+    }
+
+    Connection connect() throws SQLException {
+        if (dialect == JdbcDialect.H2 || dialect == JdbcDialect.SQLITE) {
+            Path file = Path.of(url.substring(url.indexOf(':', 5) + 1).replaceFirst("^file:", ""));
+            try {
+                Files.createDirectories(file.getParent());
+            } catch (java.io.IOException e) {
+                throw new SQLException("cannot create " + file.getParent(), e);
+            }
+        }
+        Connection c = DriverManager.getConnection(url);
+        if (dialect == JdbcDialect.SQLITE) {
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA busy_timeout = 10000");
+            }
+        }
+        return c;
+    }
+
+    @Override
+    public String describe() {
+        try (Connection c = connect()) {
+            DatabaseMetaData m = c.getMetaData();
+            return m.getDatabaseProductName() + " " + m.getDatabaseProductVersion() + " (" + SnapshotStores.redact(url) + ")";
+        } catch (SQLException e) {
+            throw new StorageException(name + ": cannot connect to " + SnapshotStores.redact(url) + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public SnapshotStore openStore(DataSet data) {
+        return SnapshotStores.open(url, Map.of("table", table(data), "poolSize", "10"));
+    }
+
+    @Override
+    public boolean isSeeded(DataSet data) {
+        try (Connection c = connect()) {
+            createMarker(c);
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT n, size_bytes, data_version FROM " + MARKER + " WHERE name = ?")) {
+                p.setString(1, table(data));
+                try (ResultSet rs = p.executeQuery()) {
+                    if (!rs.next() || rs.getLong(1) != data.n || rs.getInt(2) != data.size
+                            || rs.getInt(3) != DataSet.VERSION) return false;
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("SELECT 1 FROM " + table(data) + " WHERE 1 = 0").close();
+                return true;
+            } catch (SQLException missing) {
+                return false;
+            }
+        } catch (SQLException e) {
+            throw new StorageException(name + ": checking the seed marker failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void createMarker(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS " + MARKER + " (name VARCHAR(64) NOT NULL PRIMARY KEY, n BIGINT NOT NULL,"
+                    + " size_bytes INTEGER NOT NULL, data_version INTEGER NOT NULL, seeded_at BIGINT NOT NULL)");
+        }
+    }
+
+    @Override
+    public void seed(DataSet data) {
+        String t = table(data);
+        try (Connection c = connect()) {
+            createMarker(c);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("DELETE FROM " + MARKER + " WHERE name = '" + t + "'");
+                s.execute("DROP TABLE IF EXISTS " + t);
+                s.execute("DROP TABLE IF EXISTS " + t + "_schema_history");
+            }
+            // the store creates its own table and indexes, exactly as in production
+            try (SnapshotStore store = openStore(data)) {
+                store.describe();
+            }
+            // load without the secondary indexes, in primary-key order, then build the store's own
+            // indexes from its DDL in one sorted pass each: much faster than a million index inserts
+            List<String[]> indexes = secondaryIndexes(t);
+            try (Statement s = c.createStatement()) {
+                for (String[] ix : indexes) {
+                    s.execute(dialect == JdbcDialect.MYSQL ? "ALTER TABLE " + t + " DROP INDEX " + ix[0] : "DROP INDEX " + ix[0]);
+                }
+            }
+            long start = System.nanoTime();
+            int[] order = data.inRunIdOrder();
+            if (dialect == JdbcDialect.POSTGRESQL) copy(c, t, data, order, start);
+            else insert(c, t, data, order, start);
+            try (Statement s = c.createStatement()) {
+                if (dialect == JdbcDialect.POSTGRESQL) s.execute("SET maintenance_work_mem = '256MB'");
+                System.err.printf("[seed] %s %s: rows loaded, building %d indexes (%.1f s)%n", name, t, indexes.size(),
+                        (System.nanoTime() - start) / 1e9);
+                if (dialect == JdbcDialect.MYSQL) {
+                    // one ALTER TABLE: InnoDB reads the clustered index once for all four
+                    StringBuilder alter = new StringBuilder("ALTER TABLE " + t);
+                    for (int k = 0; k < indexes.size(); k++) {
+                        alter.append(k == 0 ? " " : ", ").append(indexes.get(k)[1].substring(("ALTER TABLE " + t + " ").length()));
+                    }
+                    s.execute(alter.toString());
+                } else {
+                    for (String[] ix : indexes) s.execute(ix[1]);
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                switch (dialect) {
+                    case POSTGRESQL -> s.execute("VACUUM ANALYZE " + t);
+                    case MYSQL -> s.execute("ANALYZE TABLE " + t);
+                    case H2 -> s.execute("ANALYZE TABLE " + t);
+                    case SQLITE -> s.execute("ANALYZE");
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + MARKER
+                    + " (name, n, size_bytes, data_version, seeded_at) VALUES (?, ?, ?, ?, ?)")) {
+                p.setString(1, t);
+                p.setLong(2, data.n);
+                p.setInt(3, data.size);
+                p.setInt(4, DataSet.VERSION);
+                p.setLong(5, System.currentTimeMillis());
+                p.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new StorageException(name + ": seeding " + t + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The store's secondary indexes, read from its own DDL ({@link JdbcSnapshotStore#ddl}): name and
+     * the statement that creates it ({@code CREATE INDEX}, or {@code ALTER TABLE ... ADD INDEX} on MySQL).
+     */
+    private List<String[]> secondaryIndexes(String t) {
+        List<String[]> out = new ArrayList<>();
+        for (String line : JdbcSnapshotStore.ddl(dialect, t).split("\n")) {
+            String l = line.trim();
+            if (l.endsWith(",") || l.endsWith(";")) l = l.substring(0, l.length() - 1);
+            java.util.regex.Matcher m = CREATE_INDEX.matcher(l);
+            if (m.matches()) {
+                out.add(new String[] {m.group(1), l});
+                continue;
+            }
+            m = INLINE_INDEX.matcher(l);
+            if (m.matches()) out.add(new String[] {m.group(1), "ALTER TABLE " + t + " ADD " + l});
+        }
+        if (out.size() != 4) throw new IllegalStateException(name + ": expected the store's 4 secondary indexes in its DDL, found " + out.size());
+        return out;
+    }
+
+    private static final java.util.regex.Pattern CREATE_INDEX =
+            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON .*");
+    private static final java.util.regex.Pattern INLINE_INDEX = java.util.regex.Pattern.compile("INDEX (\\w+) \\(.*\\)");
+
+    /** PostgreSQL: COPY ... FROM STDIN in text format, 1 MB at a time. */
+    private void copy(Connection c, String t, DataSet data, int[] order, long start) throws SQLException {
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + t + " (" + COLUMNS + ") FROM STDIN");
+        try {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 21);
+            StringBuilder line = new StringBuilder(data.size + 256);
+            for (int i = 0; i < data.n; i++) {
+                RunSnapshot s = data.run(order[i]);
+                line.setLength(0);
+                copyField(line, s.runId()).append('\t');
+                copyField(line, s.agentId()).append('\t');
+                copyField(line, s.status().name()).append('\t');
+                copyField(line, s.threadId()).append('\t');
+                copyField(line, s.resourceId()).append('\t');
+                line.append(s.createdAt().toEpochMilli()).append('\t');
+                line.append(s.suspendedAt().toEpochMilli()).append('\t');
+                line.append(s.version()).append('\t');
+                line.append("\\N\t\\N\t");
+                copyField(line, s.payload()).append('\n');
+                byte[] b = line.toString().getBytes(StandardCharsets.UTF_8);
+                buf.write(b, 0, b.length);
+                if (buf.size() > (1 << 20)) {
+                    in.writeToCopy(buf.toByteArray(), 0, buf.size());
+                    buf.reset();
+                }
+                progress(name + " " + t, i + 1, data.n, start);
+            }
+            if (buf.size() > 0) in.writeToCopy(buf.toByteArray(), 0, buf.size());
+            in.endCopy();
+        } finally {
+            if (in.isActive()) in.cancelCopy();
+        }
+    }
+
+    private static StringBuilder copyField(StringBuilder b, @Nullable String v) {
+        if (v == null) return b.append("\\N");
+        for (int i = 0; i < v.length(); i++) {
+            char ch = v.charAt(i);
+            switch (ch) {
+                case '\\' -> b.append("\\\\");
+                case '\t' -> b.append("\\t");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                default -> b.append(ch);
+            }
+        }
+        return b;
+    }
+
+    /** MariaDB, H2, SQLite: multi-row INSERTs of 100 rows, committed every 10,000 (SQLite: once). */
+    private void insert(Connection c, String t, DataSet data, int[] order, long start) throws SQLException {
+        int perStatement = 100;
+        StringBuilder sql = new StringBuilder("INSERT INTO " + t + " (" + COLUMNS + ") VALUES ");
+        for (int r = 0; r < perStatement; r++) sql.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)");
+        boolean binary = dialect == JdbcDialect.MYSQL;
+        c.setAutoCommit(false);
+        try (PreparedStatement full = c.prepareStatement(sql.toString())) {
+            int i = 0;
+            while (i < data.n) {
+                int rows = Math.min(perStatement, data.n - i);
+                PreparedStatement p = full;
+                PreparedStatement partial = null;
+                if (rows < perStatement) {
+                    StringBuilder tail = new StringBuilder("INSERT INTO " + t + " (" + COLUMNS + ") VALUES ");
+                    for (int r = 0; r < rows; r++) tail.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)");
+                    partial = c.prepareStatement(tail.toString());
+                    p = partial;
+                }
+                int k = 1;
+                for (int r = 0; r < rows; r++, i++) {
+                    RunSnapshot s = data.run(order[i]);
+                    k = bindId(p, k, s.runId(), binary);
+                    k = bindId(p, k, s.agentId(), binary);
+                    p.setString(k++, s.status().name());
+                    k = bindId(p, k, s.threadId(), binary);
+                    k = bindId(p, k, s.resourceId(), binary);
+                    p.setLong(k++, s.createdAt().toEpochMilli());
+                    p.setLong(k++, s.suspendedAt().toEpochMilli());
+                    p.setLong(k++, s.version());
+                    p.setString(k++, s.payload());
+                    progress(name + " " + t, i + 1, data.n, start);
+                }
+                p.executeUpdate();
+                if (partial != null) partial.close();
+                if (dialect != JdbcDialect.SQLITE && i % 10_000 == 0) c.commit();
+            }
+            c.commit();
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private static int bindId(PreparedStatement p, int k, String v, boolean binary) throws SQLException {
+        if (binary) p.setBytes(k, v.getBytes(StandardCharsets.UTF_8));
+        else p.setString(k, v);
+        return k + 1;
+    }
+
+    @Override
+    public void purge(SnapshotStore store, DataSet data, String agentId) {
+        try (Connection c = connect(); PreparedStatement p = c.prepareStatement("DELETE FROM " + table(data) + " WHERE agent_id = ?")) {
+            bindId(p, 1, agentId, dialect == JdbcDialect.MYSQL);
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw new StorageException(name + ": purging " + agentId + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public RawQueries raw(DataSet data) {
+        try {
+            return new Raw(connect(), table(data), dialect == JdbcDialect.MYSQL);
+        } catch (SQLException e) {
+            throw new StorageException(name + ": cannot connect: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Plain JDBC on one connection, autocommit, prepared statements kept per query shape: the
+     * page {@code SELECT ... ORDER BY created_at DESC, run_id DESC LIMIT 20} and its {@code COUNT(*)},
+     * with the store's WHERE clause (agent, filters, dates, effective status).
+     */
+    static final class Raw implements RawQueries {
+        private final Connection c;
+        private final String table;
+        private final boolean binary;
+        private final Map<String, PreparedStatement[]> statements = new HashMap<>();
+
+        Raw(Connection c, String table, boolean binary) {
+            this.c = c;
+            this.table = table;
+            this.binary = binary;
+        }
+
+        @Override
+        public Page page(Query q) {
+            String shape = (q.threadId() != null ? "t" : "") + (q.resourceId() != null ? "r" : "")
+                    + (q.from() != null ? "f" : "") + (q.to() != null ? "u" : "") + q.limit();
+            try {
+                PreparedStatement[] ps = statements.get(shape);
+                if (ps == null) {
+                    StringBuilder where = new StringBuilder(" WHERE agent_id = ?");
+                    if (q.threadId() != null) where.append(" AND thread_id = ?");
+                    if (q.resourceId() != null) where.append(" AND resource_id = ?");
+                    if (q.from() != null) where.append(" AND created_at >= ?");
+                    if (q.to() != null) where.append(" AND created_at <= ?");
+                    where.append(SUSPENDED_NOW);
+                    ps = new PreparedStatement[] {
+                        c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + where
+                                + " ORDER BY created_at DESC, run_id DESC LIMIT " + q.limit()),
+                        c.prepareStatement("SELECT COUNT(*) FROM " + table + where)
+                    };
+                    statements.put(shape, ps);
+                }
+                long now = System.currentTimeMillis();
+                bind(ps[0], q, now);
+                List<Row> rows = new ArrayList<>(q.limit());
+                try (ResultSet rs = ps[0].executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(new Row(id(rs, 1), id(rs, 2), rs.getString(3), id(rs, 4), id(rs, 5), rs.getLong(6),
+                                rs.getLong(7), rs.getLong(8), rs.getString(11)));
+                    }
+                }
+                bind(ps[1], q, now);
+                long total;
+                try (ResultSet rs = ps[1].executeQuery()) {
+                    rs.next();
+                    total = rs.getLong(1);
+                }
+                return new Page(total, rows);
+            } catch (SQLException e) {
+                throw new StorageException("raw query on " + table + " failed: " + e.getMessage(), e);
+            }
+        }
+
+        private void bind(PreparedStatement p, Query q, long now) throws SQLException {
+            int k = bindId(p, 1, q.agentId(), binary);
+            if (q.threadId() != null) k = bindId(p, k, q.threadId(), binary);
+            if (q.resourceId() != null) k = bindId(p, k, q.resourceId(), binary);
+            if (q.from() != null) p.setLong(k++, q.from());
+            if (q.to() != null) p.setLong(k++, q.to());
+            p.setLong(k, now);
+        }
+
+        private @Nullable String id(ResultSet rs, int i) throws SQLException {
+            if (!binary) return rs.getString(i);
+            byte[] b = rs.getBytes(i);
+            return b == null ? null : new String(b, StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public void close() {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing at the end of a benchmark
+            }
+        }
+    }
+}
