@@ -81,6 +81,13 @@ public record RunSnapshot(
                 version + 1, null, null, newPayload);
     }
 
+    /** A copy with the next version and the lease extended to {@code expiresAt}; only for a {@code RESUMING} run. */
+    public RunSnapshot renewed(Instant expiresAt) {
+        if (status != RunStatus.RESUMING) throw new IllegalStateException("run " + runId + " is not being resumed");
+        return new RunSnapshot(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt,
+                version + 1, leaseOwner, expiresAt, payload);
+    }
+
     /** A copy with the next version, claimed by {@code owner} until {@code expiresAt}, with a new payload. */
     public RunSnapshot claimed(String owner, Instant expiresAt, String newPayload) {
         return new RunSnapshot(runId, agentId, RunStatus.RESUMING, threadId, resourceId, createdAt, suspendedAt,

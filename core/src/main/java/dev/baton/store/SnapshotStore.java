@@ -1,6 +1,8 @@
 package dev.baton.store;
 
+import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Where suspended runs live. The storage SPI: small on purpose, so every rule is written once,
@@ -51,6 +53,51 @@ public interface SnapshotStore extends AutoCloseable {
 
     /** Filters, orders, counts and pages in the backend, as {@link RunQuery} describes. */
     RunPage list(RunQuery query);
+
+    /**
+     * Extends the lease of a run being resumed, without rewriting anything else: atomically, if
+     * and only if the stored run is at {@code expectedVersion}, {@link dev.baton.agent.RunStatus#RESUMING}
+     * and held by {@code owner}, sets its {@code leaseExpiresAt} to {@code newExpiry} and its
+     * version to {@code expectedVersion + 1}. Every other field, the payload above all, stays as
+     * stored. This is what the heartbeat of a long tool or model call sends.
+     *
+     * <p>The version moves on so that a claim decided on an earlier read (which saw the old,
+     * perhaps lapsed, expiry) fails its compare-and-set instead of taking over a renewed lease.
+     *
+     * <p>The default reads the run and writes it back with {@link #compareAndSet}: correct, but it
+     * sends the whole payload twice. Every Baton store overrides it with one native, payload-free
+     * write ({@code UPDATE ... SET lease_expires_at, version}, a Lua script, {@code updateOne}).
+     *
+     * @return {@code true} if renewed; {@code false}, changing nothing, if the run is missing, at
+     *         another version, not resuming, or held by someone else (the lease was lost)
+     */
+    default boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+        Optional<RunSnapshot> current = find(runId);
+        if (current.isEmpty()) return false;
+        RunSnapshot s = current.get();
+        if (s.version() != expectedVersion || s.status() != dev.baton.agent.RunStatus.RESUMING
+                || !owner.equals(s.leaseOwner())) {
+            return false;
+        }
+        return compareAndSet(expectedVersion, s.renewed(newExpiry));
+    }
+
+    /**
+     * The store's own clock: the database's {@code now()}, Redis {@code TIME}, MongoDB's server
+     * time. One clock for every instance, so leases can be judged without trusting each server's
+     * wall clock. Only for stores with {@link StoreCapability#STORE_CLOCK}.
+     *
+     * @throws UnsupportedOperationException if the store has no clock of its own (the default)
+     * @throws dev.baton.StorageException    if the store cannot be reached
+     */
+    default Instant now() {
+        throw new UnsupportedOperationException(describe() + " has no clock of its own (capability STORE_CLOCK)");
+    }
+
+    /** What this store offers beyond the duties every store has; none by default. */
+    default Set<StoreCapability> capabilities() {
+        return Set.of();
+    }
 
     /** A short human description for messages and logs, e.g. {@code "PostgreSQL jdbc:postgresql://db/app"}. */
     default String describe() {
