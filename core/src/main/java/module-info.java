@@ -10,6 +10,7 @@ module dev.baton.core {
 
     exports dev.baton;
     exports dev.baton.agent;
+    exports dev.baton.memory;
     exports dev.baton.model;
     exports dev.baton.store;
     exports dev.baton.tool;

@@ -205,7 +205,10 @@ final class RunActions {
     private RunClaim claim(RunSnapshot snapshot, RunState state, String action, boolean forParent, String what) {
         state.interruption = null;
         Instant now = agent.clock().instant();
-        RunSnapshot claimed = snapshot.claimed(agent.instanceId(), now.plus(agent.leaseDuration()), SnapshotCodec.encode(state));
+        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
+        RunSnapshot claimed = new RunSnapshot(snapshot.runId(), snapshot.agentId(), RunStatus.RESUMING, snapshot.threadId(),
+                snapshot.resourceId(), snapshot.createdAt(), snapshot.suspendedAt(), snapshot.version() + 1, agent.instanceId(),
+                now.plus(agent.leaseDuration()), encoded.payload(), encoded.expiresAt(), encoded.summary());
         if (!agent.store().compareAndSet(snapshot.version(), claimed)) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
             throw new RunNotSuspendedException(snapshot.runId(), "another caller approved, declined, resumed or continued it first.");
@@ -216,7 +219,7 @@ final class RunActions {
         if (!forParent) {
             state.interruption = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
                     + "; continueRun goes on";
-            String unread = SnapshotCodec.encode(state);
+            SnapshotCodec.Encoded unread = SnapshotCodec.encodeAll(state);
             state.interruption = null;
             claim.releaseIfNotPickedUp(agent.pickupTimeout(), unread);
         }

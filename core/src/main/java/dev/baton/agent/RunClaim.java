@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import dev.baton.LeaseLostException;
 import dev.baton.StorageException;
+import dev.baton.internal.SnapshotCodec.Encoded;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import java.time.Clock;
@@ -75,13 +76,13 @@ final class RunClaim {
      * that is dropped unread (a caller that declines and ignores the returned stream) holds the
      * run no longer than that, and its recorded decision is kept.
      */
-    void releaseIfNotPickedUp(Duration pickup, String payloadWithInterruption) {
+    void releaseIfNotPickedUp(Duration pickup, Encoded withInterruption) {
         LeaseKeeper.later(() -> {
             if (pickedUp || ended || lost) return;
             lock.lock();
             try {
                 if (pickedUp || ended || lost) return;
-                write(current.suspended(clock.instant(), payloadWithInterruption));
+                write(suspended(withInterruption));
                 releasedUnread = true;
                 end();
                 LOG.debug("Released run {}: its stream was not read within {}", runId(), pickup);
@@ -122,11 +123,11 @@ final class RunClaim {
      * Takes the run back after it was released unread, if nobody touched it since: a stream read
      * late goes on as if it had been read at once. Throws {@link LeaseLostException} otherwise.
      */
-    void reclaim(String payload) {
+    void reclaim(Encoded state) {
         lock.lock();
         try {
             if (!releasedUnread()) throw new LeaseLostException(runId());
-            RunSnapshot next = current.claimed(owner, clock.instant().plus(lease), payload);
+            RunSnapshot next = resuming(state);
             ended = false;
             releasedUnread = false;
             try {
@@ -143,10 +144,10 @@ final class RunClaim {
     }
 
     /** Stores progress and extends the lease. */
-    void progress(String payload) {
+    void progress(Encoded state) {
         lock.lock();
         try {
-            write(current.claimed(owner, clock.instant().plus(lease), payload));
+            write(resuming(state));
         } finally {
             lock.unlock();
         }
@@ -170,24 +171,24 @@ final class RunClaim {
     }
 
     /** The run waits again: stored as suspended, claim ended. */
-    void suspend(String payload) {
+    void suspend(Encoded state) {
         lock.lock();
         try {
-            write(current.suspended(clock.instant(), payload));
+            write(suspended(state));
             end();
         } finally {
             lock.unlock();
         }
     }
 
-    /** The run stopped part-way: stored as suspended with {@code payload} (which says why), claim ended. */
-    void release(String payload) {
+    /** The run stopped part-way: stored as suspended with {@code state} (which says why), claim ended. */
+    void release(Encoded state) {
         lock.lock();
         try {
             if (lost) throw new LeaseLostException(runId());
             if (ended) return;
             try {
-                write(current.suspended(clock.instant(), payload));
+                write(suspended(state));
             } finally {
                 end();
             }
@@ -279,6 +280,19 @@ final class RunClaim {
     }
 
     // ---- internals (lock held) ----------------------------------------------------------------
+
+    private RunSnapshot resuming(Encoded state) {
+        RunSnapshot c = current;
+        return new RunSnapshot(c.runId(), c.agentId(), dev.baton.agent.RunStatus.RESUMING, c.threadId(), c.resourceId(),
+                c.createdAt(), c.suspendedAt(), c.version() + 1, owner, clock.instant().plus(lease), state.payload(),
+                state.expiresAt(), state.summary());
+    }
+
+    private RunSnapshot suspended(Encoded state) {
+        RunSnapshot c = current;
+        return new RunSnapshot(c.runId(), c.agentId(), dev.baton.agent.RunStatus.SUSPENDED, c.threadId(), c.resourceId(),
+                c.createdAt(), clock.instant(), c.version() + 1, null, null, state.payload(), state.expiresAt(), state.summary());
+    }
 
     private void renew(Instant now) {
         RunSnapshot next = current.renewed(now.plus(lease));

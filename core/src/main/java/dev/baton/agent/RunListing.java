@@ -5,6 +5,7 @@ import dev.baton.SnapshotFormatException;
 import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
+import dev.baton.internal.RunSummary;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -12,6 +13,7 @@ import dev.baton.store.RunSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,15 +41,29 @@ final class RunListing {
                 .threadId(options.threadId())
                 .resourceId(options.resourceId())
                 .createdFrom(options.fromDate())
-                .createdTo(options.toDate());
+                .createdTo(options.toDate())
+                .withPayload(false);   // listing reads the summary beside the payload, never the payload
         if (options.paginated()) q.page((long) options.page() * options.perPage(), options.perPage());
         RunPage page = agent.store().list(q.build());
         List<AgentRun> runs = new ArrayList<>(page.items().size());
-        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s));
+        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s, agent.store()));
         return new AgentListSuspendedRunsResult(runs, page.total());
     }
 
-    static AgentRun toAgentRun(RunSnapshot s) {
+    static AgentRun toAgentRun(RunSnapshot s, dev.baton.store.SnapshotStore store) {
+        RunSummary summary = s.summary() == null ? null : RunSummary.decode(s.summary());
+        if (summary != null) {
+            List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
+            for (RunSummary.Call c : summary.calls) {
+                calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload));
+            }
+            return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
+                    interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId);
+        }
+        if (s.payload().isEmpty()) {
+            // a row written before summaries existed (Baton 0.1), listed without its payload: read it whole
+            s = store.find(s.runId()).orElse(s);
+        }
         List<AgentRunToolCall> calls;
         String interruption;
         String parent = null;
@@ -55,13 +71,7 @@ final class RunListing {
             RunState state = SnapshotCodec.decode(s);
             calls = waitingCalls(state);
             parent = state.parentRunId;
-            interruption = state.interruption;
-            if (interruption == null && s.status() == RunStatus.RESUMING) {
-                interruption = "the lease of '" + s.leaseOwner() + "' lapsed at " + s.leaseExpiresAt()
-                        + " while it worked on the run";
-            } else if (interruption == null && calls.isEmpty()) {
-                interruption = "it stopped part-way";
-            }
+            interruption = interruption(s, state.interruption, calls.isEmpty());
         } catch (SnapshotFormatException e) {
             // listed so it can be seen and discarded; continuing it gives the precise error
             LOG.warn("{}", e.getMessage());
@@ -70,6 +80,14 @@ final class RunListing {
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
                 interruption, parent);
+    }
+
+    private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {
+        if (stored != null) return stored;
+        if (s.status() == RunStatus.RESUMING) {
+            return "the lease of '" + s.leaseOwner() + "' lapsed at " + s.leaseExpiresAt() + " while it worked on the run";
+        }
+        return nothingWaits ? "it stopped part-way" : null;
     }
 
     static List<AgentRunToolCall> waitingCalls(RunState state) {

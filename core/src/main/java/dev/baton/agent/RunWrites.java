@@ -66,7 +66,7 @@ final class RunWrites {
         RunClaim c = claim;
         if (c == null || c.busy(true)) return;
         if (!c.releasedUnread()) throw new LeaseLostException(state.runId);
-        c.reclaim(SnapshotCodec.encode(state));   // read late, but nobody took it: go on
+        c.reclaim(SnapshotCodec.encodeAll(state));   // read late, but nobody took it: go on
     }
 
     /** True if the claim was given back because the stream was not read in time (its decision is kept). */
@@ -91,7 +91,7 @@ final class RunWrites {
         call.status = Status.EXECUTING;
         call.attempts++;
         if (c != null) {
-            c.progress(SnapshotCodec.encode(state));
+            c.progress(SnapshotCodec.encodeAll(state));
             dirty = false;
         }
     }
@@ -100,7 +100,7 @@ final class RunWrites {
     void progress() {
         RunClaim c = claim;
         if (c != null && dirty) {
-            c.progress(SnapshotCodec.encode(state));
+            c.progress(SnapshotCodec.encodeAll(state));
             dirty = false;
         }
     }
@@ -108,11 +108,11 @@ final class RunWrites {
     /** The run waits for the calls that wait: inserted, or written back as suspended. */
     void suspend() {
         state.interruption = null;
-        String payload = SnapshotCodec.encode(state);
+        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         if (claim == null) {
-            insert(payload);
+            insert(encoded);
         } else {
-            claim.suspend(payload);
+            claim.suspend(encoded);
         }
         dirty = false;
     }
@@ -131,14 +131,14 @@ final class RunWrites {
      */
     boolean keep(String why) {
         state.interruption = why;
-        String payload = SnapshotCodec.encode(state);
+        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         RunClaim c = claim;
         if (c != null) {
-            c.release(payload);
+            c.release(encoded);
             return true;
         }
         if (!worthKeeping()) return false;
-        insert(payload);
+        insert(encoded);
         return true;
     }
 
@@ -154,10 +154,10 @@ final class RunWrites {
         return false;
     }
 
-    private void insert(String payload) {
+    private void insert(SnapshotCodec.Encoded encoded) {
         Instant now = agent.clock().instant();
         RunSnapshot snapshot = new RunSnapshot(state.runId, agent.id(), RunStatus.SUSPENDED, state.threadId,
-                state.resourceId, state.createdAt, now, 1, null, null, payload);
+                state.resourceId, state.createdAt, now, 1, null, null, encoded.payload(), encoded.expiresAt(), encoded.summary());
         if (!agent.store().insert(snapshot)) {
             throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe());
         }

@@ -43,6 +43,8 @@ public final class CallState {
     public @Nullable String declinedReason;
     /** How many times the tool was started (an EXECUTING write each time). */
     public int attempts;
+    /** For a waiting call with a time limit: when its wait expires, else null. */
+    public java.time.@Nullable Instant expiresAt;
     /** For a subagent call: the inner run it drives or waits on. */
     public @Nullable InnerRun inner;
 

@@ -36,6 +36,21 @@ public final class SnapshotCodec {
     private SnapshotCodec() {
     }
 
+    /**
+     * What one write stores for {@code state}: the payload, the listing summary, and the run's
+     * deadline (the soonest {@code expiresAt} of its waiting calls).
+     */
+    public record Encoded(String payload, String summary, java.time.@org.jspecify.annotations.Nullable Instant expiresAt) {
+    }
+
+    public static Encoded encodeAll(RunState state) {
+        java.time.Instant deadline = null;
+        for (CallState c : state.calls) {
+            if (c.waiting() && c.expiresAt != null && (deadline == null || c.expiresAt.isBefore(deadline))) deadline = c.expiresAt;
+        }
+        return new Encoded(encode(state), RunSummary.of(state).encode(), deadline);
+    }
+
     public static String encode(RunState state) {
         try {
             return JSON.writeValueAsString(state);

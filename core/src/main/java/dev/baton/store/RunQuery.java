@@ -21,8 +21,14 @@ import org.jspecify.annotations.Nullable;
  *   <li>Order: {@code createdAt} descending, then {@code runId} descending (binary order).</li>
  *   <li>{@code offset} / {@code limit}: the page; {@code limit == null} means every match;
  *       {@code limit == 0} asks only for the total.</li>
+ *   <li>{@code after}: keyset paging: only runs strictly after this position in listing order
+ *       ({@code createdAt < after.createdAt}, or equal and {@code runId < after.runId}), as an
+ *       index range; needs {@code offset == 0}. The total ignores it.</li>
+ *   <li>{@code withPayload}: false when the caller needs no payloads (core's listings read
+ *       {@link RunSnapshot#summary()}): a store may then leave the payload column unread and return
+ *       an empty payload, so listing cost does not grow with snapshot size.</li>
  * </ul>
- * The {@link RunPage#total()} is always the number of matches before paging.
+ * The {@link RunPage#total()} is always the number of matches before paging (and before {@code after}).
  */
 public record RunQuery(
         String agentId,
@@ -33,7 +39,36 @@ public record RunQuery(
         @Nullable Instant createdTo,
         Instant now,
         long offset,
-        @Nullable Integer limit) {
+        @Nullable Integer limit,
+        @Nullable After after,
+        boolean withPayload) {
+
+    /**
+     * A position in listing order: the last run of the previous page.
+     *
+     * @param createdAt that run's creation time
+     * @param runId     that run's id
+     */
+    public record After(Instant createdAt, String runId) {
+        public After {
+            Objects.requireNonNull(createdAt, "createdAt");
+            Objects.requireNonNull(runId, "runId");
+            createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
+        }
+
+        /** True if {@code s} comes strictly after this position in listing order. */
+        public boolean precedes(RunSnapshot s) {
+            int c = s.createdAt().compareTo(createdAt);
+            return c < 0 || c == 0 && s.runId().compareTo(runId) < 0;
+        }
+    }
+
+    /** A query as Baton 0.1 built them: no cursor, with payloads. */
+    public RunQuery(String agentId, @Nullable RunStatus status, @Nullable String threadId, @Nullable String resourceId,
+                    @Nullable Instant createdFrom, @Nullable Instant createdTo, Instant now, long offset,
+                    @Nullable Integer limit) {
+        this(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, null, true);
+    }
 
     public RunQuery {
         Objects.requireNonNull(agentId, "agentId");
@@ -41,6 +76,7 @@ public record RunQuery(
         if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
         if (limit != null && limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         if (limit == null && offset != 0) throw new IllegalArgumentException("offset needs a limit");
+        if (after != null && offset != 0) throw new IllegalArgumentException("a cursor (after) and an offset do not go together");
         now = now.truncatedTo(ChronoUnit.MILLIS);
         // Stored instants have millisecond precision: round the bounds inward so that
         // inclusive comparisons on stored values give the same answer as on exact ones.
@@ -72,7 +108,7 @@ public record RunQuery(
         return createdFrom != null && createdTo != null && createdFrom.isAfter(createdTo);
     }
 
-    /** True when {@code s}, as of {@link #now()}, matches every condition but the page. */
+    /** True when {@code s}, as of {@link #now()}, matches every condition but the page and the cursor. */
     public boolean matches(RunSnapshot s) {
         return s.agentId().equals(agentId)
                 && (status == null || s.effectiveStatus(now) == status)
@@ -93,6 +129,8 @@ public record RunQuery(
         private @Nullable Instant createdTo;
         private long offset;
         private @Nullable Integer limit;
+        private @Nullable After after;
+        private boolean withPayload = true;
 
         private Builder(String agentId, Instant now) {
             this.agentId = agentId;
@@ -106,9 +144,13 @@ public record RunQuery(
         public Builder createdTo(@Nullable Instant to) { this.createdTo = to; return this; }
         public Builder page(long offset, int limit) { this.offset = offset; this.limit = limit; return this; }
         public Builder countOnly() { this.offset = 0; this.limit = 0; return this; }
+        /** Keyset paging: at most {@code limit} runs after {@code position}. */
+        public Builder after(@Nullable After position, int limit) { this.after = position; this.offset = 0; this.limit = limit; return this; }
+        public Builder withPayload(boolean withPayload) { this.withPayload = withPayload; return this; }
 
         public RunQuery build() {
-            return new RunQuery(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit);
+            return new RunQuery(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, after,
+                    withPayload);
         }
     }
 }

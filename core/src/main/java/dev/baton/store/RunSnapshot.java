@@ -24,7 +24,13 @@ import org.jspecify.annotations.Nullable;
  * @param version        incremented by one on every write; the compare-and-set checks it
  * @param leaseOwner     the instance that claimed a {@code RESUMING} run, else null
  * @param leaseExpiresAt when that claim lapses, else null; the lease is held while {@code now < leaseExpiresAt}
- * @param payload        the run state as JSON text, stored and returned verbatim
+ * @param payload        the run state as JSON text, stored and returned verbatim; empty in a listing that
+ *                       asked for no payloads ({@link RunQuery#withPayload()} false)
+ * @param expiresAt      when the run's wait expires (the soonest deadline of its waiting calls), else null;
+ *                       {@link SnapshotStore#listDue} finds runs by it, on an index
+ * @param summary        what a listing shows of the run (its waiting calls, why it stopped), as JSON text
+ *                       written by core beside the payload, so that listing never reads the payload; null
+ *                       for rows written before Baton 0.2 (core then reads the payload)
  */
 public record RunSnapshot(
         String runId,
@@ -37,7 +43,9 @@ public record RunSnapshot(
         long version,
         @Nullable String leaseOwner,
         @Nullable Instant leaseExpiresAt,
-        String payload) {
+        String payload,
+        @Nullable Instant expiresAt,
+        @Nullable String summary) {
 
     public RunSnapshot {
         Objects.requireNonNull(runId, "runId");
@@ -58,6 +66,15 @@ public record RunSnapshot(
         createdAt = millis(createdAt);
         suspendedAt = millis(suspendedAt);
         leaseExpiresAt = leaseExpiresAt == null ? null : millis(leaseExpiresAt);
+        expiresAt = expiresAt == null ? null : millis(expiresAt);
+    }
+
+    /** A snapshot with no deadline and no summary (as Baton 0.1 wrote them). */
+    public RunSnapshot(String runId, String agentId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
+                       Instant createdAt, Instant suspendedAt, long version, @Nullable String leaseOwner,
+                       @Nullable Instant leaseExpiresAt, String payload) {
+        this(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version, leaseOwner, leaseExpiresAt,
+                payload, null, null);
     }
 
     static Instant millis(Instant t) {
@@ -75,22 +92,32 @@ public record RunSnapshot(
         return status;
     }
 
-    /** A copy with the next version, suspended again with a new payload. */
+    /** A copy with the next version, suspended again with a new payload (deadline and summary kept). */
     public RunSnapshot suspended(Instant at, String newPayload) {
-        return new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, threadId, resourceId, createdAt, at,
-                version + 1, null, null, newPayload);
+        return suspended(at, newPayload, expiresAt, summary);
     }
 
-    /** A copy with the next version and the lease extended to {@code expiresAt}; only for a {@code RESUMING} run. */
-    public RunSnapshot renewed(Instant expiresAt) {
+    /** A copy with the next version, suspended again with a new payload, deadline and summary. */
+    public RunSnapshot suspended(Instant at, String newPayload, @Nullable Instant newExpiresAt, @Nullable String newSummary) {
+        return new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, threadId, resourceId, createdAt, at,
+                version + 1, null, null, newPayload, newExpiresAt, newSummary);
+    }
+
+    /** A copy with the next version and the lease extended to {@code leaseUntil}; only for a {@code RESUMING} run. */
+    public RunSnapshot renewed(Instant leaseUntil) {
         if (status != RunStatus.RESUMING) throw new IllegalStateException("run " + runId + " is not being resumed");
         return new RunSnapshot(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt,
-                version + 1, leaseOwner, expiresAt, payload);
+                version + 1, leaseOwner, leaseUntil, payload, expiresAt, summary);
     }
 
-    /** A copy with the next version, claimed by {@code owner} until {@code expiresAt}, with a new payload. */
-    public RunSnapshot claimed(String owner, Instant expiresAt, String newPayload) {
+    /** A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload (deadline and summary kept). */
+    public RunSnapshot claimed(String owner, Instant leaseUntil, String newPayload) {
+        return claimed(owner, leaseUntil, newPayload, summary);
+    }
+
+    /** A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload and summary. */
+    public RunSnapshot claimed(String owner, Instant leaseUntil, String newPayload, @Nullable String newSummary) {
         return new RunSnapshot(runId, agentId, RunStatus.RESUMING, threadId, resourceId, createdAt, suspendedAt,
-                version + 1, owner, expiresAt, newPayload);
+                version + 1, owner, leaseUntil, newPayload, expiresAt, newSummary);
     }
 }

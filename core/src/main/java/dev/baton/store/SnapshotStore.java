@@ -55,6 +55,29 @@ public interface SnapshotStore extends AutoCloseable {
     RunPage list(RunQuery query);
 
     /**
+     * The runs of {@code agentId} whose wait has expired: {@code expiresAt <= now} and suspended as
+     * of {@code now} (a run under a live lease is not due), soonest deadline first (ties by runId
+     * ascending), at most {@code limit}. An index range on {@code (agentId, expiresAt)}, never a
+     * scan. Payloads may be left out (empty), as with {@code withPayload(false)}.
+     *
+     * <p>The default throws {@link UnsupportedOperationException}: every Baton store implements it,
+     * and the TCK's {@code LifecycleContract} checks it; without it, expiry of abandoned runs
+     * ({@code agent.expireDueRuns}) is not available.
+     */
+    default java.util.List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        throw new UnsupportedOperationException(describe() + " cannot list runs by their deadline");
+    }
+
+    /**
+     * Thread memory kept in the same database, if this store offers it
+     * ({@link StoreCapability#THREAD_MEMORY}): an agent with a {@code Memory} and this store reads
+     * and writes its threads there.
+     */
+    default Optional<dev.baton.memory.MemoryStore> memory() {
+        return Optional.empty();
+    }
+
+    /**
      * Extends the lease of a run being resumed, without rewriting anything else: atomically, if
      * and only if the stored run is at {@code expectedVersion}, {@link dev.baton.agent.RunStatus#RESUMING}
      * and held by {@code owner}, sets its {@code leaseExpiresAt} to {@code newExpiry} and its

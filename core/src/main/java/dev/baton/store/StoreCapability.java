@@ -20,5 +20,11 @@ public enum StoreCapability {
      * {@code TIME}, MongoDB's server time), so agents may judge leases by one clock for every
      * instance ({@code Agent.Builder#useStoreClock()}).
      */
-    STORE_CLOCK
+    STORE_CLOCK,
+    /**
+     * {@link SnapshotStore#memory()} returns a {@link dev.baton.memory.MemoryStore} in the same
+     * database: threads and their messages for agents with a {@code Memory}. Proven by the TCK's
+     * {@code MemoryStoreContract}.
+     */
+    THREAD_MEMORY
 }

@@ -135,6 +135,7 @@ public abstract class ProcessContract {
 
     /** Waits (polling, bounded) until the run is listed as suspended again after its lease lapsed. */
     private void awaitListedAgain(String runId) throws Exception {
+        String last;
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline) {
@@ -143,8 +144,11 @@ public abstract class ProcessContract {
                 if (listed) return;
                 Thread.sleep(100);
             }
+            last = store.find(runId).map(s -> s.status() + " version " + s.version() + " lease " + s.leaseOwner() + " until "
+                    + s.leaseExpiresAt()).orElse("not stored");
         }
-        throw new AssertionError("run " + runId + " was not listed again after its lease expired");
+        throw new AssertionError("run " + runId + " was not listed again after its lease expired; it is " + last
+                + " (now " + Instant.now() + ")");
     }
 
     @Test

@@ -1,0 +1,75 @@
+package dev.baton.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a listing shows of a run, stored beside the payload ({@code RunSnapshot.summary}) so that
+ * listing never reads or decodes the whole run state: the calls that wait for a human (with the
+ * inner call a supervisor's call mirrors), why the run stopped part-way, and its supervisor run.
+ * Not API; the JSON field names are a stored format.
+ */
+public final class RunSummary {
+    /** One waiting call as listed. */
+    public static final class Call {
+        public String toolCallId = "";
+        public String toolName = "";
+        public @Nullable JsonNode args;
+        public boolean requiresApproval;
+        public @Nullable JsonNode suspendPayload;
+        public @Nullable Instant expiresAt;
+    }
+
+    public List<Call> calls = new ArrayList<>();
+    public @Nullable String interruption;
+    public @Nullable String parentRunId;
+
+    /** The summary of {@code state}, as stored. */
+    public static RunSummary of(RunState state) {
+        RunSummary s = new RunSummary();
+        for (CallState c : state.calls) {
+            if (!c.waiting()) continue;
+            boolean approval = c.status == CallState.Status.AWAITING_APPROVAL;
+            CallState.InnerRun inner = c.inner;
+            Call call = new Call();
+            call.toolCallId = c.toolCallId;
+            call.requiresApproval = approval;
+            call.expiresAt = c.expiresAt;
+            if (inner != null && !inner.toolName.isEmpty()) {
+                call.toolName = inner.toolName;
+                call.args = approval ? inner.args : null;
+                call.suspendPayload = approval ? null : inner.suspendPayload;
+            } else {
+                call.toolName = c.toolName;
+                call.args = approval ? c.args : null;
+                call.suspendPayload = approval ? null : c.suspendPayload;
+            }
+            s.calls.add(call);
+        }
+        s.interruption = state.interruption;
+        s.parentRunId = state.parentRunId;
+        return s;
+    }
+
+    public String encode() {
+        try {
+            return SnapshotCodec.JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a run summary: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads a stored summary; null if it cannot be read (the caller falls back to the payload). */
+    public static @Nullable RunSummary decode(String json) {
+        try {
+            RunSummary s = SnapshotCodec.JSON.readValue(json, RunSummary.class);
+            return s == null || s.calls == null ? null : s;
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
