@@ -30,8 +30,9 @@ public interface ApiRequest {
     @Nullable String header(String name);
 
     /**
-     * The request body. The API reads at most its body limit plus one byte and then closes it; an
-     * adapter may take the close as "the request is read" (see {@link BatonHttpServer}'s time limit).
+     * The request body. The API reads at most its body limit plus one byte, only for requests that
+     * take a body, and closes it after reading; it never drains a body it rejected (the adapter does,
+     * after the response, or closes the connection).
      */
     InputStream body();
 

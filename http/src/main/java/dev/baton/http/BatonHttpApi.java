@@ -144,8 +144,6 @@ public final class BatonHttpApi {
             return dispatch(request);
         } catch (RuntimeException e) {
             return problem(Problem.from(e));
-        } finally {
-            closeQuietly(request);
         }
     }
 
@@ -521,14 +519,6 @@ public final class BatonHttpApi {
         String s = v.asText();
         if (required && s.isBlank()) throw Problem.invalidOption(field, "must not be blank").raise();
         return s;
-    }
-
-    private static void closeQuietly(ApiRequest request) {
-        try {
-            request.body().close();
-        } catch (IOException | RuntimeException e) {
-            // the response does not depend on it; the adapter closes the connection
-        }
     }
 
     // ---- responses -----------------------------------------------------------------------------

@@ -121,6 +121,11 @@ public final class BatonHttpServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) {
         ReadGuard guard = new ReadGuard(exchange);
+        Headers requestHeaders = exchange.getRequestHeaders();
+        String length = requestHeaders.getFirst("Content-Length");
+        if (requestHeaders.getFirst("Transfer-Encoding") == null && (length == null || length.trim().equals("0"))) {
+            guard.bodyRead();   // no body to wait for
+        }
         ScheduledFuture<?> expiry = timer.schedule(guard::expire, requestTimeoutMillis, TimeUnit.MILLISECONDS);
         try {
             String path = exchange.getRequestURI().getRawPath();
