@@ -185,7 +185,7 @@
       else if (k in e && k !== 'for') e[k] = v;
       else e.setAttribute(k, v);
     }
-    for (const c of children) if (c) e.append(c);
+    for (const c of children) if (c !== null && c !== undefined && c !== false) e.append(c);
     return e;
   }
 
