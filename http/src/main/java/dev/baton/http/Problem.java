@@ -88,7 +88,8 @@ record Problem(int status, String slug, String title, String detail, Map<String,
     }
 
     static Problem notFound(String method, String path) {
-        return of(404, "not-found", "Not found", "No resource at " + method + " " + path + ". GET openapi.json lists the endpoints.");
+        String where = (method.isEmpty() ? "" : method + " ") + (path.isEmpty() ? "this path" : path);
+        return of(404, "not-found", "Not found", "No resource at " + where + ". GET openapi.json lists the endpoints.");
     }
 
     // ---- exceptions from core and the stores ------------------------------------------------
