@@ -5,21 +5,27 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.BatonException;
 import dev.baton.StoreProviderException;
-import dev.baton.agent.Agent;
-import dev.baton.agent.AgentListSuspendedRunsOptions;
-import dev.baton.agent.AgentResult;
-import dev.baton.agent.RunOutcome;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.io.PrintStream;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
-import java.util.Set;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.MissingParameterException;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.OverwrittenOptionException;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The approval inbox: a command-line program over an agent whose runs wait for people.
@@ -29,11 +35,18 @@ import java.util.Set;
  * java -jar examples/target/baton-examples.jar start         # start sample runs, then exit
  * java -jar examples/target/baton-examples.jar list --resource alice
  * java -jar examples/target/baton-examples.jar approve RUN CALL
+ * java -jar examples/target/baton-examples.jar serve --port 8080   # the web inbox and the HTTP API
  * </pre>
  *
  * Every invocation is a new JVM: it rebuilds the agents and finds the runs in the store
- * ({@code --store URL}, default an H2 file database under {@code ./data/}). Exit codes: 0 done,
+ * ({@code --store URL}, default a SQLite file under {@code ./data/}). Exit codes: 0 done,
  * 1 the operation failed (e.g. no such run), 2 bad arguments.
+ *
+ * <p>The command line is parsed by picocli: the commands are the classes in {@link InboxCommands},
+ * each with its own {@code @Option}s; the options every command takes are on
+ * {@link InboxCommands.Root} (inherited by every command, so they go before or after the command
+ * name). The usage text is generated from those annotations, so a new option appears in it by
+ * itself.
  */
 public final class InboxApp {
 
@@ -45,31 +58,6 @@ public final class InboxApp {
     public static final String DEFAULT_STORE = "jdbc:sqlite:./data/baton.db";
     /** The demo's own database, so playing it never touches runs you started by hand. */
     public static final String DEMO_STORE = "jdbc:sqlite:./data/demo.db";
-
-    static final String USAGE = String.join(System.lineSeparator(),
-            "usage: java -jar baton-examples.jar [--store URL] [--agent ID] COMMAND [ARGS]",
-            "  demo                                   play the whole story (two JVMs) on its own store",
-            "  start [--thread T] [--resource R] [PROMPT...]",
-            "                                         start one run, or without PROMPT a few sample runs",
-            "  list [--thread T] [--resource R] [--from DATE] [--to DATE] [--page N] [--per-page N]",
-            "                                         the suspended runs (dates inclusive, yyyy-MM-dd or ISO instant;",
-            "                                         --page is zero-based)",
-            "  approve RUN CALL                       approve a waiting tool call and run on",
-            "  decline RUN CALL [--reason TEXT]       decline it: the tool does not run, the model is told why",
-            "  resume RUN JSON [--call CALL]          send data to a call that waits for it, e.g. '{\"passportNumber\":\"X123\"}'",
-            "  --store URL   default " + DEFAULT_STORE + " (demo: " + DEMO_STORE + ")",
-            "                e.g. jdbc:sqlite:./data/baton.db, jdbc:postgresql://localhost/app, redis://localhost:6379, mongodb://localhost/app",
-            "  --agent ID    " + String.join(" | ", TravelAgents.ids()) + " (default " + TravelAgents.CONCIERGE + ")");
-
-    private static final Map<String, Set<String>> COMMANDS = Map.of(
-            "demo", Set.of(),
-            Demo.RESTART_COMMAND, Set.of(),
-            "start", Set.of("thread", "resource"),
-            "list", Set.of("thread", "resource", "from", "to", "page", "per-page"),
-            "approve", Set.of(),
-            "decline", Set.of("reason"),
-            "resume", Set.of("call"),
-            "help", Set.of());
 
     private InboxApp() {
     }
@@ -83,21 +71,29 @@ public final class InboxApp {
 
     /** Runs one command; returns the exit code. Never throws for bad input. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            out.println(USAGE);
-            return 0;
-        }
+        CommandLine line = InboxCommands.commandLine(out);
         try {
-            CommandLine line = CommandLine.parse(args, COMMANDS);
-            return execute(line, out);
+            ParseResult parsed = line.parseArgs(args);
+            ParseResult leaf = parsed;
+            while (leaf.subcommand() != null) leaf = leaf.subcommand();
+            if (parsed.isUsageHelpRequested() || leaf.isUsageHelpRequested()) {
+                out.println(usage(line));
+                return 0;
+            }
+            Callable<?> command = (Callable<?>) leaf.commandSpec().userObject();
+            return (Integer) command.call();
+        } catch (ParameterException e) {
+            err.println("error: " + message(e, args));
+            err.println(usage(line));
+            return 2;
         } catch (UsageException | IllegalArgumentException e) {
             // IllegalArgumentException: core's InvalidOptionException (perPage, page, fromDate > toDate)
             err.println("error: " + e.getMessage());
-            err.println(USAGE);
+            err.println(usage(line));
             return 2;
         } catch (StoreProviderException e) {
             err.println("error: --store: " + e.getMessage());
-            err.println(USAGE);
+            err.println(usage(line));
             return 2;
         } catch (BatonException e) {
             err.println("error: " + e.getMessage());
@@ -112,87 +108,74 @@ public final class InboxApp {
         }
     }
 
-    private static int execute(CommandLine line, PrintStream out) throws Exception {
-        String command = line.command();
-        if (command.equals("help")) {
-            out.println(USAGE);
-            return 0;
+    /** picocli's parse errors, said the way this program always said them. */
+    static String message(ParameterException e, String[] args) {
+        if (e.getCause() instanceof TypeConversionException conversion && e.getArgSpec() instanceof OptionSpec o) {
+            return o.longestName() + " " + conversion.getMessage();
         }
-        if (command.equals("demo")) {
-            line.exactly(0, "no arguments");
-            String url = line.option("store", DEMO_STORE);
-            if (url.startsWith("memory:")) {
-                throw new UsageException("--store: the demo needs a store that outlives the JVM; memory: does not");
+        if (e instanceof MissingParameterException missing) {
+            ArgSpec spec = e.getArgSpec() != null ? e.getArgSpec()
+                    : missing.getMissing() == null || missing.getMissing().isEmpty() ? null : missing.getMissing().get(0);
+            if (spec instanceof OptionSpec o) return o.longestName() + " needs a value";
+        }
+        if (e instanceof OverwrittenOptionException && e.getArgSpec() instanceof OptionSpec o) {
+            return o.longestName() + " is given twice";
+        }
+        if (e instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String first = u.getUnmatched().get(0);
+            CommandSpec where = u.getCommandLine().getCommandSpec();
+            boolean topLevel = where.parent() == null;
+            if (first.startsWith("--")) {
+                String name = first.contains("=") ? first.substring(0, first.indexOf('=')) : first;
+                boolean last = args.length > 0 && args[args.length - 1].equals(first);
+                if (last && !first.contains("=")) return name + " needs a value";
+                return topLevel ? "unknown option " + name : "'" + where.name() + "' has no option " + name;
             }
-            return new Demo(out).firstProcess(url);
+            if (first.startsWith("-") && first.length() > 1) return "unknown option '" + first + "' (options are spelled --name value)";
+            if (topLevel) return "unknown command '" + first + "'";
+            return "'" + where.name() + "' does not take '" + first + "'";
         }
-        String url = line.option("store", defaultStore());
-        if (command.equals(Demo.RESTART_COMMAND)) {
-            return new Demo(out).secondProcess(url);
-        }
-        // check the arguments before touching the store
-        Runnable check = switch (command) {
-            case "approve", "decline" -> () -> line.exactly(2, "RUN and CALL");
-            case "resume" -> () -> line.exactly(2, "RUN and JSON");
-            case "list" -> () -> line.exactly(0, "no arguments, only options");
-            default -> () -> { };
-        };
-        check.run();
-        AgentListSuspendedRunsOptions listOptions = command.equals("list") ? listOptions(line) : null;
-        JsonNode resumeData = command.equals("resume") ? json(line.positional().get(1)) : null;
-        String agentId = line.option("agent", TravelAgents.CONCIERGE);
-        if (!TravelAgents.ids().contains(agentId)) {
-            throw new UsageException("--agent: unknown agent '" + agentId + "'; known: " + TravelAgents.ids());
-        }
-
-        Inbox inbox = new Inbox(out);
-        try (SnapshotStore store = openStore(url);
-             TravelAgents agents = new TravelAgents(store, Clock.systemUTC())) {
-            Agent agent = agents.byId(agentId);
-            switch (command) {
-                case "start" -> {
-                    return start(line, agents, agent, inbox, out);
-                }
-                case "list" -> {
-                    inbox.list(agent, listOptions);
-                    return 0;
-                }
-                case "approve" -> {
-                    return exitCode(inbox.approve(agent, line.positional().get(0), line.positional().get(1)));
-                }
-                case "decline" -> {
-                    return exitCode(inbox.decline(agent, line.positional().get(0), line.positional().get(1), line.option("reason")));
-                }
-                case "resume" -> {
-                    return exitCode(inbox.resume(agent, line.positional().get(0), line.option("call"), resumeData));
-                }
-                default -> throw new UsageException("unknown command '" + command + "'");
-            }
-        }
+        return e.getMessage();
     }
 
-    private static int start(CommandLine line, TravelAgents agents, Agent agent, Inbox inbox, PrintStream out) {
-        if (!line.positional().isEmpty()) {
-            AgentResult r = inbox.start(agent, String.join(" ", line.positional()), line.option("thread"), line.option("resource"));
-            return r.outcome() == RunOutcome.FAILED ? 1 : 0;
+    /** The usage, generated from the commands' annotations. */
+    static String usage(CommandLine line) {
+        CommandSpec root = line.getCommandSpec();
+        StringBuilder b = new StringBuilder("usage: ").append(root.name());
+        for (OptionSpec o : globalOptions(root)) b.append(" [").append(o.longestName()).append(' ').append(o.paramLabel()).append(']');
+        b.append(" COMMAND [ARGS]");
+        String nl = System.lineSeparator();
+        for (CommandLine sub : line.getSubcommands().values()) {
+            CommandSpec spec = sub.getCommandSpec();
+            if (spec.usageMessage().hidden()) continue;
+            StringBuilder synopsis = new StringBuilder(spec.name());
+            for (OptionSpec o : spec.options()) {
+                if (o.inherited() || o.usageHelp() || o.hidden()) continue;
+                synopsis.append(" [").append(o.longestName()).append(' ').append(o.paramLabel()).append(']');
+            }
+            for (PositionalParamSpec p : spec.positionalParameters()) {
+                if (!p.hidden()) synopsis.append(' ').append(p.paramLabel());
+            }
+            String[] description = spec.usageMessage().description();
+            String first = description.length == 0 ? "" : description[0];
+            if (synopsis.length() <= 37) {
+                b.append(nl).append("  ").append(String.format("%-38s", synopsis)).append(' ').append(first);
+            } else {
+                b.append(nl).append("  ").append(synopsis).append(nl).append(" ".repeat(41)).append(first);
+            }
+            for (int i = 1; i < description.length; i++) b.append(nl).append(" ".repeat(41)).append(description[i]);
         }
-        if (line.option("thread") != null || line.option("resource") != null) {
-            throw new UsageException("start: --thread and --resource need a PROMPT");
+        for (OptionSpec o : globalOptions(root)) {
+            String[] description = o.description();
+            b.append(nl).append("  ").append(String.format("%-13s", o.longestName() + " " + o.paramLabel()))
+                    .append(' ').append(description.length == 0 ? "" : description[0]);
+            for (int i = 1; i < description.length; i++) b.append(nl).append(" ".repeat(16)).append(description[i]);
         }
-        out.println("Starting sample runs (store: " + agents.concierge().store().describe() + ")");
-        for (Demo.Sample s : Demo.CONCIERGE_RUNS) {
-            inbox.start(agents.concierge(), s.prompt(), s.threadId(), s.resourceId());
-        }
-        Demo.Sample s = Demo.SUPERVISOR_RUN;
-        inbox.start(agents.travelDesk(), s.prompt(), s.threadId(), s.resourceId());
-        out.println();
-        out.println("Now, in this shell or another: list, approve RUN CALL, decline RUN CALL --reason ..., "
-                + "resume RUN '{\"passportNumber\":\"X123456\"}', --agent travel-desk list");
-        return 0;
+        return b.toString();
     }
 
-    private static int exitCode(AgentResult result) {
-        return result.outcome() == RunOutcome.FAILED ? 1 : 0;
+    private static List<OptionSpec> globalOptions(CommandSpec root) {
+        return root.options().stream().filter(o -> !o.usageHelp() && !o.hidden()).toList();
     }
 
     /** Opens the store; a URL no provider accepts is a usage error (see {@link #run}). */
@@ -215,28 +198,11 @@ public final class InboxApp {
         }
     }
 
-    private static String defaultStore() {
+    /** The store of commands other than {@code demo}: {@code --store}, else BATON_STORE_URL, else {@link #DEFAULT_STORE}. */
+    static String defaultStore() {
         String configured = SnapshotStores.defaultUrl();
         return configured.equals("memory:") && System.getProperty(SnapshotStores.URL_PROPERTY) == null
                 && System.getenv(SnapshotStores.URL_ENV) == null ? DEFAULT_STORE : configured;
-    }
-
-    private static AgentListSuspendedRunsOptions listOptions(CommandLine line) {
-        Integer page = line.intOption("page");
-        Integer perPage = line.intOption("per-page");
-        // paging needs both; one alone means "the first page" or "10 per page"
-        if (page != null && perPage == null) perPage = 10;
-        if (perPage != null && page == null) page = 0;
-        String from = line.option("from");
-        String to = line.option("to");
-        return AgentListSuspendedRunsOptions.builder()
-                .threadId(line.option("thread"))
-                .resourceId(line.option("resource"))
-                .fromDate(from == null ? null : fromDate(from))
-                .toDate(to == null ? null : toDate(to))
-                .page(page)
-                .perPage(perPage)
-                .build();
     }
 
     /** {@code yyyy-MM-dd} is the start of that day (UTC); an ISO instant or local date-time is taken as is. */
@@ -264,7 +230,7 @@ public final class InboxApp {
         }
     }
 
-    private static JsonNode json(String text) {
+    static JsonNode json(String text) {
         try {
             JsonNode node = new ObjectMapper().readTree(text);
             if (node == null || node.isMissingNode()) throw new UsageException("JSON: resume data is empty");

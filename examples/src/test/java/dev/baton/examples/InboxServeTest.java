@@ -1,0 +1,74 @@
+package dev.baton.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code serve}: a real JVM serves the inbox and the API over the runs that {@code start} left in the default store. */
+class InboxServeTest {
+    static final String TOKEN = "serve-test-token-0123456789";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void servesTheInboxAndTheApiOverTheDemoAgents() throws Exception {
+        Jvm.Result start = Jvm.inboxApp(dir, "start");
+        assertThat(start.exitCode()).as(start.all()).isZero();
+
+        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath(),
+                "-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0", "--token", TOKEN));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<String> open = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.trim().startsWith("open ")) return line.trim().substring(5).trim();
+                    }
+                    return "";
+                } catch (java.io.IOException e) {
+                    return "";
+                }
+            });
+            String page = open.get(60, TimeUnit.SECONDS);
+            assertThat(page).startsWith("http://127.0.0.1:").endsWith("/#token=" + TOKEN);
+            URI base = URI.create(page.substring(0, page.indexOf('#')));
+
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> agents = http.send(HttpRequest.newBuilder(base.resolve("agents"))
+                    .header("Authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(agents.statusCode()).isEqualTo(200);
+            assertThat(agents.body()).contains("\"id\":\"concierge\"", "\"id\":\"travel-desk\"", "\"id\":\"visa-desk\"");
+
+            HttpResponse<String> runs = http.send(HttpRequest.newBuilder(base.resolve("agents/concierge/suspended-runs?resourceId=carol"))
+                    .header("Authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(runs.body()).contains("\"total\":2", "carol-tokyo");
+
+            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(base.resolve("agents")).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+            HttpResponse<String> inbox = http.send(HttpRequest.newBuilder(base).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(inbox.body()).contains("<title>Baton inbox</title>");
+        } finally {
+            p.destroy();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+}

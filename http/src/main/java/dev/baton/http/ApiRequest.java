@@ -1,0 +1,56 @@
+package dev.baton.http;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One HTTP request as {@link BatonHttpApi} sees it, whatever server received it. An adapter
+ * implements it: {@link BatonHttpServer} for the JDK's server; a servlet filter or a Spring
+ * controller can do the same in a few lines.
+ *
+ * <p>The path and query are passed <em>raw</em> (still percent-encoded), because an id may contain
+ * an encoded {@code /} ({@code %2F}): the API splits the path first and decodes each segment after.
+ */
+public interface ApiRequest {
+
+    /** The method, upper case: {@code GET}, {@code POST}, ... */
+    String method();
+
+    /** The path below where the API is mounted, still percent-encoded, starting with {@code /}. */
+    String rawPath();
+
+    /** The query string without {@code ?}, still percent-encoded, or null. */
+    @Nullable String rawQuery();
+
+    /** The first value of a header (case-insensitive name), or null. */
+    @Nullable String header(String name);
+
+    /**
+     * The request body. The API reads at most its body limit plus one byte, only for requests that
+     * take a body, and closes it after reading; it never drains a body it rejected (the adapter does,
+     * after the response, or closes the connection).
+     */
+    InputStream body();
+
+    /** A request held in memory: for tests, and for adapters that have the body as bytes already. */
+    static ApiRequest of(String method, String rawPathAndQuery, Map<String, String> headers, byte[] body) {
+        int q = rawPathAndQuery.indexOf('?');
+        String path = q < 0 ? rawPathAndQuery : rawPathAndQuery.substring(0, q);
+        String query = q < 0 ? null : rawPathAndQuery.substring(q + 1);
+        Map<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        h.putAll(headers);
+        String m = method.toUpperCase(Locale.ROOT);
+        byte[] b = body.clone();
+        return new ApiRequest() {
+            @Override public String method() { return m; }
+            @Override public String rawPath() { return path; }
+            @Override public @Nullable String rawQuery() { return query; }
+            @Override public @Nullable String header(String name) { return h.get(name); }
+            @Override public InputStream body() { return new ByteArrayInputStream(b); }
+        };
+    }
+}

@@ -1,0 +1,38 @@
+package dev.baton.http;
+
+import java.util.Optional;
+
+/**
+ * Maps a request to the {@link Principal} making it: the hook for your own authentication (a
+ * session service, a JWT check, a header set by an authenticating proxy).
+ *
+ * <pre>{@code
+ * Authenticator byProxyHeader = request -> Optional.ofNullable(request.header("X-Authenticated-User"))
+ *         .map(user -> Principal.limitedTo(user, user));
+ * }</pre>
+ *
+ * <p>Called once per API request (not for the inbox page's static files or {@code /openapi.json},
+ * which hold no data). Return empty to answer {@code 401}. Must be thread-safe. Do not use cookies:
+ * the API keeps no cookie-based state, so a browser never sends credentials on its own and there is
+ * nothing for cross-site request forgery to abuse.
+ */
+@FunctionalInterface
+public interface Authenticator {
+
+    /** The principal making {@code request}, or empty if it is not authenticated (401). */
+    Optional<Principal> authenticate(ApiRequest request);
+
+    /**
+     * Lets every request in as one unrestricted principal named {@code anonymous}. Only for a server
+     * bound to loopback on a single-user machine, or behind a proxy that already authenticates.
+     */
+    static Authenticator anonymous() {
+        Optional<Principal> anonymous = Optional.of(Principal.unrestricted("anonymous"));
+        return request -> anonymous;
+    }
+
+    /** Bearer tokens ({@code Authorization: Bearer <token>}), each mapped to its principal. */
+    static BearerTokenAuthenticator.Builder bearerTokens() {
+        return BearerTokenAuthenticator.builder();
+    }
+}

@@ -1,0 +1,337 @@
+package dev.baton.http;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.baton.InvalidOptionException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves a {@link BatonHttpApi} on the JDK's own {@code com.sun.net.httpserver.HttpServer}: no web
+ * framework, no dependency beyond the JDK.
+ *
+ * <pre>{@code
+ * try (BatonHttpServer server = BatonHttpServer.builder(api).port(8080).start()) {
+ *     System.out.println("inbox at " + server.uri());
+ *     Thread.currentThread().join();
+ * }
+ * }</pre>
+ *
+ * <p>Limits:
+ * <ul>
+ *   <li><b>Body size</b>: the API's {@link BatonHttpApi#maxBodyBytes()}; a larger declared
+ *       {@code Content-Length} gets 413 without the body being read, a larger chunked body gets 413
+ *       once the limit is passed, and the connection is closed.</li>
+ *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): from the moment the
+ *       request's headers are in until its body is read. A client that sends its body too slowly
+ *       (or not at all) has its connection closed. A streamed response is not limited: it lasts
+ *       until the run suspends or ends, and ends early when the client goes away.</li>
+ *   <li><b>Header time</b>: the JDK reads request headers before any handler runs; bound that with
+ *       the JVM-wide {@code -Dsun.net.httpserver.maxReqTime=<seconds>} (the examples' {@code serve}
+ *       command sets it).</li>
+ *   <li><b>Concurrency</b> ({@link Builder#threads}, default 32): requests are handled by that
+ *       many threads; an event stream holds one for its duration. Further requests wait in a queue.</li>
+ * </ul>
+ * Binds to 127.0.0.1 unless told otherwise. Put TLS in front of it (a reverse proxy) for anything
+ * beyond loopback: bearer tokens must not cross a network in clear text.
+ */
+public final class BatonHttpServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BatonHttpServer.class);
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final ScheduledExecutorService timer;
+    private final BatonHttpApi api;
+    private final String basePath;
+    private final long requestTimeoutMillis;
+
+    private BatonHttpServer(Builder b) throws IOException {
+        this.api = b.api;
+        this.basePath = b.basePath;
+        this.requestTimeoutMillis = b.requestTimeout.toMillis();
+        this.executor = new ThreadPoolExecutor(b.threads, b.threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                threads("baton-http-"));
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, threads("baton-http-timer-"));
+        t.setRemoveOnCancelPolicy(true);
+        this.timer = t;
+        this.server = HttpServer.create(new InetSocketAddress(b.host, b.port), b.backlog);
+        server.createContext(basePath.equals("/") ? "/" : basePath.substring(0, basePath.length() - 1), this::handle);
+        server.setExecutor(executor);
+        server.start();
+        LOG.info("Baton HTTP API and inbox at {}", uri());
+    }
+
+    /** Starts configuring a server for {@code api}. */
+    public static Builder builder(BatonHttpApi api) {
+        return new Builder(api);
+    }
+
+    /** The port the server listens on (useful after {@code port(0)}). */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Where the inbox page is, e.g. {@code http://127.0.0.1:8080/}. */
+    public URI uri() {
+        String host = server.getAddress().getAddress().getHostAddress();
+        if (host.contains(":")) host = "[" + host + "]";
+        return URI.create("http://" + host + ":" + port() + basePath);
+    }
+
+    /** The API this server serves. */
+    public BatonHttpApi api() {
+        return api;
+    }
+
+    /** Stops listening, ends open event streams (their runs' streams are closed) and the threads. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        timer.shutdownNow();
+        try {
+            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) LOG.warn("HTTP handler threads still running after 10 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- one exchange --------------------------------------------------------------------------
+
+    private void handle(HttpExchange exchange) {
+        ReadGuard guard = new ReadGuard(exchange);
+        Headers requestHeaders = exchange.getRequestHeaders();
+        String length = requestHeaders.getFirst("Content-Length");
+        if (requestHeaders.getFirst("Transfer-Encoding") == null && (length == null || length.trim().equals("0"))) {
+            guard.bodyRead();   // no body to wait for
+        }
+        ScheduledFuture<?> expiry = timer.schedule(guard::expire, requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        try {
+            String path = exchange.getRequestURI().getRawPath();
+            String mount = basePath.substring(0, basePath.length() - 1);
+            if (path != null && !mount.isEmpty() && path.equals(mount)) {
+                // the page's links are relative: it must be loaded from the mount point with its slash
+                guard.startResponse();
+                exchange.getResponseHeaders().set("Location", basePath);
+                exchange.sendResponseHeaders(308, -1);
+                return;
+            }
+            // the JDK's context also matches /batonX for /baton: the API answers 404 for a path without "/"
+            String relative = path == null ? "" : path.startsWith(basePath) ? path.substring(mount.length()) : "";
+            ExchangeRequest request = new ExchangeRequest(exchange, relative, guard);
+            try (ApiResponse response = api.handle(request)) {
+                if (!guard.startResponse()) return;   // too slow: the connection is closed already
+                send(exchange, response);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("exchange {} {} ended early: {}", exchange.getRequestMethod(), exchange.getRequestURI(), e.toString());
+        } catch (RuntimeException e) {
+            LOG.error("exchange {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+        } finally {
+            expiry.cancel(false);
+            exchange.close();
+        }
+    }
+
+    private static void send(HttpExchange exchange, ApiResponse response) throws IOException {
+        Headers headers = exchange.getResponseHeaders();
+        response.headers().forEach(headers::set);
+        if (response.isStream()) {
+            exchange.sendResponseHeaders(response.status(), 0);   // chunked: each flush sends the event
+            try (OutputStream out = exchange.getResponseBody()) {
+                response.writeTo(out);
+            }
+            return;
+        }
+        long length = response.contentLength();
+        exchange.sendResponseHeaders(response.status(), length == 0 ? -1 : length);
+        if (length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                response.writeTo(out);
+            }
+        }
+    }
+
+    /**
+     * The request-time limit: armed when the handler starts, disarmed when the body is read (or
+     * closed). If it fires first, the connection is closed under the reading thread: the JDK server
+     * closes the socket itself when an exchange is closed before its response started.
+     */
+    private static final class ReadGuard {
+        private enum State { READING, READ, EXPIRED, RESPONDING }
+
+        private final HttpExchange exchange;
+        private final AtomicReference<State> state = new AtomicReference<>(State.READING);
+
+        ReadGuard(HttpExchange exchange) {
+            this.exchange = exchange;
+        }
+
+        void bodyRead() {
+            state.compareAndSet(State.READING, State.READ);
+        }
+
+        void expire() {
+            if (state.compareAndSet(State.READING, State.EXPIRED)) {
+                LOG.debug("request {} {} not read within the time limit: connection closed",
+                        exchange.getRequestMethod(), exchange.getRequestURI());
+                exchange.close();
+            }
+        }
+
+        /** False if the time limit closed the connection. */
+        boolean startResponse() {
+            return state.getAndUpdate(s -> s == State.EXPIRED ? State.EXPIRED : State.RESPONDING) != State.EXPIRED;
+        }
+    }
+
+    /** The exchange as an {@link ApiRequest}; the body tells the guard when it is read. */
+    private static final class ExchangeRequest implements ApiRequest {
+        private final HttpExchange exchange;
+        private final String rawPath;
+        private final InputStream body;
+
+        ExchangeRequest(HttpExchange exchange, String rawPath, ReadGuard guard) {
+            this.exchange = exchange;
+            this.rawPath = rawPath;
+            this.body = new FilterInputStream(exchange.getRequestBody()) {
+                private boolean closed;
+
+                @Override
+                public int read() throws IOException {
+                    int b = super.read();
+                    if (b < 0) guard.bodyRead();
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] buf, int off, int len) throws IOException {
+                    int n = super.read(buf, off, len);
+                    if (n < 0) guard.bodyRead();
+                    return n;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    if (closed) return;
+                    closed = true;
+                    try {
+                        super.close();   // the JDK drains what is left (at most 64 KiB), still under the guard
+                    } finally {
+                        guard.bodyRead();
+                    }
+                }
+            };
+        }
+
+        @Override public String method() { return exchange.getRequestMethod(); }
+
+        @Override public String rawPath() { return rawPath; }
+
+        @Override public @Nullable String rawQuery() { return exchange.getRequestURI().getRawQuery(); }
+
+        @Override public @Nullable String header(String name) { return exchange.getRequestHeaders().getFirst(name); }
+
+        @Override public InputStream body() { return body; }
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(false);
+            return t;
+        };
+    }
+
+    /** Builder of {@link BatonHttpServer}. */
+    public static final class Builder {
+        private final BatonHttpApi api;
+        private String host = "127.0.0.1";
+        private int port = 8080;
+        private String basePath = "/";
+        private int threads = 32;
+        private int backlog = 0;
+        private Duration requestTimeout = Duration.ofSeconds(30);
+
+        private Builder(BatonHttpApi api) {
+            this.api = Objects.requireNonNull(api, "api");
+        }
+
+        /** The address to bind (default 127.0.0.1: loopback only); {@code 0.0.0.0} for every interface. */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** The port (default 8080); 0 picks a free one, see {@link BatonHttpServer#port()}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) throw new InvalidOptionException("port", "must be 0..65535, was " + port);
+            this.port = port;
+            return this;
+        }
+
+        /** Where to mount the API and the page (default {@code /}), e.g. {@code /baton/}. */
+        public Builder basePath(String basePath) {
+            Objects.requireNonNull(basePath, "basePath");
+            String p = basePath.startsWith("/") ? basePath : "/" + basePath;
+            if (!p.endsWith("/")) p = p + "/";
+            if (p.contains("//") || p.contains("/../") || p.contains("/./") || p.contains("%")) {
+                throw new InvalidOptionException("basePath", "must be a plain path like /baton/, was '" + basePath + "'");
+            }
+            this.basePath = p;
+            return this;
+        }
+
+        /** How many requests are handled at once (default 32); each open event stream holds one. */
+        public Builder threads(int threads) {
+            if (threads < 1) throw new InvalidOptionException("threads", "must be positive, was " + threads);
+            this.threads = threads;
+            return this;
+        }
+
+        /** The listen backlog (default 0: the system's). */
+        public Builder backlog(int backlog) {
+            if (backlog < 0) throw new InvalidOptionException("backlog", "must not be negative, was " + backlog);
+            this.backlog = backlog;
+            return this;
+        }
+
+        /** How long a client may take to send its request body (default 30 s); then its connection is closed. */
+        public Builder requestTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) throw new InvalidOptionException("requestTimeout", "must be positive");
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        /** Binds and starts serving. */
+        public BatonHttpServer start() {
+            try {
+                return new BatonHttpServer(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+            }
+        }
+    }
+}

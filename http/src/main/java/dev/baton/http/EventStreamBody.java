@@ -1,0 +1,61 @@
+package dev.baton.http;
+
+import dev.baton.agent.AgentEvent;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A run's events as Server-Sent Events: one {@code event: <type>} with {@code data: <json>} per
+ * {@link AgentEvent}, each flushed as it happens, then a closing {@code outcome} event (how the
+ * stream ended, the waiting calls). A failure after the response started is a closing
+ * {@code problem} event. The run's stream is always read to its end or closed.
+ */
+final class EventStreamBody implements ApiResponse.StreamingBody {
+    private static final Logger LOG = LoggerFactory.getLogger(EventStreamBody.class);
+
+    /** The closing event's name: not an {@link AgentEvent} type. */
+    static final String OUTCOME = "outcome";
+    /** The event sent instead of {@link #OUTCOME} when the stream failed part-way. */
+    static final String PROBLEM = "problem";
+
+    private final AgentStream stream;
+
+    EventStreamBody(AgentStream stream) {
+        this.stream = stream;
+    }
+
+    @Override
+    public void writeTo(OutputStream out) throws IOException {
+        try (stream) {
+            // a comment first: proxies and browsers see the stream open before the run's first event
+            out.write((": run " + stream.runId() + "\n\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            for (AgentEvent e : stream) {
+                write(out, e.type(), Json.text(Json.event(e)));
+            }
+            AgentResult result = stream.result();
+            write(out, OUTCOME, Json.text(Json.outcome(result)));
+        } catch (IOException e) {
+            LOG.debug("client left the event stream of run {}: {}", stream.runId(), e.toString());
+            throw e;
+        } catch (RuntimeException e) {
+            write(out, PROBLEM, Json.text(Json.problem(Problem.from(e))));
+        }
+    }
+
+    @Override
+    public void release() {
+        stream.close();
+    }
+
+    static void write(OutputStream out, String event, String data) throws IOException {
+        // Jackson writes one line: newlines inside strings are escaped, so one data: line suffices
+        out.write(("event: " + event + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+}

@@ -1,0 +1,155 @@
+package dev.baton.http;
+
+import dev.baton.BatonException;
+import dev.baton.InvalidOptionException;
+import dev.baton.LeaseLostException;
+import dev.baton.ResumeMismatchException;
+import dev.baton.RunNotFoundException;
+import dev.baton.RunNotSuspendedException;
+import dev.baton.SnapshotFormatException;
+import dev.baton.StorageException;
+import dev.baton.ToolCallNotFoundException;
+import dev.baton.UnknownToolException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An RFC 9457 problem: {@code type}, {@code title}, {@code status}, {@code detail}, plus extension
+ * members (e.g. {@code option}). Never carries a stack trace; what is logged stays on the server.
+ *
+ * @param status     the HTTP status
+ * @param slug       the last part of {@code type}: {@code urn:baton:problem:<slug>}
+ * @param title      short, the same for every occurrence of this kind
+ * @param detail     this occurrence
+ * @param extensions extension members, in order
+ * @param headers    response headers that go with it ({@code WWW-Authenticate}, {@code Allow}, ...)
+ */
+record Problem(int status, String slug, String title, String detail, Map<String, Object> extensions,
+               Map<String, String> headers) {
+    private static final Logger LOG = LoggerFactory.getLogger(BatonHttpApi.class);
+    static final String TYPE_PREFIX = "urn:baton:problem:";
+
+    Problem {
+        extensions = Map.copyOf(extensions);
+        headers = Map.copyOf(headers);
+    }
+
+    static Problem of(int status, String slug, String title, String detail) {
+        return new Problem(status, slug, title, detail, Map.of(), Map.of());
+    }
+
+    Problem with(String member, Object value) {
+        Map<String, Object> e = new LinkedHashMap<>(extensions);
+        e.put(member, value);
+        return new Problem(status, slug, title, detail, e, headers);
+    }
+
+    Problem withHeader(String name, String value) {
+        Map<String, String> h = new LinkedHashMap<>(headers);
+        h.put(name, value);
+        return new Problem(status, slug, title, detail, extensions, h);
+    }
+
+    String type() {
+        return TYPE_PREFIX + slug;
+    }
+
+    /** Thrown inside the API to answer with a problem. */
+    static final class Raised extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Problem problem;
+
+        Raised(Problem problem) {
+            super(problem.detail(), null, false, false);
+            this.problem = problem;
+        }
+
+        Problem problem() {
+            return problem;
+        }
+    }
+
+    Raised raise() {
+        return new Raised(this);
+    }
+
+    // ---- the ones the API raises itself -------------------------------------------------------
+
+    static Problem invalidOption(String option, String detail) {
+        return of(400, "invalid-option", "Invalid option", option + ": " + detail).with("option", option);
+    }
+
+    static Problem agentNotFound(String agentId) {
+        return of(404, "agent-not-found", "Agent not found",
+                "No agent '" + agentId + "' is served here. GET agents lists the agents.").with("agentId", agentId);
+    }
+
+    static Problem notFound(String method, String path) {
+        String where = (method.isEmpty() ? "" : method + " ") + (path.isEmpty() ? "this path" : path);
+        return of(404, "not-found", "Not found", "No resource at " + where + ". GET openapi.json lists the endpoints.");
+    }
+
+    // ---- exceptions from core and the stores ------------------------------------------------
+
+    /** The problem for an exception thrown before a response started. Logs what the client does not see. */
+    static Problem from(Throwable e) {
+        if (e instanceof Raised r) return r.problem();
+        if (e instanceof InvalidOptionException io) {
+            return of(400, "invalid-option", "Invalid option", io.getMessage()).with("option", io.option());
+        }
+        if (e instanceof IllegalArgumentException) {
+            return of(400, "invalid-request", "Invalid request", String.valueOf(e.getMessage()));
+        }
+        if (e instanceof RunNotFoundException rn) {
+            return runNotFound(rn);
+        }
+        if (e instanceof ToolCallNotFoundException) {
+            return of(404, "tool-call-not-found", "Tool call not found", e.getMessage());
+        }
+        if (e instanceof RunNotSuspendedException rs) {
+            return of(409, "run-not-suspended", "Run not suspended", rs.getMessage()).with("runId", rs.runId());
+        }
+        if (e instanceof LeaseLostException) {
+            return of(409, "lease-lost", "Lease lost", e.getMessage());
+        }
+        if (e instanceof ResumeMismatchException) {
+            return of(422, "resume-mismatch", "Resume mismatch", e.getMessage());
+        }
+        if (e instanceof StorageException) {
+            String incident = incident();
+            LOG.warn("incident {}: the store failed: {}", incident, e.getMessage(), e);
+            // the driver's message may name hosts, users or statements: it stays in the log
+            return of(503, "store-unavailable", "Store unavailable",
+                    "The run store did not answer. Try again later (incident " + incident + ").")
+                    .with("incident", incident).withHeader("Retry-After", "5");
+        }
+        if (e instanceof UnknownToolException) {
+            LOG.error("{}", e.getMessage());
+            return of(500, "unknown-tool", "Agent lacks the run's tool", e.getMessage());
+        }
+        if (e instanceof SnapshotFormatException sf) {
+            LOG.error("{}", e.getMessage(), e);
+            return of(500, "unreadable-snapshot", "Unreadable run snapshot", sf.getMessage()).with("runId", sf.runId());
+        }
+        String incident = incident();
+        if (e instanceof BatonException) {
+            LOG.error("incident {}: {}", incident, e.getMessage(), e);
+            return of(500, "baton-error", "Baton error", e.getMessage() + " (incident " + incident + ")").with("incident", incident);
+        }
+        LOG.error("incident {}: unexpected failure", incident, e);
+        return of(500, "internal-error", "Internal error",
+                "The server failed unexpectedly; the log has the details (incident " + incident + ").").with("incident", incident);
+    }
+
+    /** The same answer for a run that does not exist, belongs to another agent, or to another principal. */
+    static Problem runNotFound(RunNotFoundException e) {
+        return of(404, "run-not-found", "Run not found", e.getMessage()).with("runId", e.runId());
+    }
+
+    private static String incident() {
+        return UUID.randomUUID().toString().substring(0, 8);
+    }
+}

@@ -1,0 +1,440 @@
+package dev.baton.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.StorageException;
+import dev.baton.agent.Agent;
+import dev.baton.store.RunPage;
+import dev.baton.store.RunQuery;
+import dev.baton.store.RunSnapshot;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.memory.MemorySnapshotStore;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API end to end over a real JDK server on loopback. Every response is also checked against
+ * {@code openapi.json} by {@link ApiClient}.
+ */
+class HttpApiTest {
+    TestServer t;
+    ApiClient admin;
+
+    @BeforeEach
+    void start() {
+        t = new TestServer();
+        admin = t.admin();
+    }
+
+    @AfterEach
+    void stop() {
+        t.close();
+    }
+
+    static String approve(String toolCallId) {
+        return "{\"toolCallId\":\"" + toolCallId + "\"}";
+    }
+
+    String runs(String runId) {
+        return "/agents/concierge/runs/" + runId;
+    }
+
+    @Nested
+    class Discovery {
+        @Test
+        void listsTheAgentsWithTheirTools() {
+            JsonNode agents = admin.get("/agents").json().get("agents");
+            assertThat(agents).hasSize(2);
+            assertThat(agents.get(0).get("id").asText()).isEqualTo("concierge");
+            assertThat(agents.get(0).get("tools").findValuesAsText("name")).containsExactly("askPassportNumber", "bookFlight", "refund");
+        }
+
+        @Test
+        void meNamesThePrincipalAndItsResources() {
+            assertThat(admin.get("/me").json().toString()).isEqualTo("{\"name\":\"admin\",\"resourceIds\":null}");
+            assertThat(t.client(TestServer.ALICE_AND_CAROL).get("/me").json().toString())
+                    .isEqualTo("{\"name\":\"alice-and-carol\",\"resourceIds\":[\"alice\",\"carol\"]}");
+        }
+
+        @Test
+        void servesTheInboxPageAndTheOpenApiDocumentWithoutCredentials() {
+            ApiClient anonymous = t.client(null);
+            ApiClient.Response page = anonymous.get("/");
+            assertThat(page.status()).isEqualTo(200);
+            assertThat(page.contentType()).startsWith("text/html");
+            assertThat(page.body()).contains("<title>Baton inbox</title>", "inbox.js");
+            assertThat(page.header("Content-Security-Policy")).contains("script-src 'self'", "frame-ancestors 'none'");
+            assertThat(anonymous.get("/inbox.js").contentType()).startsWith("text/javascript");
+            assertThat(anonymous.get("/inbox.css").contentType()).startsWith("text/css");
+            assertThat(anonymous.get("/openapi.json").json().get("openapi").asText()).isEqualTo("3.1.0");
+        }
+    }
+
+    @Nested
+    class Listing {
+        @BeforeEach
+        void seed() {
+            t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "alice-lisbon", "Book a flight to Lisbon");
+            t.suspend(t.concierge, "2026-06-01T09:20:00Z", "alice", "alice-lisbon", "Take my passport number");
+            t.suspend(t.concierge, "2026-06-02T14:30:00Z", "bob", "bob-orders", "Refund 250 EUR");
+            t.suspend(t.concierge, "2026-06-03T11:00:00Z", "carol", "carol-tokyo", "Book a flight to Tokyo");
+            t.suspend(t.concierge, "2026-06-05T16:40:00Z", "dave", "dave-documents", "Take my passport number");
+            t.suspend(t.other, "2026-06-05T17:00:00Z", "erin", "erin-x", "Book a flight to Oslo");
+        }
+
+        JsonNode list(String query) {
+            ApiClient.Response r = admin.get("/agents/concierge/suspended-runs" + query);
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            return r.json();
+        }
+
+        @Test
+        void listsNewestFirstWithTheTotalAndTheWaitingCalls() {
+            JsonNode page = list("");
+            assertThat(page.get("total").asLong()).isEqualTo(5);
+            assertThat(page.get("page").asInt()).isZero();
+            assertThat(page.get("perPage").asInt()).isEqualTo(BatonHttpApi.DEFAULT_PER_PAGE);
+            assertThat(page.get("runs").findValuesAsText("resourceId")).containsExactly("dave", "carol", "bob", "alice", "alice");
+            JsonNode dave = page.get("runs").get(0).get("toolCalls").get(0);
+            assertThat(dave.get("requiresApproval").asBoolean()).isFalse();
+            assertThat(dave.get("suspendPayload").get("question").asText()).isEqualTo("What is your passport number?");
+            assertThat(dave.get("args").isNull()).isTrue();
+            JsonNode carol = page.get("runs").get(1).get("toolCalls").get(0);
+            assertThat(carol.get("toolName").asText()).isEqualTo("bookFlight");
+            assertThat(carol.get("args").toString()).isEqualTo("{\"to\":\"Tokyo\"}");
+            assertThat(page.get("runs").get(1).get("suspendedAt").asText()).isEqualTo("2026-06-03T11:00:00Z");
+        }
+
+        @Test
+        void filtersByThreadResourceAndInclusiveCreationDates() {
+            assertThat(list("?threadId=alice-lisbon").get("total").asLong()).isEqualTo(2);
+            assertThat(list("?resourceId=bob").get("runs").findValuesAsText("threadId")).containsExactly("bob-orders");
+            JsonNode days = list("?fromDate=2026-06-02&toDate=2026-06-03");
+            assertThat(days.get("runs").findValuesAsText("resourceId")).containsExactly("carol", "bob");
+            assertThat(list("?fromDate=2026-06-03T11:00:00Z&toDate=2026-06-03T11:00:00Z").get("total").asLong()).isEqualTo(1);
+            assertThat(list("?threadId=alice-lisbon&resourceId=bob").get("total").asLong()).isZero();
+        }
+
+        @Test
+        void pagesAreZeroBasedAndKeepTheTotal() {
+            JsonNode p0 = list("?perPage=2&page=0");
+            JsonNode p2 = list("?perPage=2&page=2");
+            assertThat(p0.get("runs")).hasSize(2);
+            assertThat(p2.get("runs")).hasSize(1);
+            assertThat(p2.get("total").asLong()).isEqualTo(5);
+            assertThat(list("?perPage=2&page=9").get("runs")).isEmpty();
+        }
+
+        @Test
+        void emptyQueryValuesCountAsAbsent() {
+            assertThat(list("?threadId=&resourceId=&fromDate=&toDate=").get("total").asLong()).isEqualTo(5);
+        }
+
+        @Test
+        void invalidOptionsAre400NamingTheOption() {
+            assertInvalid("?perPage=0", "perPage", "must be a positive integer");
+            assertInvalid("?perPage=201", "perPage", "must be at most 200");
+            assertInvalid("?page=-1", "page", "non-negative");
+            assertInvalid("?page=two", "page", "must be an integer, was 'two'");
+            assertInvalid("?fromDate=yesterday", "fromDate", "expected yyyy-MM-dd");
+            assertInvalid("?fromDate=2026-06-05&toDate=2026-06-01", "fromDate", "must not be after toDate");
+            assertInvalid("?threadid=x", "threadid", "unknown query parameter");
+            assertInvalid("?threadId=a&threadId=b", "threadId", "given twice");
+        }
+
+        void assertInvalid(String query, String option, String detail) {
+            ApiClient.Response r = admin.get("/agents/concierge/suspended-runs" + query);
+            assertThat(r.status()).as(query + " " + r.body()).isEqualTo(400);
+            assertThat(r.contentType()).isEqualTo("application/problem+json");
+            assertThat(r.json().get("option").asText()).isEqualTo(option);
+            assertThat(r.json().get("detail").asText()).startsWith(option + ": ").contains(detail);
+            assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:invalid-option");
+        }
+
+        @Test
+        void anUnknownAgentIs404() {
+            ApiClient.Response r = admin.get("/agents/nobody/suspended-runs");
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.json().get("title").asText()).isEqualTo("Agent not found");
+        }
+    }
+
+    @Nested
+    class Actions {
+        @Test
+        void approveStreamsTheEventsThenTheOutcome() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Lisbon");
+            ApiClient.Response r = admin.post(runs(run) + "/approve", approve("call_1_0"));
+            assertThat(r.status()).as(r.body()).isEqualTo(200);
+            assertThat(r.contentType()).startsWith("text/event-stream");
+            assertThat(r.eventNames()).startsWith("start", "tool-result").endsWith("finish", "outcome");
+            ApiClient.Event result = r.events().get(1);
+            assertThat(result.json().get("result").toString()).isEqualTo("{\"booked\":\"Lisbon\",\"confirmation\":\"BK-1\"}");
+            assertThat(r.last().json().get("outcome").asText()).isEqualTo("COMPLETED");
+            assertThat(t.concierge.listSuspendedRuns().total()).isZero();
+        }
+
+        @Test
+        void declineTellsTheModelTheReasonAndTheToolNeverRuns() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "bob", "b", "Refund 250 EUR");
+            ApiClient.Response r = admin.post(runs(run) + "/decline", "{\"toolCallId\":\"call_1_0\",\"reason\":\"Already refunded\"}");
+            assertThat(r.eventNames()).contains("tool-output-denied").doesNotContain("tool-result");
+            ApiClient.Event denied = r.events().stream().filter(e -> e.name().equals("tool-output-denied")).findFirst().orElseThrow();
+            assertThat(denied.json().get("reason").asText()).isEqualTo("Already refunded");
+            assertThat(r.last().json().get("outcome").asText()).isEqualTo("COMPLETED");
+        }
+
+        @Test
+        void resumeHandsTheDataToTheTool() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "dave", "d", "Take my passport number");
+            ApiClient.Response r = admin.post(runs(run) + "/resume", "{\"resumeData\":{\"passportNumber\":\"X1234567\"}}");
+            ApiClient.Event result = r.events().stream().filter(e -> e.name().equals("tool-result")).findFirst().orElseThrow();
+            assertThat(result.json().get("result").toString()).isEqualTo("{\"passportOnFile\":\"*****567\"}");
+            assertThat(r.last().json().get("outcome").asText()).isEqualTo("COMPLETED");
+        }
+
+        @Test
+        void acceptJsonReturnsTheDrainedResult() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            ApiClient.Response r = admin.postForJson(runs(run) + "/approve", approve("call_1_0"));
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.contentType()).isEqualTo("application/json");
+            assertThat(r.json().get("outcome").asText()).isEqualTo("COMPLETED");
+            assertThat(r.json().get("events").findValuesAsText("type")).startsWith("start", "tool-result").endsWith("finish");
+            assertThat(r.json().get("error").isNull()).isTrue();
+        }
+
+        @Test
+        void startingARunStreamsItUntilItSuspends() {
+            ApiClient.Response r = admin.post("/agents/concierge/runs",
+                    "{\"prompt\":\"Book a flight to Oslo\",\"threadId\":\"t-1\",\"resourceId\":\"zoe\"}");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.eventNames()).containsExactly("start", "step-start", "tool-call", "tool-call-approval", "outcome");
+            JsonNode outcome = r.last().json();
+            assertThat(outcome.get("outcome").asText()).isEqualTo("SUSPENDED");
+            assertThat(outcome.get("waitingCalls").get(0).get("toolName").asText()).isEqualTo("bookFlight");
+            assertThat(t.concierge.listSuspendedRuns().runs()).singleElement()
+                    .satisfies(run -> assertThat(run.resourceId()).isEqualTo("zoe"));
+        }
+
+        @Test
+        void aRunThatCompletesAtOnceSaysSo() {
+            ApiClient.Response r = admin.postForJson("/agents/concierge/runs", "{\"prompt\":\"Refund 40 EUR\"}");
+            assertThat(r.json().get("outcome").asText()).isEqualTo("COMPLETED");
+        }
+
+        @Test
+        void bodyFieldsAreChecked() {
+            assertProblem(admin.post("/agents/concierge/runs", "{}"), 400, "prompt");
+            assertProblem(admin.post("/agents/concierge/runs", "{\"prompt\":\"x\",\"colour\":\"red\"}"), 400, "colour");
+            assertProblem(admin.post("/agents/concierge/runs", "{\"prompt\":\"x\",\"maxSteps\":0}"), 400, "maxSteps");
+            assertProblem(admin.post("/agents/concierge/runs", "{\"prompt\":42}"), 400, "prompt");
+            assertProblem(admin.post(runs("r") + "/approve", "{}"), 400, "toolCallId");
+            assertProblem(admin.post(runs("r") + "/resume", "{\"toolCallId\":\"c\"}"), 400, "resumeData");
+            assertProblem(admin.post("/agents/concierge/runs", "[1,2]"), 400, "body");
+            assertProblem(admin.post("/agents/concierge/runs", ""), 400, "body");
+        }
+
+        void assertProblem(ApiClient.Response r, int status, String option) {
+            assertThat(r.status()).as(r.body()).isEqualTo(status);
+            assertThat(r.json().get("option").asText()).as(r.body()).isEqualTo(option);
+        }
+
+        @Test
+        void aNonJsonBodyIs415() {
+            HttpRequest request = HttpRequest.newBuilder(t.server.uri().resolve("agents/concierge/runs"))
+                    .header("Authorization", "Bearer " + TestServer.ADMIN)
+                    .header("Content-Type", "text/plain")
+                    .POST(HttpRequest.BodyPublishers.ofString("prompt=hi")).build();
+            ApiClient.Response r = admin.send("POST", "/agents/concierge/runs", request);
+            assertThat(r.status()).isEqualTo(415);
+        }
+
+        @Test
+        void aWrongMethodIs405WithAllow() {
+            ApiClient.Response r = admin.send("DELETE", "/agents", null, null);
+            assertThat(r.status()).isEqualTo(405);
+            assertThat(r.header("Allow")).isEqualTo("GET");
+        }
+
+        @Test
+        void anUnknownPathIs404() {
+            assertThat(admin.get("/agents/concierge/nothing-here").status()).isEqualTo(404);
+            assertThat(admin.get("/agents/").status()).isEqualTo(404);
+        }
+    }
+
+    @Nested
+    class Errors {
+        @Test
+        void aMissingRunIs404() {
+            ApiClient.Response r = admin.post(runs("no-such-run") + "/approve", approve("call_1_0"));
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:run-not-found");
+            assertThat(r.json().get("runId").asText()).isEqualTo("no-such-run");
+        }
+
+        @Test
+        void anotherAgentsRunAnswersExactlyLikeAMissingOne() {
+            String theirs = t.suspend(t.other, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            ApiClient.Response r = admin.post(runs(theirs) + "/approve", approve("call_1_0"));
+            ApiClient.Response missing = admin.post(runs("x" + theirs.substring(1)) + "/approve", approve("call_1_0"));
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.body()).isEqualTo(missing.body().replace("x" + theirs.substring(1), theirs));
+            assertThat(t.other.listSuspendedRuns().total()).as("untouched").isEqualTo(1);
+        }
+
+        @Test
+        void anUnknownToolCallIs404() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            ApiClient.Response r = admin.post(runs(run) + "/approve", approve("call_9_9"));
+            assertThat(r.status()).isEqualTo(404);
+            assertThat(r.json().get("title").asText()).isEqualTo("Tool call not found");
+        }
+
+        @Test
+        void theKindOfAnswerMustMatchTheCall422() {
+            String approval = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            String data = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "dave", "d", "Take my passport number");
+            ApiClient.Response resumeApproval = admin.post(runs(approval) + "/resume", "{\"resumeData\":{}}");
+            ApiClient.Response approveData = admin.post(runs(data) + "/approve", approve("call_1_0"));
+            assertThat(resumeApproval.status()).isEqualTo(422);
+            assertThat(approveData.status()).isEqualTo(422);
+            assertThat(approveData.json().get("title").asText()).isEqualTo("Resume mismatch");
+            assertThat(t.concierge.listSuspendedRuns().total()).as("nothing changed").isEqualTo(2);
+        }
+
+        @Test
+        void aRunAnotherCallerIsResumingIs409BeforeAnyEvent() throws Exception {
+            CountDownLatch toolStarted = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Agent gated = TestAgents.gated("gated", t.store, toolStarted, release);
+            String run = gated.generate("Launch it", dev.baton.agent.RunOptions.DEFAULT).runId();
+            BatonHttpApi api = BatonHttpApi.builder().agents(gated).authenticator(Authenticator.anonymous()).build();
+            try (BatonHttpServer s = BatonHttpServer.builder(api).port(0).start()) {
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                HttpRequest first = HttpRequest.newBuilder(s.uri().resolve("agents/gated/runs/" + run + "/approve"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(approve("call_1_0"))).build();
+                // the winner has its response headers, so the run is claimed; its tool is running
+                HttpResponse<InputStream> winner = http.send(first, HttpResponse.BodyHandlers.ofInputStream());
+                assertThat(winner.statusCode()).isEqualTo(200);
+                assertThat(toolStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+                ApiClient.Response loser = new ApiClient(s.uri(), null).post("/agents/gated/runs/" + run + "/approve", approve("call_1_0"));
+                assertThat(loser.status()).isEqualTo(409);
+                assertThat(loser.contentType()).isEqualTo("application/problem+json");
+                assertThat(loser.json().get("title").asText()).isEqualTo("Run not suspended");
+
+                release.countDown();
+                String stream;
+                try (InputStream in = winner.body()) {
+                    stream = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                }
+                assertThat(stream).contains("event: tool-result", "\"outcome\":\"COMPLETED\"");
+            } finally {
+                release.countDown();
+            }
+        }
+
+        @Test
+        void aStoreThatIsDownIs503WithoutItsDetails() {
+            FailingStore store = new FailingStore(MemorySnapshotStore.create());
+            try (TestServer down = new TestServer(store, 1024, Duration.ofSeconds(30))) {
+                store.down.set(true);
+                ApiClient.Response list = down.admin().get("/agents/concierge/suspended-runs");
+                ApiClient.Response act = down.admin().post("/agents/concierge/runs/r-1/approve", approve("call_1_0"));
+                for (ApiClient.Response r : List.of(list, act)) {
+                    assertThat(r.status()).isEqualTo(503);
+                    assertThat(r.header("Retry-After")).isEqualTo("5");
+                    assertThat(r.json().get("title").asText()).isEqualTo("Store unavailable");
+                    assertThat(r.body()).doesNotContain("secret-host");
+                }
+            }
+        }
+
+        @Test
+        void anAgentWithoutTheRunsToolIs500WithAPreciseTitle() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            Agent lacking = Agent.builder("concierge").model(t.concierge.model()).tools(TestAgents.refund()).store(t.store).build();
+            BatonHttpApi api = BatonHttpApi.builder().agents(lacking).authenticator(Authenticator.anonymous()).build();
+            try (BatonHttpServer s = BatonHttpServer.builder(api).port(0).start()) {
+                ApiClient.Response r = new ApiClient(s.uri(), null).post("/agents/concierge/runs/" + run + "/approve", approve("call_1_0"));
+                assertThat(r.status()).isEqualTo(500);
+                assertThat(r.json().get("title").asText()).isEqualTo("Agent lacks the run's tool");
+                assertThat(r.json().get("detail").asText()).contains("has no tool 'bookFlight'");
+            }
+            assertThat(t.concierge.listSuspendedRuns().total()).as("nothing changed").isEqualTo(1);
+        }
+    }
+
+    @Nested
+    class Mounting {
+        @Test
+        void servesUnderABasePathAndRedirectsTheBarePath() throws Exception {
+            try (BatonHttpServer s = BatonHttpServer.builder(t.api).port(0).basePath("/baton").start()) {
+                assertThat(s.uri().toString()).endsWith("/baton/");
+                assertThat(new ApiClient(s.uri(), TestServer.ADMIN).get("/agents").status()).isEqualTo(200);
+                RawHttp.Response bare = RawHttp.get(s.port(), "/baton", TestServer.ADMIN);
+                assertThat(bare.status()).isEqualTo(308);
+                assertThat(bare.header("Location")).isEqualTo("/baton/");
+                assertThat(RawHttp.get(s.port(), "/batonx/agents", TestServer.ADMIN).status()).isEqualTo(404);
+            }
+        }
+
+        @Test
+        void theCoreAnswersWithoutAnyServer() {
+            ApiResponse r = t.api.handle(ApiRequest.of("GET", "/agents", java.util.Map.of("Authorization", "Bearer " + TestServer.ADMIN), new byte[0]));
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"id\":\"concierge\"");
+        }
+    }
+
+    /** A store that fails like a database that went away, with a message naming its host. */
+    static final class FailingStore implements SnapshotStore {
+        final SnapshotStore delegate;
+        final AtomicBoolean down = new AtomicBoolean();
+
+        FailingStore(SnapshotStore delegate) {
+            this.delegate = delegate;
+        }
+
+        private void check(String op) {
+            if (down.get()) throw new StorageException("PostgreSQL jdbc:postgresql://secret-host/app: " + op + " failed: Connection refused");
+        }
+
+        @Override public boolean insert(RunSnapshot s) { check("insert"); return delegate.insert(s); }
+
+        @Override public Optional<RunSnapshot> find(String runId) { check("find"); return delegate.find(runId); }
+
+        @Override public boolean compareAndSet(long v, RunSnapshot s) { check("compare-and-set"); return delegate.compareAndSet(v, s); }
+
+        @Override public boolean delete(String runId, long v) { check("delete"); return delegate.delete(runId, v); }
+
+        @Override public RunPage list(RunQuery q) { check("list"); return delegate.list(q); }
+
+        @Override public Instant now() { return Instant.now(); }
+
+        @Override public void close() { delegate.close(); }
+    }
+
+    static URI uri(String s) {
+        return URI.create(s);
+    }
+}

@@ -1,0 +1,242 @@
+package dev.baton.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.RunOptions;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The inbox page in real headless Chromium (Debian's {@code chromium} and {@code chromium-driver},
+ * which {@code .ci/run} installs), over a server on a SQLite file with seeded runs: filter, page,
+ * approve one run, decline one with a reason, resume one with data (after the page refused invalid
+ * JSON), and watch the list update. Screenshots go to {@code target/}.
+ */
+class InboxBrowserTest {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
+
+    @TempDir
+    Path dir;
+
+    SnapshotStore store;
+    TestAgents.MutableClock clock;
+    Agent concierge;
+    BatonHttpServer server;
+    ChromeDriver browser;
+    WebDriverWait wait;
+
+    @BeforeEach
+    void start() throws Exception {
+        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER);
+        if (System.getenv("CI") != null && !present) {
+            throw new AssertionError("CI must have chromium and chromium-driver (.ci/run installs them)");
+        }
+        assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+
+        store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("inbox.db"));
+        clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
+        concierge = TestAgents.concierge(TestAgents.CONCIERGE, store, clock);
+        Agent other = TestAgents.concierge("travel-desk", store, clock);
+        seed("2026-06-01T09:00:00Z", "alice", "alice-lisbon", "Book a flight to Lisbon");
+        seed("2026-06-01T09:20:00Z", "alice", "alice-lisbon", "Take my passport number for Lisbon");
+        seed("2026-06-02T14:30:00Z", "bob", "bob-orders", "Refund 250 EUR for order A-1001");
+        seed("2026-06-03T11:00:00Z", "carol", "carol-tokyo", "Book a flight to Tokyo");
+        seed("2026-06-04T08:15:00Z", "carol", "carol-orders", "Refund 180 EUR for order A-1003");
+        seed("2026-06-05T16:40:00Z", "dave", "dave-documents", "Take my passport number for my file");
+        seed("2026-06-05T17:00:00Z", "erin", "erin-japan", "Book a flight to Osaka");
+        clock.set(Instant.parse("2026-06-06T10:00:00Z"));
+
+        BatonHttpApi api = BatonHttpApi.builder()
+                .agents(concierge, other)
+                .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("ops")).build())
+                .build();
+        server = BatonHttpServer.builder(api).port(0).start();
+
+        System.setProperty("webdriver.chrome.driver", DRIVER.toString());
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1400,1100", "--lang=en-US",
+                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().window().setSize(new Dimension(1400, 1100));
+        wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+    }
+
+    void seed(String at, String resource, String thread, String prompt) {
+        clock.set(Instant.parse(at));
+        concierge.generate(prompt, RunOptions.builder().resourceId(resource).threadId(thread).build());
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) browser.quit();
+        if (server != null) server.close();
+        if (store != null) store.close();
+    }
+
+    List<WebElement> runs() {
+        return browser.findElements(By.cssSelector("#run-list > li.run"));
+    }
+
+    void waitForRuns(int n) {
+        wait.withMessage(() -> "expected " + n + " runs; page says: " + browser.findElement(By.id("summary")).getText()
+                        + " / " + browser.findElement(By.id("status")).getText())
+                .until(d -> runs().size() == n && !"true".equals(d.findElement(By.tagName("body")).getAttribute("aria-busy")));
+    }
+
+    WebElement run(String threadId) {
+        return browser.findElement(By.cssSelector("#run-list > li.run[data-thread-id='" + threadId + "']"));
+    }
+
+    List<WebElement> actions() {
+        return browser.findElements(By.cssSelector("#actions > li.action"));
+    }
+
+    /** Waits for the newest action's closing line and returns the action's text. */
+    String waitForOutcome(int actionsBefore, String outcome) {
+        wait.until(d -> actions().size() == actionsBefore + 1 && "true".equals(actions().get(0).getAttribute("data-done")));
+        WebElement newest = actions().get(0);
+        assertThat(newest.findElements(By.cssSelector("li[data-outcome='" + outcome + "']"))).as(newest.getText()).hasSize(1);
+        return newest.getText();
+    }
+
+    void screenshot(String name) throws Exception {
+        ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0); document.activeElement.blur();");
+        Path target = Path.of("target", name);
+        Files.createDirectories(target.getParent());
+        Files.copy(((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void filterApproveDeclineAndResumeInTheBrowser() throws Exception {
+        browser.get(server.uri() + "#token=" + TestServer.ADMIN);
+        waitForRuns(7);
+        assertThat(browser.findElement(By.id("who-name")).getText()).isEqualTo("ops");
+        assertThat(browser.getCurrentUrl()).as("the token leaves the address bar").doesNotContain(TestServer.ADMIN);
+        assertThat(browser.findElement(By.id("summary")).getText()).isEqualTo("Runs 1–7 of 7 waiting runs.");
+        assertThat(runs().get(0).getAttribute("data-thread-id")).as("newest first").isEqualTo("erin-japan");
+        WebElement dave = run("dave-documents");
+        assertThat(dave.getText()).contains("askPassportNumber", "What is your passport number?");
+        assertThat(run("carol-tokyo").findElement(By.cssSelector("pre.args")).getText()).contains("\"to\": \"Tokyo\"");
+
+        // every control has a name a screen reader can say
+        Object unlabelled = ((JavascriptExecutor) browser).executeScript(
+                "return [...document.querySelectorAll('input,select,textarea,button')].filter(e => !e.closest('[hidden]'))"
+                        + ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())"
+                        + ".map(e => e.outerHTML)");
+        assertThat((List<?>) unlabelled).isEmpty();
+
+        // filter by resource, from the keyboard: type, then Enter submits
+        WebElement resource = browser.findElement(By.id("resource"));
+        resource.sendKeys("bob", Keys.ENTER);
+        waitForRuns(1);
+        assertThat(runs().get(0).getAttribute("data-resource-id")).isEqualTo("bob");
+        browser.findElement(By.id("clear")).click();
+        waitForRuns(7);
+
+        // creation dates, both days inclusive
+        ((JavascriptExecutor) browser).executeScript(
+                "document.getElementById('from').value = '2026-06-02'; document.getElementById('to').value = '2026-06-03';");
+        browser.findElement(By.cssSelector("#filters button[type=submit]")).click();
+        waitForRuns(2);
+        assertThat(runs()).extracting(r -> r.getAttribute("data-thread-id")).containsExactly("carol-tokyo", "bob-orders");
+        browser.findElement(By.id("clear")).click();
+        waitForRuns(7);
+
+        // paging
+        new Select(browser.findElement(By.id("per-page"))).selectByVisibleText("5");
+        waitForRuns(5);
+        assertThat(browser.findElement(By.id("page-info")).getText()).isEqualTo("Page 1 of 2");
+        browser.findElement(By.id("next")).click();
+        waitForRuns(2);
+        assertThat(browser.findElement(By.id("summary")).getText()).isEqualTo("Runs 6–7 of 7 waiting runs.");
+        assertThat(browser.findElement(By.id("next")).isEnabled()).isFalse();
+        browser.findElement(By.id("prev")).click();
+        waitForRuns(5);
+        new Select(browser.findElement(By.id("per-page"))).selectByVisibleText("10");
+        waitForRuns(7);
+
+        // approve carol's flight: the events stream in, then the list loses the run
+        int before = actions().size();
+        run("carol-tokyo").findElement(By.cssSelector("button.approve")).click();
+        String approved = waitForOutcome(before, "COMPLETED");
+        assertThat(approved).contains("tool-result", "bookFlight → {\"booked\":\"Tokyo\"", "finish");
+        waitForRuns(6);
+        assertThat(browser.findElements(By.cssSelector("li.run[data-thread-id='carol-tokyo']"))).isEmpty();
+
+        // decline bob's refund with a reason, sent with Enter from the reason field
+        before = actions().size();
+        WebElement reason = run("bob-orders").findElement(By.cssSelector("input.reason"));
+        reason.sendKeys("Already refunded at the till", Keys.ENTER);
+        String declined = waitForOutcome(before, "COMPLETED");
+        assertThat(declined).contains("tool-output-denied", "refund did not run: \"Already refunded at the till\"")
+                .doesNotContain("tool-result");
+        waitForRuns(5);
+
+        // resume dave's question: invalid JSON is refused in the page, nothing is sent
+        before = actions().size();
+        WebElement data = run("dave-documents").findElement(By.cssSelector("textarea.resume-data"));
+        data.sendKeys("{passportNumber: X1}");
+        run("dave-documents").findElement(By.cssSelector("button.resume")).click();
+        WebElement error = run("dave-documents").findElement(By.cssSelector("p.error"));
+        wait.until(d -> error.getText().startsWith("Not valid JSON"));
+        assertThat(data.getAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(actions()).hasSize(before);
+        assertThat(concierge.listSuspendedRuns().total()).isEqualTo(5);
+
+        data.clear();
+        data.sendKeys("{\"passportNumber\": \"X1234567\"}");
+        data.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+        String resumed = waitForOutcome(before, "COMPLETED");
+        assertThat(resumed).contains("askPassportNumber → {\"passportOnFile\":\"*****567\"}");
+        waitForRuns(4);
+        assertThat(runs()).extracting(r -> r.getAttribute("data-thread-id"))
+                .containsExactly("erin-japan", "carol-orders", "alice-lisbon", "alice-lisbon");
+        assertThat(browser.findElement(By.id("summary")).getText()).isEqualTo("Runs 1–4 of 4 waiting runs.");
+        screenshot("inbox.png");
+
+        // what the page shows is what the store holds
+        assertThat(concierge.listSuspendedRuns().runs()).extracting(r -> r.threadId())
+                .containsExactly("erin-japan", "carol-orders", "alice-lisbon", "alice-lisbon");
+    }
+
+    @Test
+    void aWrongTokenAsksToSignInAgain() throws Exception {
+        browser.get(server.uri() + "#token=not-the-right-token-000");
+        WebElement login = browser.findElement(By.id("login"));
+        wait.until(d -> login.isDisplayed());
+        assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("That token was not accepted.");
+        WebElement token = browser.findElement(By.id("token"));
+        token.sendKeys(TestServer.ADMIN, Keys.ENTER);
+        waitForRuns(7);
+        screenshot("inbox-signed-in.png");
+    }
+}
