@@ -292,6 +292,44 @@ public abstract class SnapshotStoreContract {
             assertThat(ids(store.list(query().createdFrom(t).createdTo(t).build()))).containsExactly(at.runId());
         }
 
+        /**
+         * Runs created exactly at the bounds are listed whatever their id: ids at the top and the
+         * bottom of every string order (U+FFFF, characters above U+FFFF, U+0001) catch a range
+         * that is bounded by a sentinel id instead of by the date alone.
+         */
+        @Test
+        void dateBoundsAreInclusiveForEveryRunId() {
+            Instant from = T0.plusMillis(1000);
+            Instant to = T0.plusMillis(2000);
+            List<String> atBounds = new ArrayList<>();
+            List<String> outside = new ArrayList<>();
+            for (String p : List.of("\uffff\uffff\uffff\uffff", "\uffff\uffff\uffff", "\ud83d\ude00", "\udbff\udfff\udbff\udfff",
+                    "\uefff", "\u0001", "~")) {
+                String id = p + "-" + agent;
+                atBounds.add(insert(run(id + "-to", to)).runId());
+                atBounds.add(insert(run(id + "-from", from)).runId());
+                outside.add(insert(run(id + "-after", to.plusMillis(1))).runId());
+                outside.add(insert(run(id + "-before", from.minusMillis(1))).runId());
+            }
+            RunPage both = store.list(query().createdFrom(from).createdTo(to).build());
+            assertThat(ids(both)).containsExactlyInAnyOrderElementsOf(atBounds);
+            assertThat(both.total()).isEqualTo(atBounds.size());
+            assertThat(store.list(query().createdFrom(from).createdTo(to).threadId("t").countOnly().build()).total())
+                    .isEqualTo(atBounds.size());
+            List<String> upTo = ids(store.list(query().createdTo(to).build()));
+            assertThat(upTo).hasSize(atBounds.size() + outside.size() / 2).containsAll(atBounds);
+            List<String> onwards = ids(store.list(query().createdFrom(from).resourceId("r").build()));
+            assertThat(onwards).hasSize(atBounds.size() + outside.size() / 2).containsAll(atBounds);
+            List<String> exactlyTo = ids(store.list(query().createdFrom(to).createdTo(to).build()));
+            assertThat(exactlyTo).containsExactlyInAnyOrderElementsOf(atBounds.stream().filter(id -> id.endsWith("-to")).toList());
+            List<String> exactlyFrom = ids(store.list(query().createdFrom(from).createdTo(from).page(0, 100).build()));
+            assertThat(exactlyFrom).containsExactlyInAnyOrderElementsOf(atBounds.stream().filter(id -> id.endsWith("-from")).toList());
+        }
+
+        private RunSnapshot run(String runId, Instant created) {
+            return new RunSnapshot(runId, agent, RunStatus.SUSPENDED, "t", "r", created, created, 1, null, null, "{}");
+        }
+
         @Test
         void datesFilterCreationTimeNotSuspensionTime() {
             Instant created = T0.plusSeconds(10);

@@ -5,6 +5,9 @@
  * class MySnapshotStoreTest extends SnapshotStoreContract {
  *     protected SnapshotStore openStore() { return MyStore.open(...); }
  * }
+ * class MyLeaseTest extends LeaseContract {
+ *     protected SnapshotStore openStore() { return MyStore.open(...); }
+ * }
  * class MyAgentTest extends AgentContract {
  *     protected SnapshotStore openStore() { return MyStore.open(...); }
  * }

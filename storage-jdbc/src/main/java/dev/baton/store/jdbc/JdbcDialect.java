@@ -80,6 +80,35 @@ public enum JdbcDialect {
     }
 
     /**
+     * A query of one row and one {@code BIGINT} column: the database server's current time in
+     * epoch milliseconds, read in a way that no session time zone or daylight-saving change affects.
+     * H2 and SQLite run inside the application's JVM (unless H2 runs as a server), so there it is
+     * this machine's clock, read through the database.
+     */
+    String nowMillisSql() {
+        return switch (this) {
+            // clock_timestamp(), not now(): now() is the start of the transaction
+            case POSTGRESQL -> "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM clock_timestamp()) * 1000) AS BIGINT)";
+            // UTC_TIMESTAMP, not UNIX_TIMESTAMP(NOW(3)), which reads NOW() in the session's time zone
+            // and so is ambiguous in the hour a daylight-saving change repeats
+            case MYSQL -> "SELECT TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000";
+            // CURRENT_TIMESTAMP is a TIMESTAMP WITH TIME ZONE in H2 2.x: its epoch does not depend on the zone
+            case H2 -> "SELECT CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)";
+            // 'now' is the same instant for every call within one statement; %f is "SS.SSS"
+            case SQLITE -> "SELECT CAST(strftime('%s', 'now') AS INTEGER) * 1000 + CAST(substr(strftime('%f', 'now'), 4) AS INTEGER)";
+        };
+    }
+
+    /**
+     * The condition "the lease owner is exactly this text" with one parameter. On MySQL/MariaDB the
+     * {@code utf8mb4_bin} column is compared as bytes, since MariaDB's {@code utf8mb4_bin} pads
+     * trailing spaces ({@code 'a' = 'a '}).
+     */
+    String leaseOwnerIs() {
+        return this == MYSQL ? "CAST(lease_owner AS BINARY) = CAST(? AS BINARY)" : "lease_owner = ?";
+    }
+
+    /**
      * True only for a violated primary key or unique constraint, never for other failures
      * (a NOT NULL violation, a lost connection, ...).
      */

@@ -7,15 +7,19 @@ import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
@@ -51,6 +55,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #ddl(JdbcDialect, String)} (or {@code java dev.baton.store.jdbc.JdbcSnapshotStore postgresql})
  * prints the DDL for applications that manage their schema themselves.
+ *
+ * <p>Leases: {@link #renewLease} is one {@code UPDATE ... SET lease_expires_at = ?, version =
+ * version + 1 WHERE run_id = ? AND version = ? AND status = 'RESUMING' AND lease_owner = ?}; the
+ * payload is neither read nor sent. {@link #now()} reads the database server's clock
+ * (PostgreSQL {@code clock_timestamp()}, MySQL/MariaDB {@code UTC_TIMESTAMP(6)}, H2
+ * {@code CURRENT_TIMESTAMP}, SQLite {@code strftime('%f', 'now')}); H2 embedded and SQLite run in
+ * the application's process, so theirs is this machine's clock.
+ *
+ * <p>Capabilities ({@link #capabilities()}): every JDBC store has {@link StoreCapability#STORE_CLOCK}.
+ * PostgreSQL, MySQL/MariaDB, an SQLite file, H2 over TCP and an H2 file opened with
+ * {@code AUTO_SERVER=TRUE} are {@link StoreCapability#SHARED} and {@link StoreCapability#DURABLE};
+ * an H2 file without {@code AUTO_SERVER} is only durable (a second process cannot open it);
+ * {@code jdbc:h2:mem:} and an in-memory SQLite database are neither.
  */
 public final class JdbcSnapshotStore implements SnapshotStore {
 
@@ -66,11 +83,13 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private final @Nullable AutoCloseable owned;
     private final String selectColumns;
     private final int queryTimeoutSeconds;
+    private final Set<StoreCapability> capabilities;
     private volatile boolean closed;
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
-                              @Nullable AutoCloseable owned, int queryTimeoutSeconds) {
+                              @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
         this.jdbi = jdbi;
+        this.capabilities = withStoreClock(capabilities);
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.dialect = dialect;
         this.table = table;
@@ -101,6 +120,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         private SchemaMode schemaMode = SchemaMode.CREATE;
         private int queryTimeoutSeconds = DEFAULT_QUERY_TIMEOUT_SECONDS;
         private @Nullable String description;
+        private @Nullable String url;
 
         private Builder(Jdbi jdbi, @Nullable AutoCloseable owned) {
             this.jdbi = jdbi;
@@ -138,6 +158,12 @@ public final class JdbcSnapshotStore implements SnapshotStore {
             return this;
         }
 
+        /** The JDBC URL, when the caller knows it (the provider); else it is read from the connection. */
+        Builder url(String jdbcUrl) {
+            this.url = jdbcUrl;
+            return this;
+        }
+
         /** Hands a resource (the pool a URL-opened store created) to the store, to close with it. */
         Builder owning(AutoCloseable resource) {
             this.owned = resource;
@@ -152,15 +178,19 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         public JdbcSnapshotStore build() {
             JdbcDialect d = dialect;
             String what = description != null ? description : "JDBC store (table " + table + ")";
+            String jdbcUrl = url;
             try {
                 if (d == null) {
-                    String product = jdbi.withHandle(h -> {
+                    String[] productAndUrl = jdbi.withHandle(h -> {
                         try {
-                            return h.getConnection().getMetaData().getDatabaseProductName();
+                            var meta = h.getConnection().getMetaData();
+                            return new String[] {meta.getDatabaseProductName(), meta.getURL()};
                         } catch (SQLException e) {
                             throw new StorageException(what0(description) + ": cannot read the database product name", e);
                         }
                     });
+                    String product = productAndUrl[0];
+                    if (jdbcUrl == null) jdbcUrl = productAndUrl[1];
                     d = JdbcDialect.forProductName(product).orElseThrow(() -> new StorageException(
                             "Baton's JDBC store supports PostgreSQL, MySQL/MariaDB, H2 and SQLite, not " + product));
                 }
@@ -171,7 +201,16 @@ public final class JdbcSnapshotStore implements SnapshotStore {
                     case VALIDATE -> Schema.validate(jdbi, table);
                     case NONE -> { }
                 }
-                return new JdbcSnapshotStore(jdbi, d, table, name, owned, queryTimeoutSeconds);
+                if (jdbcUrl == null && schemaMode != SchemaMode.NONE && (d == JdbcDialect.H2 || d == JdbcDialect.SQLITE)) {
+                    jdbcUrl = jdbi.withHandle(h -> {   // connected anyway: which H2 / SQLite database is it?
+                        try {
+                            return h.getConnection().getMetaData().getURL();
+                        } catch (SQLException e) {
+                            return null;
+                        }
+                    });
+                }
+                return new JdbcSnapshotStore(jdbi, d, table, name, owned, queryTimeoutSeconds, capabilitiesOf(d, jdbcUrl));
             } catch (JdbiException e) {
                 closeOwned();
                 throw new StorageException(what + ": cannot open the store: " + Schema.rootMessage(e), e);
@@ -198,6 +237,40 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /** Package-private entry for the provider: a store that owns (and closes) {@code pool}. */
     static Builder owningBuilder(Jdbi jdbi, AutoCloseable pool) {
         return new Builder(jdbi, null).owning(pool);
+    }
+
+    /**
+     * What a store on this database offers. A server database is shared and durable; an H2 or
+     * SQLite database depends on its URL (in memory: neither; an H2 file without
+     * {@code AUTO_SERVER=TRUE}: durable only). An H2 or SQLite store whose URL is unknown (built
+     * with {@link Builder#dialect} and {@link SchemaMode#NONE}, so never connected at build time)
+     * claims nothing. {@link StoreCapability#STORE_CLOCK}, which every JDBC store has, is added by
+     * the store.
+     */
+    static Set<StoreCapability> capabilitiesOf(JdbcDialect dialect, @Nullable String jdbcUrl) {
+        Set<StoreCapability> sharedAndDurable = Set.of(StoreCapability.SHARED, StoreCapability.DURABLE);
+        if (dialect == JdbcDialect.POSTGRESQL || dialect == JdbcDialect.MYSQL) return sharedAndDurable;
+        if (jdbcUrl == null) return Set.of();
+        String u = jdbcUrl.toLowerCase(Locale.ROOT);
+        if (dialect == JdbcDialect.H2) {
+            String rest = u.startsWith("jdbc:h2:") ? u.substring("jdbc:h2:".length()) : u;
+            if (rest.startsWith("mem:")) return Set.of();
+            if (rest.startsWith("tcp:") || rest.startsWith("ssl:")) return sharedAndDurable;
+            return u.replace(" ", "").contains(";auto_server=true") ? sharedAndDurable : Set.of(StoreCapability.DURABLE);
+        }
+        String rest = u.startsWith("jdbc:sqlite:") ? u.substring("jdbc:sqlite:".length()) : u;
+        int q = rest.indexOf('?');
+        String path = q < 0 ? rest : rest.substring(0, q);
+        if (path.isEmpty() || path.equals(":memory:") || path.startsWith("file::memory:") || rest.contains("mode=memory")) {
+            return Set.of();
+        }
+        return sharedAndDurable;
+    }
+
+    private static Set<StoreCapability> withStoreClock(Set<StoreCapability> capabilities) {
+        EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK);
+        all.addAll(capabilities);
+        return java.util.Collections.unmodifiableSet(all);
     }
 
     /** The DDL of the runs table (and its history table) for {@code dialect}, as one script. */
@@ -281,6 +354,40 @@ public final class JdbcSnapshotStore implements SnapshotStore {
             u.bind(7, expectedVersion);
             return u.execute() == 1;
         });
+    }
+
+    /**
+     * One {@code UPDATE} of {@code lease_expires_at} and {@code version} where the run is at
+     * {@code expectedVersion}, {@code RESUMING} and held by {@code owner}; the payload stays where it is.
+     */
+    @Override
+    public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(newExpiry, "newExpiry");
+        if (!dialect.fits(runId)) return false;   // too long to have been stored
+        return call("lease renewal", runId, h -> {
+            var u = h.createUpdate("UPDATE " + table + " SET lease_expires_at = ?, version = version + 1"
+                    + " WHERE run_id = ? AND version = ? AND status = 'RESUMING' AND " + dialect.leaseOwnerIs());
+            u.bind(0, newExpiry.toEpochMilli());
+            bindId(u, 1, runId);
+            u.bind(2, expectedVersion);
+            u.bind(3, owner);
+            return u.execute() == 1;
+        });
+    }
+
+    /** The database server's clock, see the class comment. */
+    @Override
+    public Instant now() {
+        return call("reading the clock", null, h -> Instant.ofEpochMilli(
+                h.createQuery(dialect.nowMillisSql()).mapTo(Long.class).one()));
+    }
+
+    /** See the class comment: {@link StoreCapability#STORE_CLOCK}, and more depending on the database and URL. */
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return capabilities;
     }
 
     @Override

@@ -1,17 +1,22 @@
 package dev.baton.store.memory;
 
+import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -29,6 +34,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * shared inside this JVM (as H2's named in-memory databases): closing it and opening
  * {@code memory:NAME} again finds the same runs, which lets several {@code Agent} instances in one
  * JVM share runs.
+ *
+ * <p>Leases: {@link #renewLease} replaces the run under the same lock as a compare-and-set, with
+ * the payload object shared, not copied. {@link #now()} is this JVM's clock, the only clock an
+ * in-memory store has; it declares {@link StoreCapability#STORE_CLOCK} and nothing else (it is
+ * neither shared between processes nor durable).
  */
 public final class MemorySnapshotStore implements SnapshotStore {
 
@@ -39,7 +49,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
         final ReadWriteLock lock = new ReentrantReadWriteLock();
         final Map<String, RunSnapshot> byId = new HashMap<>();
         /** Index key (agent, agent+thread, agent+resource) to the runs under it, in listing order. */
-        final Map<String, NavigableSet<RunSnapshot>> indexes = new HashMap<>();
+        final Map<String, NavigableMap<Position, RunSnapshot>> indexes = new HashMap<>();
     }
 
     private final Data data;
@@ -103,6 +113,37 @@ public final class MemorySnapshotStore implements SnapshotStore {
     }
 
     @Override
+    public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(newExpiry, "newExpiry");
+        data.lock.writeLock().lock();
+        try {
+            RunSnapshot current = data.byId.get(runId);
+            if (current == null || current.version() != expectedVersion || current.status() != RunStatus.RESUMING
+                    || !owner.equals(current.leaseOwner())) {
+                return false;
+            }
+            remove(current);
+            put(current.renewed(newExpiry));
+            return true;
+        } finally {
+            data.lock.writeLock().unlock();
+        }
+    }
+
+    /** This JVM's clock, in milliseconds. */
+    @Override
+    public Instant now() {
+        return Instant.ofEpochMilli(Clock.systemUTC().millis());
+    }
+
+    /** {@link StoreCapability#STORE_CLOCK} only: the store is neither shared between processes nor durable. */
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return Set.of(StoreCapability.STORE_CLOCK);
+    }
+
+    @Override
     public boolean delete(String runId, long expectedVersion) {
         data.lock.writeLock().lock();
         try {
@@ -119,21 +160,19 @@ public final class MemorySnapshotStore implements SnapshotStore {
     public RunPage list(RunQuery query) {
         data.lock.readLock().lock();
         try {
-            NavigableSet<RunSnapshot> index = data.indexes.get(indexKey(query.agentId(), query.threadId(), query.resourceId()));
+            NavigableMap<Position, RunSnapshot> index =
+                    data.indexes.get(indexKey(query.agentId(), query.threadId(), query.resourceId()));
             if (index == null || query.emptyDateRange()) return new RunPage(List.of(), 0);
-            NavigableSet<RunSnapshot> range = index;
-            // the index is in listing order (newest first), so the date bounds select a contiguous range
-            if (query.createdTo() != null) {
-                range = range.tailSet(probe(query.createdTo(), true), true);
-            }
-            if (query.createdFrom() != null) {
-                range = range.headSet(probe(query.createdFrom(), false), true);
-            }
+            // the index is in listing order (newest first), so the date bounds select a contiguous range,
+            // from the edge before every run created at createdTo to the edge after every run created at createdFrom
+            NavigableMap<Position, RunSnapshot> range = index;
+            if (query.createdTo() != null) range = range.tailMap(Position.before(query.createdTo()), false);
+            if (query.createdFrom() != null) range = range.headMap(Position.after(query.createdFrom()), false);
             List<RunSnapshot> items = new ArrayList<>();
             long total = 0;
             long offset = query.offset();
             Integer limit = query.limit();
-            for (RunSnapshot s : range) {
+            for (RunSnapshot s : range.values()) {
                 if (!query.matches(s)) continue;
                 if (total >= offset && (limit == null || items.size() < limit)) items.add(s);
                 total++;
@@ -144,25 +183,51 @@ public final class MemorySnapshotStore implements SnapshotStore {
         }
     }
 
-    /** A boundary element for a range over creation time: sorts before (first) or after (last) every real run at {@code t}. */
-    private static RunSnapshot probe(java.time.Instant t, boolean first) {
-        // runIds compare descending: the greatest possible id sorts first, the empty-ish lowest id last
-        String id = first ? "\uffff\uffff\uffff" : "\u0000";
-        return new RunSnapshot(id, "probe", dev.baton.agent.RunStatus.SUSPENDED, null, null, t, t, 1, null, null, "");
+    /**
+     * A place in the listing order ({@code createdAt} descending, then {@code runId} descending,
+     * as {@link RunQuery#ORDER}): a run's, or the edge just before or just after every run created
+     * at one instant. The edges bound a date range; a sentinel run id could not, since some id
+     * always sorts beyond it (four U+FFFF characters sort after three).
+     */
+    private record Position(Instant createdAt, int edge, String runId) implements Comparable<Position> {
+        static final int BEFORE = -1;
+        static final int RUN = 0;
+        static final int AFTER = 1;
+
+        static Position of(RunSnapshot s) {
+            return new Position(s.createdAt(), RUN, s.runId());
+        }
+
+        static Position before(Instant createdAt) {
+            return new Position(createdAt, BEFORE, "");
+        }
+
+        static Position after(Instant createdAt) {
+            return new Position(createdAt, AFTER, "");
+        }
+
+        @Override
+        public int compareTo(Position o) {
+            int c = o.createdAt.compareTo(createdAt);   // newest first
+            if (c != 0) return c;
+            c = Integer.compare(edge, o.edge);
+            if (c != 0 || edge != RUN) return c;
+            return o.runId.compareTo(runId);            // then run id descending
+        }
     }
 
     private void put(RunSnapshot s) {
         data.byId.put(s.runId(), s);
-        for (String key : keys(s)) data.indexes.computeIfAbsent(key, k -> new TreeSet<>(RunQuery.ORDER)).add(s);
+        for (String key : keys(s)) data.indexes.computeIfAbsent(key, k -> new TreeMap<>()).put(Position.of(s), s);
     }
 
     private void remove(RunSnapshot s) {
         data.byId.remove(s.runId());
         for (String key : keys(s)) {
-            NavigableSet<RunSnapshot> set = data.indexes.get(key);
-            if (set != null) {
-                set.remove(s);
-                if (set.isEmpty()) data.indexes.remove(key);
+            NavigableMap<Position, RunSnapshot> index = data.indexes.get(key);
+            if (index != null) {
+                index.remove(Position.of(s));
+                if (index.isEmpty()) data.indexes.remove(key);
             }
         }
     }

@@ -8,6 +8,7 @@ import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
 import com.mongodb.MongoClientSettings;
+import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadPreference;
@@ -15,6 +16,9 @@ import com.mongodb.WriteConcern;
 import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Aggregates;
+import com.mongodb.client.model.Facet;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexModel;
 import com.mongodb.client.model.IndexOptions;
@@ -30,6 +34,7 @@ import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -38,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -67,9 +73,22 @@ import org.jspecify.annotations.Nullable;
  * SnapshotStore store = MongoSnapshotStore.builder(mongoClient, "app").collection("agent_runs").build();
  * }</pre>
  *
- * A client passed in is never closed by the store. The store reads from the primary and writes
- * with at least acknowledged write concern whatever the client's defaults, because the
- * compare-and-set and "a claimed run is no longer listed" depend on it.
+ * A client passed in is never closed by the store. The store reads from the primary, and writes
+ * with majority write concern by default ({@link WriteConcernLevel}), because the compare-and-set
+ * and "a claimed run is no longer listed" depend on it and a claim acknowledged by the primary
+ * alone can be rolled back by a failover.
+ *
+ * <p>Leases: {@link #renewLease} is one {@code updateOne} whose filter holds the {@code _id}, the
+ * expected {@code version}, {@code status: "RESUMING"} and the {@code leaseOwner}, and which
+ * {@code $set}s {@code leaseExpiresAt} and {@code $inc}s {@code version}: the payload is neither
+ * read nor sent. {@link #now()} is the server's {@code localTime} from the {@code hello} command
+ * ({@code isMaster} on servers that do not know {@code hello}); on a sharded cluster it is the
+ * clock of the {@code mongos} the client talks to.
+ *
+ * <p>A page and its total come from one pass over the matches: see {@link #list(RunQuery)}.
+ *
+ * <p>Capabilities: {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE} and
+ * {@link StoreCapability#STORE_CLOCK}.
  */
 public final class MongoSnapshotStore implements SnapshotStore {
 
@@ -81,6 +100,10 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     /** MongoDB's error code for a duplicate key (E11000). */
     static final int DUPLICATE_KEY = 11000;
+    /** MongoDB's error code for a command the server does not know. */
+    static final int COMMAND_NOT_FOUND = 59;
+    /** How often a listing reads its page again when a write landed between the page and its count. */
+    static final int LIST_ATTEMPTS = 3;
 
     /** Index names, fixed so that reopening finds (and does not duplicate) them. */
     static final String INDEX_AGENT = "baton_agent_created";
@@ -112,22 +135,25 @@ public final class MongoSnapshotStore implements SnapshotStore {
             SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD);
 
     private final MongoCollection<Document> collection;
+    private final MongoDatabase admin;
     private final @Nullable MongoClient ownedClient;
     private final String description;
+    /** False once the server answered that it does not know {@code hello}: ask {@code isMaster} instead. */
+    private volatile boolean helloKnown = true;
+    /** Called between a listing's page and its count; for tests that make a write land there. */
+    volatile @Nullable Runnable betweenPageAndCount;
 
     private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
-                               String description) {
+                               String description, WriteConcernLevel writeConcern) {
         this.ownedClient = owned ? client : null;
         this.description = description;
         MongoCollection<Document> c = client.getDatabase(database).getCollection(collectionName)
                 // the user's client may carry a codec registry that maps Date or String differently
                 .withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry())
                 .withReadPreference(ReadPreference.primary());
-        if (!c.getWriteConcern().isAcknowledged()) {
-            // an unacknowledged insert cannot report a duplicate key, nor an update its match count
-            c = c.withWriteConcern(WriteConcern.ACKNOWLEDGED);
-        }
-        this.collection = c;
+        // never unacknowledged: an unacknowledged insert cannot report a duplicate key, nor an update its match count
+        this.collection = c.withWriteConcern(writeConcern.applyTo(c.getWriteConcern()));
+        this.admin = client.getDatabase("admin").withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry());
         createIndexes();
     }
 
@@ -142,9 +168,10 @@ public final class MongoSnapshotStore implements SnapshotStore {
     }
 
     /** Opens a store on a client the store owns and closes. Used by the provider. */
-    static MongoSnapshotStore openOwned(MongoClient client, String database, String collection, String description) {
+    static MongoSnapshotStore openOwned(MongoClient client, String database, String collection, String description,
+                                        WriteConcernLevel writeConcern) {
         try {
-            return new MongoSnapshotStore(client, true, database, collection, description);
+            return new MongoSnapshotStore(client, true, database, collection, description, writeConcern);
         } catch (RuntimeException e) {
             client.close();
             throw e;
@@ -156,6 +183,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         private final MongoClient client;
         private final String database;
         private String collection = DEFAULT_COLLECTION;
+        private WriteConcernLevel writeConcern = WriteConcernLevel.MAJORITY;
 
         private Builder(MongoClient client, String database) {
             this.client = Objects.requireNonNull(client, "client");
@@ -169,13 +197,22 @@ public final class MongoSnapshotStore implements SnapshotStore {
         }
 
         /**
+         * The least every write asks for; default {@link WriteConcernLevel#MAJORITY}. The client's
+         * own write concern is kept where it asks for at least as much.
+         */
+        public Builder writeConcern(WriteConcernLevel writeConcern) {
+            this.writeConcern = Objects.requireNonNull(writeConcern, "writeConcern");
+            return this;
+        }
+
+        /**
          * Opens the store and creates its indexes if missing.
          *
          * @throws StorageException if the server cannot be reached or refuses the indexes
          */
         public MongoSnapshotStore build() {
             return new MongoSnapshotStore(client, false, database, collection,
-                    "MongoDB " + database + "." + collection + " (application client)");
+                    "MongoDB " + database + "." + collection + " (application client)", writeConcern);
         }
     }
 
@@ -277,6 +314,56 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return before != null;
     }
 
+    /**
+     * One {@code updateOne}: filter {@code {_id, version, status: "RESUMING", leaseOwner}}, update
+     * {@code $set leaseExpiresAt, $inc version}. The payload is neither read nor sent.
+     */
+    @Override
+    public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(owner, "owner");
+        Bson filter = and(eq(ID, runId), eq(VERSION, expectedVersion), eq(STATUS, RunStatus.RESUMING.name()),
+                eq(LEASE_OWNER, owner));
+        Bson update = Updates.combine(Updates.set(LEASE_EXPIRES_AT, Date.from(newExpiry)), Updates.inc(VERSION, 1L));
+        long matched = run("lease renewal", runId, () -> collection.updateOne(filter, update).getMatchedCount());
+        return matched == 1;
+    }
+
+    /**
+     * The server's clock: {@code localTime} of the {@code hello} command (of {@code isMaster} on a
+     * server that does not know {@code hello}), in milliseconds.
+     */
+    @Override
+    public Instant now() {
+        Document reply = run("reading the clock", null, () -> {
+            if (helloKnown) {
+                try {
+                    return admin.runCommand(new Document("hello", 1), ReadPreference.primary());
+                } catch (MongoCommandException e) {
+                    if (e.getErrorCode() != COMMAND_NOT_FOUND) throw e;
+                    helloKnown = false;
+                }
+            }
+            return admin.runCommand(new Document("isMaster", 1), ReadPreference.primary());
+        });
+        Object localTime = reply.get("localTime");
+        if (!(localTime instanceof Date date)) {
+            throw new StorageException(description + ": the server's hello reply has no localTime (" + localTime + ")");
+        }
+        return date.toInstant();
+    }
+
+    /** Shared, durable, and with the server's clock. */
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK);
+    }
+
+    /** The write concern of every write of this store: the client's, or the {@link WriteConcernLevel} asked for. */
+    public WriteConcern writeConcern() {
+        return collection.getWriteConcern();
+    }
+
     @Override
     public boolean delete(String runId, long expectedVersion) {
         long deleted = run("delete", runId,
@@ -284,6 +371,17 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return deleted == 1;
     }
 
+    /**
+     * One {@code find} for the page; when the page alone cannot tell the total (it is full, or
+     * starts past the end), one {@code aggregate} that counts the matches and names the page's
+     * runs ({@code _id} and {@code version}) in the same pass:
+     * {@code [$match, $sort, $facet {page: [$skip, $limit, $project], total: [$count]}]}. The page
+     * is returned with that total only if the aggregate names exactly the runs, at exactly the
+     * versions, the find returned: then page and total describe the same matches. If a write landed
+     * in between, both are read again (at most {@value #LIST_ATTEMPTS} times in all; after that the
+     * last page is returned with the last count). The aggregate carries no payloads, so it stays far
+     * below the 16 MB a {@code $facet} result may have.
+     */
     @Override
     public RunPage list(RunQuery query) {
         if (query.emptyDateRange()) return new RunPage(List.of(), 0);
@@ -299,23 +397,65 @@ public final class MongoSnapshotStore implements SnapshotStore {
             if (offset >= total) return new RunPage(List.of(), total);
             throw new InvalidOptionException("offset", "at most " + Integer.MAX_VALUE + " on MongoDB, was " + offset);
         }
-        List<RunSnapshot> items = run("list", null, () -> {
+        List<RunSnapshot> items = List.of();
+        long total = 0;
+        for (int attempt = 1; attempt <= LIST_ATTEMPTS; attempt++) {
+            items = page(filter, offset, limit);
+            if (limit == null) return new RunPage(items, items.size());
+            if (items.size() < limit && (!items.isEmpty() || offset == 0)) {
+                // a short page that starts inside the matches ends at the last match: no count needed
+                return new RunPage(items, offset + items.size());
+            }
+            Runnable hook = betweenPageAndCount;
+            if (hook != null) hook.run();
+            Document facet = facet(filter, (int) offset, limit);
+            total = facetTotal(facet);
+            if (samePage(items, facet)) return new RunPage(items, total);
+        }
+        // still changing under the listing: the last page, and a total that at least covers it
+        return new RunPage(items, items.isEmpty() ? total : Math.max(total, offset + items.size()));
+    }
+
+    private List<RunSnapshot> page(Bson filter, long offset, @Nullable Integer limit) {
+        return run("list", null, () -> {
             FindIterable<Document> find = collection.find(filter).projection(FIELDS).sort(ORDER);
             if (limit != null) find = find.skip((int) offset).limit(limit);
             List<RunSnapshot> out = new ArrayList<>();
             for (Document d : find) out.add(fromDocument(d));
             return out;
         });
-        long total;
-        if (limit == null) {
-            total = items.size();
-        } else if (items.size() < limit && (!items.isEmpty() || offset == 0)) {
-            // a short page that starts inside the matches ends at the last match: no count needed
-            total = offset + items.size();
-        } else {
-            total = count(filter);
+    }
+
+    /** The total and the page's {@code _id}s and versions, from one pass over the matches. */
+    private Document facet(Bson filter, int offset, int limit) {
+        List<Bson> page = new ArrayList<>(3);
+        if (offset > 0) page.add(Aggregates.skip(offset));
+        page.add(Aggregates.limit(limit));
+        page.add(Aggregates.project(Projections.include(ID, VERSION)));
+        List<Bson> pipeline = List.of(Aggregates.match(filter), Aggregates.sort(ORDER),
+                Aggregates.facet(new Facet("page", page), new Facet("total", Aggregates.count("n"))));
+        Document result = run("list", null, () -> collection.aggregate(pipeline).first());
+        return result == null ? new Document() : result;
+    }
+
+    private static long facetTotal(Document facet) {
+        List<?> total = facet.getList("total", Object.class, List.of());
+        if (total.isEmpty()) return 0;
+        return ((Document) total.get(0)).get("n", Number.class).longValue();
+    }
+
+    /** True when the aggregate's page names exactly these runs, in this order, at these versions. */
+    private static boolean samePage(List<RunSnapshot> items, Document facet) {
+        List<?> page = facet.getList("page", Object.class, List.of());
+        if (page.size() != items.size()) return false;
+        for (int i = 0; i < items.size(); i++) {
+            Document d = (Document) page.get(i);
+            Number version = d.get(VERSION, Number.class);
+            if (!items.get(i).runId().equals(d.get(ID)) || version == null || version.longValue() != items.get(i).version()) {
+                return false;
+            }
         }
-        return new RunPage(items, Math.max(total, items.size()));
+        return true;
     }
 
     private long count(Bson filter) {

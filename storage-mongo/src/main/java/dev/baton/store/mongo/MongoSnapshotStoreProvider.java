@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>The database is the URL's path ({@code /app}); without one, {@value MongoSnapshotStore#DEFAULT_DATABASE}.</li>
  *   <li>Property {@code collection}: the collection of runs, default {@value MongoSnapshotStore#DEFAULT_COLLECTION}.</li>
+ *   <li>Property {@code writeConcern}: {@code majority} (default), {@code acknowledged} or {@code w1}, the
+ *       least every write asks for; a URL whose {@code w} asks for at least as much keeps it
+ *       (see {@link WriteConcernLevel}).</li>
  *   <li>Every other setting (credentials, TLS, replica set, timeouts) is a standard connection-string option.</li>
  * </ul>
  *
@@ -33,13 +36,15 @@ public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
 
     /** The property naming the collection. */
     public static final String COLLECTION = "collection";
+    /** The property naming the least write concern of every write: {@code majority} (default), {@code acknowledged} or {@code w1}. */
+    public static final String WRITE_CONCERN = "writeConcern";
 
     static final int SERVER_SELECTION_TIMEOUT_MS = 5_000;
     static final int CONNECT_TIMEOUT_MS = 5_000;
     static final int SOCKET_TIMEOUT_MS = 15_000;
     static final int WAIT_QUEUE_TIMEOUT_MS = 10_000;
 
-    private static final Set<String> PROPERTIES = Set.of(COLLECTION);
+    private static final Set<String> PROPERTIES = Set.of(COLLECTION, WRITE_CONCERN);
 
     @Override
     public String name() {
@@ -70,9 +75,10 @@ public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
         String collection = MongoSnapshotStore.checkName(COLLECTION,
                 properties.getOrDefault(COLLECTION, MongoSnapshotStore.DEFAULT_COLLECTION));
         MongoSnapshotStore.checkName("database", database);
+        WriteConcernLevel writeConcern = WriteConcernLevel.parse(properties.getOrDefault(WRITE_CONCERN, "majority"));
         MongoClient client = MongoClients.create(settings(cs));
         return MongoSnapshotStore.openOwned(client, database, collection,
-                "MongoDB " + SnapshotStores.redact(url) + " (" + database + "." + collection + ")");
+                "MongoDB " + SnapshotStores.redact(url) + " (" + database + "." + collection + ")", writeConcern);
     }
 
     /** The URL's settings, plus Baton's timeouts where the URL sets none. */

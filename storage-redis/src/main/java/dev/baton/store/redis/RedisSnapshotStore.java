@@ -7,6 +7,7 @@ import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoreCapability;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -63,8 +64,15 @@ import org.slf4j.LoggerFactory;
  * client.shutdown();
  * }</pre>
  *
+ * <p>Leases: {@link #renewLease} is one Lua script that checks the version, the status and the
+ * owner, sets {@code leaseExpiresAt} and the version in the hash, and moves the run in the lease
+ * sorted sets exactly as a compare-and-set to the renewed snapshot would; the payload is neither
+ * read nor sent. {@link #now()} is the server's {@code TIME} (on a Cluster, the clock of the node
+ * the connection sends key-less commands to).
+ *
  * <p>Durability is Redis's: without AOF or RDB snapshots suspended runs are lost when Redis
- * restarts; the store logs a warning at open when it sees such a server.
+ * restarts; the store logs a warning at open when it sees such a server. It declares
+ * {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE} and {@link StoreCapability#STORE_CLOCK}.
  */
 public final class RedisSnapshotStore implements SnapshotStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisSnapshotStore.class);
@@ -77,6 +85,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final LuaScript INSERT = LuaScript.load("insert", true);
     private static final LuaScript CAS = LuaScript.load("cas", true);
     private static final LuaScript DELETE = LuaScript.load("delete", true);
+    private static final LuaScript RENEW = LuaScript.load("renew", true);
     private static final LuaScript LIST = LuaScript.load("list", true);
     private static final LuaScript RESERVE = LuaScript.load("reserve", false);
     private static final LuaScript SWAP = LuaScript.load("swap", false);
@@ -281,6 +290,39 @@ public final class RedisSnapshotStore implements SnapshotStore {
                     new String[] {keys.run(replacement.agentId(), replacement.runId())}, args.toArray(String[]::new));
             return r != null && r == 1L;
         });
+    }
+
+    /** One script on the run's hash and indexes (renew.lua); the payload is neither read nor sent. */
+    @Override
+    public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(owner, "owner");
+        return call("lease renewal", runId, () -> {
+            String agentId = agentOf(runId);
+            if (agentId == null) return false;
+            Long r = RENEW.run(redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
+                    keys.agentBase(agentId), runId, Long.toString(expectedVersion), owner,
+                    Long.toString(newExpiry.toEpochMilli()), Long.toString(expectedVersion + 1));
+            return r != null && r == 1L;
+        });
+    }
+
+    /** The server's {@code TIME}, in milliseconds. */
+    @Override
+    public Instant now() {
+        return call("reading the clock", null, () -> {
+            List<String> time = redis.time();
+            if (time == null || time.size() != 2) {
+                throw new StorageException(description + ": TIME answered " + time + " instead of seconds and microseconds");
+            }
+            return Instant.ofEpochMilli(Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000);
+        });
+    }
+
+    /** Shared, durable (as far as the server's persistence settings make it), and with the server's clock. */
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK);
     }
 
     @Override

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Many threads insert, claim, release, delete and list a few runs of two agents at random (seeded),
+ * Many threads insert, claim, renew leases, release, delete and list a few runs of two agents at random (seeded),
  * racing on the same run ids; then every key under the test's prefix is read back and checked:
  * each index entry points at an existing run with the same fields, each run is in exactly the
  * indexes its fields and lease demand, and each run's lookup key names its agent. Listings then
@@ -71,6 +71,7 @@ class RedisIndexConsistencyFuzzTest {
         AtomicInteger inserts = new AtomicInteger();
         AtomicInteger wins = new AtomicInteger();
         AtomicInteger deletes = new AtomicInteger();
+        AtomicInteger renewals = new AtomicInteger();
         try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
@@ -84,7 +85,7 @@ class RedisIndexConsistencyFuzzTest {
                             int op = i;
                             String runId = runIds.get(random.nextInt(runIds.size()));
                             Instant lease = T0.plusSeconds(random.nextInt(100));
-                            switch (random.nextInt(6)) {
+                            switch (random.nextInt(7)) {
                                 case 0 -> {
                                     String agent = agents.get(random.nextInt(agents.size()));
                                     Instant created = T0.plusMillis(random.nextInt(5) * 1000L);
@@ -103,6 +104,12 @@ class RedisIndexConsistencyFuzzTest {
                                     // sometimes a stale version, which must change nothing
                                     long v = random.nextInt(4) == 0 ? cur.version() + 1 : cur.version();
                                     if (store.delete(runId, v)) deletes.incrementAndGet();
+                                });
+                                case 4 -> store.find(runId).ifPresent(cur -> {
+                                    if (cur.status() != RunStatus.RESUMING) return;
+                                    // sometimes by someone who does not hold the lease, which must change nothing
+                                    String owner = random.nextInt(4) == 0 ? "intruder" : cur.leaseOwner();
+                                    if (store.renewLease(runId, cur.version(), owner, lease)) renewals.incrementAndGet();
                                 });
                                 default -> {
                                     // listings at random "now" values re-file leases both ways
@@ -127,6 +134,7 @@ class RedisIndexConsistencyFuzzTest {
             assertThat(inserts.get()).as("inserts").isGreaterThan(5);
             assertThat(wins.get()).as("compare-and-set wins").isGreaterThan(20);
             assertThat(deletes.get()).as("deletes").isGreaterThan(5);
+            assertThat(renewals.get()).as("lease renewals").isGreaterThan(5);
 
             checkEveryKey(store);
 
@@ -142,6 +150,12 @@ class RedisIndexConsistencyFuzzTest {
                 if (i < 4) assertThat(store.compareAndSet(cur.version(), cur.claimed("settle", T0.plusSeconds(10 + 25L * i), "{}"))).isTrue();
             }
             for (String agent : agents) store.list(RunQuery.forAgent(agent, T0.plusSeconds(99)).countOnly().build());
+            checkEveryKey(store);
+            // renewals of leases a listing filed as lapsed: to both sides of the coming "now" values again
+            for (int i = 0; i < 4; i++) {
+                RunSnapshot cur = store.find(runIds.get(i)).orElseThrow();
+                assertThat(store.renewLease(cur.runId(), cur.version(), "settle", T0.plusSeconds(30L * i))).isTrue();
+            }
             Map<String, RunSnapshot> runs = checkEveryKey(store);
             // and the listings agree with the reference semantics over what is stored
             Random random = new Random(7);

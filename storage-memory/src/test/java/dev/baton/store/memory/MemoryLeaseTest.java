@@ -1,0 +1,24 @@
+package dev.baton.store.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoreCapability;
+import dev.baton.tck.LeaseContract;
+import org.junit.jupiter.api.Test;
+
+class MemoryLeaseTest extends LeaseContract {
+    @Override
+    protected SnapshotStore openStore() {
+        return SnapshotStores.open("memory:tck-lease-contract");
+    }
+
+    @Test
+    void theInMemoryStoreHasAClockButIsNeitherSharedNorDurable() {
+        assertThat(store.capabilities()).containsExactly(StoreCapability.STORE_CLOCK);
+        try (SnapshotStore privateStore = SnapshotStores.open("memory:")) {
+            assertThat(privateStore.capabilities()).containsExactly(StoreCapability.STORE_CLOCK);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.baton.store.redis;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.tck.LeaseContract;
+import java.util.Map;
+
+/** The lease TCK on a three-node Redis Cluster: the renewal script, too, must touch one hash slot only. */
+class RedisClusterLeaseTest extends LeaseContract {
+    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisClusterLeaseTest.class);
+
+    @Override
+    protected SnapshotStore openStore() {
+        return SnapshotStores.open(RedisTestCluster.url(), Map.of("keyPrefix", PREFIX, "cluster", "true"));
+    }
+}

@@ -1,0 +1,62 @@
+package dev.baton.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunSnapshot;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** A lease renewal neither reads nor sends the payload: a lookup and one script with a few short arguments. */
+class RedisRenewalTest {
+    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisRenewalTest.class);
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+    @AfterAll
+    static void deleteTheTestKeys() {
+        RedisTestServer.deleteKeys(PREFIX);
+    }
+
+    @Test
+    void aRenewalSendsALookupAndOneScriptWithoutThePayload() {
+        List<String> sent = Collections.synchronizedList(new ArrayList<>());
+        RedisClient client = RedisClient.create(RedisTestServer.url());
+        client.addListener(new CommandListener() {
+            @Override
+            public void commandStarted(CommandStartedEvent event) {
+                sent.add(event.getCommand().getType() + " " + event.getCommand().getArgs().toCommandString());
+            }
+        });
+        String payload = "{\"blob\":\"" + "x".repeat(100_000) + "\"}";
+        String id = "run-" + UUID.randomUUID();
+        try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
+            RunSnapshot s = new RunSnapshot(id, "agent-" + UUID.randomUUID(), RunStatus.SUSPENDED, "t", "r", T0, T0, 1, null,
+                    null, payload);
+            assertThat(store.insert(s)).isTrue();
+            RunSnapshot c = s.claimed("me", T0.plusSeconds(30), payload);
+            assertThat(store.compareAndSet(1, c)).isTrue();
+            sent.clear();
+            assertThat(store.renewLease(id, 2, "me", T0.plusSeconds(45))).isTrue();
+            assertThat(sent).as("the first renewal, which may load the script").isNotEmpty()
+                    .allSatisfy(cmd -> assertThat(cmd).doesNotContain("xxxx").hasSizeLessThan(20_000));
+            sent.clear();
+            assertThat(store.renewLease(id, 3, "me", T0.plusSeconds(60))).isTrue();
+            List<String> renewal = List.copyOf(sent);
+            assertThat(renewal).hasSize(2);
+            assertThat(renewal.get(0)).startsWith("GET ");
+            assertThat(renewal.get(1)).startsWith("EVALSHA ").doesNotContain("xxxx").hasSizeLessThan(1_000);
+            c = c.renewed(T0.plusSeconds(45));
+            assertThat(store.find(id)).contains(c.renewed(T0.plusSeconds(60)));
+        } finally {
+            client.shutdown();
+        }
+    }
+}
