@@ -7,6 +7,7 @@ import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,7 +16,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
@@ -51,6 +54,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #ddl(JdbcDialect, String)} (or {@code java dev.baton.store.jdbc.JdbcSnapshotStore postgresql})
  * prints the DDL for applications that manage their schema themselves.
+ *
+ * <p>Capabilities ({@link #capabilities()}): PostgreSQL, MySQL/MariaDB, an SQLite file, H2 over
+ * TCP and an H2 file opened with {@code AUTO_SERVER=TRUE} are {@link StoreCapability#SHARED} and
+ * {@link StoreCapability#DURABLE}; an H2 file without {@code AUTO_SERVER} is only durable (a second
+ * process cannot open it); {@code jdbc:h2:mem:} and an in-memory SQLite database are neither.
  */
 public final class JdbcSnapshotStore implements SnapshotStore {
 
@@ -66,11 +74,13 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private final @Nullable AutoCloseable owned;
     private final String selectColumns;
     private final int queryTimeoutSeconds;
+    private final Set<StoreCapability> capabilities;
     private volatile boolean closed;
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
-                              @Nullable AutoCloseable owned, int queryTimeoutSeconds) {
+                              @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
         this.jdbi = jdbi;
+        this.capabilities = capabilities;
         this.queryTimeoutSeconds = queryTimeoutSeconds;
         this.dialect = dialect;
         this.table = table;
@@ -101,6 +111,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         private SchemaMode schemaMode = SchemaMode.CREATE;
         private int queryTimeoutSeconds = DEFAULT_QUERY_TIMEOUT_SECONDS;
         private @Nullable String description;
+        private @Nullable String url;
 
         private Builder(Jdbi jdbi, @Nullable AutoCloseable owned) {
             this.jdbi = jdbi;
@@ -138,6 +149,12 @@ public final class JdbcSnapshotStore implements SnapshotStore {
             return this;
         }
 
+        /** The JDBC URL, when the caller knows it (the provider); else it is read from the connection. */
+        Builder url(String jdbcUrl) {
+            this.url = jdbcUrl;
+            return this;
+        }
+
         /** Hands a resource (the pool a URL-opened store created) to the store, to close with it. */
         Builder owning(AutoCloseable resource) {
             this.owned = resource;
@@ -152,15 +169,19 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         public JdbcSnapshotStore build() {
             JdbcDialect d = dialect;
             String what = description != null ? description : "JDBC store (table " + table + ")";
+            String jdbcUrl = url;
             try {
                 if (d == null) {
-                    String product = jdbi.withHandle(h -> {
+                    String[] productAndUrl = jdbi.withHandle(h -> {
                         try {
-                            return h.getConnection().getMetaData().getDatabaseProductName();
+                            var meta = h.getConnection().getMetaData();
+                            return new String[] {meta.getDatabaseProductName(), meta.getURL()};
                         } catch (SQLException e) {
                             throw new StorageException(what0(description) + ": cannot read the database product name", e);
                         }
                     });
+                    String product = productAndUrl[0];
+                    if (jdbcUrl == null) jdbcUrl = productAndUrl[1];
                     d = JdbcDialect.forProductName(product).orElseThrow(() -> new StorageException(
                             "Baton's JDBC store supports PostgreSQL, MySQL/MariaDB, H2 and SQLite, not " + product));
                 }
@@ -171,7 +192,16 @@ public final class JdbcSnapshotStore implements SnapshotStore {
                     case VALIDATE -> Schema.validate(jdbi, table);
                     case NONE -> { }
                 }
-                return new JdbcSnapshotStore(jdbi, d, table, name, owned, queryTimeoutSeconds);
+                if (jdbcUrl == null && schemaMode != SchemaMode.NONE && (d == JdbcDialect.H2 || d == JdbcDialect.SQLITE)) {
+                    jdbcUrl = jdbi.withHandle(h -> {   // connected anyway: which H2 / SQLite database is it?
+                        try {
+                            return h.getConnection().getMetaData().getURL();
+                        } catch (SQLException e) {
+                            return null;
+                        }
+                    });
+                }
+                return new JdbcSnapshotStore(jdbi, d, table, name, owned, queryTimeoutSeconds, capabilitiesOf(d, jdbcUrl));
             } catch (JdbiException e) {
                 closeOwned();
                 throw new StorageException(what + ": cannot open the store: " + Schema.rootMessage(e), e);
@@ -198,6 +228,33 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /** Package-private entry for the provider: a store that owns (and closes) {@code pool}. */
     static Builder owningBuilder(Jdbi jdbi, AutoCloseable pool) {
         return new Builder(jdbi, null).owning(pool);
+    }
+
+    /**
+     * What a store on this database offers. A server database is shared and durable; an H2 or
+     * SQLite database depends on its URL (in memory: neither; an H2 file without
+     * {@code AUTO_SERVER=TRUE}: durable only). An H2 or SQLite store whose URL is unknown (built
+     * with {@link Builder#dialect} and {@link SchemaMode#NONE}, so never connected at build time)
+     * claims nothing.
+     */
+    static Set<StoreCapability> capabilitiesOf(JdbcDialect dialect, @Nullable String jdbcUrl) {
+        Set<StoreCapability> sharedAndDurable = Set.of(StoreCapability.SHARED, StoreCapability.DURABLE);
+        if (dialect == JdbcDialect.POSTGRESQL || dialect == JdbcDialect.MYSQL) return sharedAndDurable;
+        if (jdbcUrl == null) return Set.of();
+        String u = jdbcUrl.toLowerCase(Locale.ROOT);
+        if (dialect == JdbcDialect.H2) {
+            String rest = u.startsWith("jdbc:h2:") ? u.substring("jdbc:h2:".length()) : u;
+            if (rest.startsWith("mem:")) return Set.of();
+            if (rest.startsWith("tcp:") || rest.startsWith("ssl:")) return sharedAndDurable;
+            return u.replace(" ", "").contains(";auto_server=true") ? sharedAndDurable : Set.of(StoreCapability.DURABLE);
+        }
+        String rest = u.startsWith("jdbc:sqlite:") ? u.substring("jdbc:sqlite:".length()) : u;
+        int q = rest.indexOf('?');
+        String path = q < 0 ? rest : rest.substring(0, q);
+        if (path.isEmpty() || path.equals(":memory:") || path.startsWith("file::memory:") || rest.contains("mode=memory")) {
+            return Set.of();
+        }
+        return sharedAndDurable;
     }
 
     /** The DDL of the runs table (and its history table) for {@code dialect}, as one script. */
@@ -493,6 +550,16 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return description;
     }
 
+    /** See the class comment: depends on the database and, for H2 and SQLite, on the URL. */
+    @Override
+    public Set<StoreCapability> capabilities() {
+        return capabilities;
+    }
+
+    /**
+     * Closes the pool a URL-opened store created (never a {@code DataSource} or {@code Jdbi} passed
+     * in). Idempotent; every later call on this store fails with a {@link StorageException}.
+     */
     @Override
     public void close() {
         if (closed) return;

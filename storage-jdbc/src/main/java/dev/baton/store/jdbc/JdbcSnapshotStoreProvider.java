@@ -97,6 +97,7 @@ public final class JdbcSnapshotStoreProvider implements SnapshotStoreProvider {
                 .schemaMode(mode)
                 .queryTimeoutSeconds(queryTimeout)
                 .description(description)
+                .url(url)
                 .build();
     }
 

@@ -1,5 +1,6 @@
 package dev.baton.store.memory;
 
+import dev.baton.StorageException;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -29,6 +31,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * shared inside this JVM (as H2's named in-memory databases): closing it and opening
  * {@code memory:NAME} again finds the same runs, which lets several {@code Agent} instances in one
  * JVM share runs.
+ *
+ * <p>It declares no {@link dev.baton.store.StoreCapability}: it is not shared between processes
+ * and not durable. Closing a handle is idempotent; the closed handle refuses every later call
+ * with a {@link StorageException}, while other handles on the same named store go on working.
  */
 public final class MemorySnapshotStore implements SnapshotStore {
 
@@ -44,6 +50,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     private final Data data;
     private final String name;
+    private volatile boolean closed;
 
     private MemorySnapshotStore(Data data, String name) {
         this.data = data;
@@ -68,6 +75,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot snapshot) {
+        checkOpen("insert");
         data.lock.writeLock().lock();
         try {
             if (data.byId.containsKey(snapshot.runId())) return false;
@@ -80,6 +88,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
+        checkOpen("find");
         data.lock.readLock().lock();
         try {
             return Optional.ofNullable(data.byId.get(runId));
@@ -90,6 +99,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
+        checkOpen("compare-and-set");
         data.lock.writeLock().lock();
         try {
             RunSnapshot current = data.byId.get(replacement.runId());
@@ -104,6 +114,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
+        checkOpen("delete");
         data.lock.writeLock().lock();
         try {
             RunSnapshot current = data.byId.get(runId);
@@ -117,6 +128,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public RunPage list(RunQuery query) {
+        checkOpen("list");
         data.lock.readLock().lock();
         try {
             NavigableSet<RunSnapshot> index = data.indexes.get(indexKey(query.agentId(), query.threadId(), query.resourceId()));
@@ -186,13 +198,24 @@ public final class MemorySnapshotStore implements SnapshotStore {
         return b.toString();
     }
 
+    private void checkOpen(String operation) {
+        if (closed) throw new StorageException(describe() + " is closed; " + operation + " was not done");
+    }
+
+    /** None: the in-memory store is neither shared between processes nor durable. */
+    @Override
+    public Set<dev.baton.store.StoreCapability> capabilities() {
+        return Set.of();
+    }
+
     @Override
     public String describe() {
         return "in-memory store " + name;
     }
 
+    /** Closes this handle; a named store's runs stay for the next handle, as documented. Idempotent. */
     @Override
     public void close() {
-        // nothing to release; a named store's runs stay for the next handle, as documented
+        closed = true;
     }
 }

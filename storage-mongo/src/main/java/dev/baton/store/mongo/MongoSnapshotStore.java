@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -114,6 +115,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
     private final MongoCollection<Document> collection;
     private final @Nullable MongoClient ownedClient;
     private final String description;
+    private volatile boolean closed;
 
     private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
                                String description) {
@@ -238,6 +240,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot snapshot) {
+        checkOpen("insert");
         Document doc = toDocument(snapshot);
         try {
             collection.insertOne(doc);
@@ -286,6 +289,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public RunPage list(RunQuery query) {
+        checkOpen("list");
         if (query.emptyDateRange()) return new RunPage(List.of(), 0);
         Bson filter = filter(query);
         Integer limit = query.limit();
@@ -397,7 +401,12 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return t == null ? null : Date.from(t);
     }
 
+    private void checkOpen(String operation) {
+        if (closed) throw new StorageException(description + " is closed; " + operation + " was not done");
+    }
+
     private <T> T run(String operation, @Nullable String runId, Supplier<T> action) {
+        checkOpen(operation);
         try {
             return action.get();
         } catch (MongoException e) {
@@ -414,9 +423,20 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return description;
     }
 
-    /** Closes the client if the store opened it from a URL; a client passed to {@link #builder} stays open. */
+    /** {@link dev.baton.store.StoreCapability#SHARED} and {@link dev.baton.store.StoreCapability#DURABLE}. */
+    @Override
+    public Set<dev.baton.store.StoreCapability> capabilities() {
+        return Set.of(dev.baton.store.StoreCapability.SHARED, dev.baton.store.StoreCapability.DURABLE);
+    }
+
+    /**
+     * Closes the client if the store opened it from a URL; a client passed to {@link #builder} stays
+     * open. Idempotent; every later call on this store fails with a {@link StorageException}.
+     */
     @Override
     public void close() {
+        if (closed) return;
+        closed = true;
         if (ownedClient != null) ownedClient.close();
     }
 }

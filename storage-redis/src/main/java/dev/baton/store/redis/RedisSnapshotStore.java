@@ -90,6 +90,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
     private final String description;
+    private volatile boolean closed;
 
     private RedisSnapshotStore(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
                                RedisClusterCommands<String, String> redis, RedisKeys keys, Duration timeout, String where) {
@@ -299,6 +300,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     @Override
     public RunPage list(RunQuery q) {
+        if (closed) throw closed("list");
         if (q.emptyDateRange()) return new RunPage(List.of(), 0);
         return call("list", null, () -> {
             Integer limit = q.limit();
@@ -370,7 +372,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
         }
     }
 
+    private StorageException closed(String operation) {
+        return new StorageException(description + " is closed; " + operation + " was not done");
+    }
+
     private <T> T call(String operation, @Nullable String runId, Supplier<T> body) {
+        if (closed) throw closed(operation);
         try {
             return body.get();
         } catch (RedisException e) {
@@ -387,8 +394,20 @@ public final class RedisSnapshotStore implements SnapshotStore {
         return description;
     }
 
+    /** {@link dev.baton.store.StoreCapability#SHARED} and {@link dev.baton.store.StoreCapability#DURABLE}. */
+    @Override
+    public Set<dev.baton.store.StoreCapability> capabilities() {
+        return Set.of(dev.baton.store.StoreCapability.SHARED, dev.baton.store.StoreCapability.DURABLE);
+    }
+
+    /**
+     * Closes the store's connection, and the client if the store opened it from a URL. Idempotent;
+     * every later call on this store fails with a {@link StorageException}.
+     */
     @Override
     public void close() {
+        if (closed) return;
+        closed = true;
         try {
             connection.close();
         } finally {
