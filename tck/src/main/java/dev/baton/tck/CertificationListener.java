@@ -311,7 +311,7 @@ public final class CertificationListener implements TestExecutionListener {
     }
 
     private static String names(Set<StoreCapability> caps) {
-        return caps.isEmpty() ? "[no capabilities]" : caps.toString();
+        return caps.isEmpty() ? "[no capabilities]" : EnumSet.copyOf(caps).toString();
     }
 
     /** Which contract proves which capability, read from the {@link ProvesCapability} marks. */
