@@ -17,10 +17,12 @@ import java.util.Set;
  *       and paging, on indexes (never by loading all snapshots into the JVM);</li>
  *   <li>make {@link #compareAndSet} and {@link #delete} atomic against every other writer,
  *       in this process and in others: this is what lets exactly one resume win;</li>
- *   <li>wrap driver failures in {@link dev.baton.StorageException} naming the store, and
- *       never hang: use timeouts.</li>
+ *   <li>wrap driver failures in {@link dev.baton.StorageException} naming the store (and the
+ *       run, for calls on one run), and never hang: use timeouts;</li>
+ *   <li>declare in {@link #capabilities()} what it offers beyond these duties, and nothing more.</li>
  * </ul>
- * Implementations are thread-safe. The TCK ({@code baton-tck}) checks all of this.
+ * Implementations are thread-safe. The TCK ({@code baton-tck}) checks all of this, and names in
+ * its report the capabilities it proved.
  */
 public interface SnapshotStore extends AutoCloseable {
 
@@ -127,7 +129,12 @@ public interface SnapshotStore extends AutoCloseable {
         return getClass().getSimpleName();
     }
 
-    /** Releases what the store opened itself (pools, clients). Never closes a client the user passed in. */
+    /**
+     * Releases what the store opened itself (pools, clients). Never closes a client the user passed
+     * in. Idempotent: a second call does nothing. Every later call of another method fails with a
+     * {@link dev.baton.StorageException} saying the store is closed (other stores on the same
+     * database are not affected).
+     */
     @Override
     void close();
 }

@@ -1,11 +1,13 @@
 package dev.baton.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoreCapability;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -18,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +37,14 @@ import org.junit.jupiter.api.io.TempDir;
  * for killed processes.
  *
  * <p>Implement {@link #storeUrl()} (and {@link #storeProperties()}) so that another JVM opens
- * the same database: for H2 that means {@code AUTO_SERVER=TRUE}.
+ * the same database: for H2 that means {@code AUTO_SERVER=TRUE}. The test JVM opens the store
+ * too, briefly, to read its capabilities.
+ *
+ * <p>What it proves: the race proves {@link StoreCapability#SHARED} (compare-and-set atomic
+ * across processes), and runs only for a store that declares it; the three {@code kill -9} tests
+ * prove {@link StoreCapability#DURABLE} (a run outlives the process that stored it, and its lease
+ * lapses so another process resumes it), and run only for a store that declares that. A store
+ * that declares neither has nothing to prove here.
  */
 public abstract class ProcessContract {
 
@@ -55,13 +65,32 @@ public abstract class ProcessContract {
     Path dir;
     private Path sideEffects;
     private String agentId;
+    private Set<StoreCapability> capabilities = Set.of();
     private final List<Worker> workers = new ArrayList<>();
+
+    /**
+     * Not a test, and JUnit 5 never calls it: a guard for runners that cannot run JUnit 5. Maven
+     * Surefire 2.x (Maven 3.8's default) runs the public {@code test*} methods of a public class as
+     * plain tests instead of the contract's tests; this one then fails, saying why.
+     */
+    public void testRunnerRunsTheJUnitPlatform() {
+        throw new AssertionError(Certification.WRONG_RUNNER);
+    }
 
     @BeforeEach
     void prepare() throws IOException {
         sideEffects = dir.resolve("side-effects.txt");
         Files.writeString(sideEffects, "");
         agentId = Snapshots.uniqueId("tck-proc");
+        // opened and closed before any worker starts, for stores that one process at a time may open
+        try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
+            capabilities = store.capabilities();
+            Certification.record(getClass(), store);
+        }
+    }
+
+    private void requires(StoreCapability capability) {
+        assumeTrue(capabilities.contains(capability), "the store does not declare " + capability);
     }
 
     @AfterEach
@@ -152,7 +181,9 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @ProvesCapability(StoreCapability.SHARED)
     void twoProcessesRacingToApproveTheSameRunExecuteTheToolExactlyOnceInEachOfFiftyRounds() throws Exception {
+        requires(StoreCapability.SHARED);
         Worker a = new Worker("a");
         Worker b = new Worker("b");
         for (int round = 0; round < 50; round++) {
@@ -172,7 +203,9 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledWhileItsRunWaitsLosesNothing() throws Exception {
+        requires(StoreCapability.DURABLE);
         Worker a = new Worker("a");
         String[] s = a.ask("start killed-waiting");
         a.kill();
@@ -185,7 +218,9 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledWhileTheToolRunsIsRecoveredAndTheToolRunsOnce() throws Exception {
+        requires(StoreCapability.DURABLE);
         Worker a = new Worker("a");
         String[] s = a.ask("start killed-in-tool");
         a.send("approve-hang-in-tool " + s[1] + " " + s[2]);
@@ -199,7 +234,9 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledAfterTheToolResultWasStoredNeverRunsTheToolAgain() throws Exception {
+        requires(StoreCapability.DURABLE);
         Worker a = new Worker("a");
         String[] s = a.ask("start killed-after-tool");
         a.send("approve-hang-after-tool " + s[1] + " " + s[2]);

@@ -5,23 +5,36 @@ import static dev.baton.tck.Snapshots.payloadFor;
 import static dev.baton.tck.Snapshots.suspended;
 import static dev.baton.tck.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.baton.StorageException;
 import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +50,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The storage half of the Baton TCK. Extend it and implement {@link #openStore()}:
  *
  * <pre>{@code
- * class PostgresSnapshotStoreTest extends SnapshotStoreContract {
+ * public class PostgresSnapshotStoreTest extends SnapshotStoreContract {
  *     protected SnapshotStore openStore() { return SnapshotStores.open(url); }
  * }
  * }</pre>
@@ -45,6 +58,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Each test uses agent ids of its own, so the store need not be emptied between tests, and
  * several suites can share one database. {@code openStore()} must open the <em>same</em> database
  * every time: the restart tests close a store and open a new one to find the runs again.
+ *
+ * <p>Groups: {@code Persistence}, {@code OddInput}, {@code Filters}, {@code Order},
+ * {@code Paging}, {@code AgainstAReferenceModel}, {@code CompareAndSet}, {@code Validation} and
+ * {@code Closing} hold for every store; {@code Faults} runs when the test supplies
+ * {@link #faults()}; {@code Capabilities} checks what the store declares (the store clock only
+ * when it declares {@link StoreCapability#STORE_CLOCK}).
  */
 @Execution(ExecutionMode.SAME_THREAD)
 public abstract class SnapshotStoreContract {
@@ -57,10 +76,31 @@ public abstract class SnapshotStoreContract {
     /** An agent id owned by the running test. */
     protected String agent;
 
+    /**
+     * The hook for the {@code Faults} tests: a store whose link to its backend the TCK may cut or
+     * silence. Empty by default (those tests are then skipped, and the report says so); override it
+     * for a store that talks to a server, e.g. with {@link StoreFaults#throughProxy}. Called once
+     * per {@code Faults} test; the TCK closes what it returns.
+     */
+    protected Optional<StoreFaults> faults() throws Exception {
+        return Optional.empty();
+    }
+
+    /**
+     * Not a test, and JUnit 5 never calls it: a guard for runners that cannot run JUnit 5. Maven
+     * Surefire 2.x (Maven 3.8's default) runs the public {@code test*} methods of a public class as
+     * plain tests instead of the contract's tests; this one then fails, saying why, where the build
+     * would otherwise run none of the contract's tests and pass.
+     */
+    public void testRunnerRunsTheJUnitPlatform() {
+        throw new AssertionError(Certification.WRONG_RUNNER);
+    }
+
     @BeforeEach
     void openTheStore() throws Exception {
         store = openStore();
         agent = uniqueId("tck-agent");
+        Certification.record(getClass(), store);
     }
 
     @AfterEach
@@ -673,6 +713,175 @@ public abstract class SnapshotStoreContract {
         @Test
         void describeNamesTheStore() {
             assertThat(store.describe()).isNotBlank();
+        }
+    }
+
+    /** A store's {@code close()}: harmless twice, and a closed store refuses calls clearly. */
+    @Nested
+    class Closing {
+
+        @Test
+        void closingTwiceIsHarmless() throws Exception {
+            SnapshotStore other = openStore();
+            other.close();
+            assertThatCode(other::close).as("a second close() of %s", other.describe()).doesNotThrowAnyException();
+        }
+
+        @Test
+        void everyCallOnAClosedStoreFailsWithAStorageExceptionSayingItIsClosed() throws Exception {
+            RunSnapshot s = insert(suspended(agent, uniqueId("run"), "t", "r", 0));
+            SnapshotStore closed = openStore();
+            closed.close();
+            Map<String, Callable<?>> calls = everyCall(closed, s);
+            for (Map.Entry<String, Callable<?>> call : calls.entrySet()) {
+                assertThatThrownBy(() -> call.getValue().call()).as("%s on a closed store", call.getKey())
+                        .isInstanceOf(StorageException.class)
+                        .hasMessageContaining("closed");
+            }
+        }
+
+        @Test
+        void closingOneStoreLeavesAnotherOnTheSameDatabaseWorking() throws Exception {
+            RunSnapshot s = insert(suspended(agent, uniqueId("run"), "t", "r", 0));
+            SnapshotStore other = openStore();
+            assertThat(other.find(s.runId())).contains(s);
+            other.close();
+            assertThat(store.find(s.runId())).contains(s);
+            RunSnapshot t = insert(suspended(agent, uniqueId("run"), "t", "r", 1));
+            assertThat(ids(store.list(query().build()))).containsExactly(t.runId(), s.runId());
+        }
+    }
+
+    /**
+     * A backend that goes away or stops answering: every call fails with a
+     * {@link StorageException} naming the store (and the run), within the store's timeout. Needs
+     * {@link #faults()}; skipped without it.
+     */
+    @Nested
+    class Faults {
+
+        private StoreFaults open() throws Exception {
+            Optional<StoreFaults> f = faults();
+            assumeTrue(f.isPresent(), "no StoreFaults hook: the test does not override faults()");
+            return f.get();
+        }
+
+        @Test
+        void aCutConnectionFailsEveryCallWithAStorageExceptionNamingTheStoreAndTheRun() throws Exception {
+            try (StoreFaults f = open()) {
+                RunSnapshot s = seed(f.store());
+                f.cut();
+                everyCallFails(f, s, "the connection was cut");
+            }
+        }
+
+        @Test
+        void aSilentBackendFailsEveryCallWithinTheTimeoutInsteadOfHanging() throws Exception {
+            try (StoreFaults f = open()) {
+                RunSnapshot s = seed(f.store());
+                try {
+                    f.silence();
+                } catch (UnsupportedOperationException e) {
+                    assumeTrue(false, "the StoreFaults hook cannot silence the backend: " + e.getMessage());
+                }
+                everyCallFails(f, s, "the backend went silent");
+            }
+        }
+
+        private RunSnapshot seed(SnapshotStore faulty) {
+            RunSnapshot s = suspended(agent, uniqueId("run"), "t", "r", 0);
+            assertThat(faulty.insert(s)).as("insert through the StoreFaults store before the fault").isTrue();
+            assertThat(faulty.find(s.runId())).contains(s);
+            return s;
+        }
+
+        private void everyCallFails(StoreFaults f, RunSnapshot s, String fault) throws Exception {
+            SnapshotStore faulty = f.store();
+            String name = faulty.describe();
+            Duration limit = f.callTimeout().plusSeconds(10);
+            Map<String, Callable<?>> calls = everyCall(faulty, s);
+            ExecutorService pool = Executors.newFixedThreadPool(calls.size(), r -> {
+                Thread t = new Thread(r, "tck-faults");
+                t.setDaemon(true);
+                return t;
+            });
+            List<String> problems = new ArrayList<>();
+            try {
+                Map<String, Future<?>> running = new LinkedHashMap<>();
+                calls.forEach((op, call) -> running.put(op, pool.submit(call)));
+                long deadline = System.nanoTime() + limit.toNanos();
+                for (Map.Entry<String, Future<?>> e : running.entrySet()) {
+                    String op = e.getKey();
+                    try {
+                        Object result = e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        problems.add(op + " returned " + result + " instead of failing");
+                    } catch (TimeoutException hung) {
+                        problems.add(op + " still blocked " + limit.toSeconds() + " s after " + fault
+                                + " (callTimeout " + f.callTimeout() + " + 10 s): calls must time out");
+                    } catch (ExecutionException failed) {
+                        Throwable t = failed.getCause();
+                        if (!(t instanceof StorageException)) {
+                            problems.add(op + " threw " + t + " instead of a StorageException");
+                        } else if (!String.valueOf(t.getMessage()).contains(name)) {
+                            problems.add(op + ": the message does not name the store ('" + name + "'): " + t.getMessage());
+                        } else if (!op.startsWith("list") && !t.getMessage().contains(op.equals("insert") ? fresh(s).runId() : s.runId())) {
+                            problems.add(op + ": the message does not name the run: " + t.getMessage());
+                        }
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(problems).as("calls after %s, on %s", fault, name).isEmpty();
+        }
+    }
+
+    private static RunSnapshot fresh(RunSnapshot s) {
+        return suspended(s.agentId(), s.runId() + "-new", "t", "r", 1);
+    }
+
+    /** One call of each kind on {@code target}, about run {@code s} (insert: of a new run). */
+    private Map<String, Callable<?>> everyCall(SnapshotStore target, RunSnapshot s) {
+        Map<String, Callable<?>> calls = new LinkedHashMap<>();
+        calls.put("insert", () -> target.insert(fresh(s)));
+        calls.put("find", () -> target.find(s.runId()));
+        calls.put("compare-and-set", () -> target.compareAndSet(1, s.claimed("tck", T0.plusSeconds(60), "{}")));
+        calls.put("delete", () -> target.delete(s.runId(), 1));
+        calls.put("list", () -> target.list(RunQuery.forAgent(s.agentId(), T0.plusSeconds(3600)).page(0, 10).build()));
+        calls.put("list (count only)", () -> target.list(RunQuery.forAgent(s.agentId(), T0.plusSeconds(3600)).countOnly().build()));
+        return calls;
+    }
+
+    /** What the store declares in {@link SnapshotStore#capabilities()}, and the store clock when declared. */
+    @Nested
+    class Capabilities {
+
+        @Test
+        void theDeclaredCapabilitiesAreTheSameOnEveryCallAndEveryOpen() throws Exception {
+            Set<StoreCapability> declared = store.capabilities();
+            assertThat(declared).isNotNull().isEqualTo(store.capabilities());
+            try (SnapshotStore other = openStore()) {
+                assertThat(other.capabilities()).as("capabilities of a second store on the same database").isEqualTo(declared);
+            }
+        }
+
+        @Test
+        void withoutTheStoreClockCapabilityNowIsUnsupported() {
+            assumeFalse(store.capabilities().contains(StoreCapability.STORE_CLOCK), "the store declares STORE_CLOCK");
+            assertThatThrownBy(store::now).isInstanceOf(UnsupportedOperationException.class);
+        }
+
+        @Test
+        @ProvesCapability(StoreCapability.STORE_CLOCK)
+        void theStoreClockReadsATimeCloseToThisMachinesClock() {
+            assumeTrue(store.capabilities().contains(StoreCapability.STORE_CLOCK), "the store does not declare STORE_CLOCK");
+            Instant before = Instant.now();
+            Instant first = store.now();
+            Instant second = store.now();
+            assertThat(first).isNotNull();
+            assertThat(Duration.between(before, first).abs()).as("store clock %s vs this machine's %s", first, before)
+                    .isLessThan(Duration.ofMinutes(5));
+            assertThat(second).as("a second reading of the store clock").isAfterOrEqualTo(first.minusSeconds(1));
         }
     }
 }

@@ -18,6 +18,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -600,6 +601,10 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return description;
     }
 
+    /**
+     * Closes the pool a URL-opened store created (never a {@code DataSource} or {@code Jdbi} passed
+     * in). Idempotent; every later call on this store fails with a {@link StorageException}.
+     */
     @Override
     public void close() {
         if (closed) return;

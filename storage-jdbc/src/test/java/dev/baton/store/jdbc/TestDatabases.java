@@ -153,6 +153,21 @@ final class TestDatabases {
         }
     }
 
+    /** Short timeouts, so that a dead or silent server fails a call within seconds. */
+    static final java.util.Map<String, String> SHORT_TIMEOUTS =
+            java.util.Map.of("connectTimeout", "2", "socketTimeout", "3", "queryTimeout", "3");
+
+    /**
+     * The TCK's fault hook for a server database: the store opened through a {@link dev.baton.tck.TcpProxy}
+     * in front of the server at {@code url}, with {@link #SHORT_TIMEOUTS}.
+     */
+    static dev.baton.tck.StoreFaults faults(String url) throws Exception {
+        java.net.URI target = java.net.URI.create(url.substring("jdbc:".length()));
+        return dev.baton.tck.StoreFaults.throughProxy(target.getHost(), target.getPort(), java.time.Duration.ofSeconds(6),
+                (host, port) -> dev.baton.store.SnapshotStores.open("jdbc:" + target.getScheme() + "://" + host + ":" + port
+                        + target.getRawPath() + (target.getRawQuery() != null ? "?" + target.getRawQuery() : ""), SHORT_TIMEOUTS));
+    }
+
     /** Asks Docker once, on a daemon thread, giving up after 10 s so a stuck socket cannot hang the build. */
     static synchronized boolean dockerAvailable() {
         if (docker != null) return docker;

@@ -1,6 +1,7 @@
 package dev.baton.store.memory;
 
 import dev.baton.agent.RunStatus;
+import dev.baton.StorageException;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -38,7 +39,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Leases: {@link #renewLease} replaces the run under the same lock as a compare-and-set, with
  * the payload object shared, not copied. {@link #now()} is this JVM's clock, the only clock an
  * in-memory store has; it declares {@link StoreCapability#STORE_CLOCK} and nothing else (it is
- * neither shared between processes nor durable).
+ * neither shared between processes nor durable). Closing a handle is idempotent; the closed handle
+ * refuses every later call with a {@link StorageException}, while other handles on the same named
+ * store go on working.
  */
 public final class MemorySnapshotStore implements SnapshotStore {
 
@@ -54,6 +57,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     private final Data data;
     private final String name;
+    private volatile boolean closed;
 
     private MemorySnapshotStore(Data data, String name) {
         this.data = data;
@@ -78,6 +82,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot snapshot) {
+        checkOpen("insert");
         data.lock.writeLock().lock();
         try {
             if (data.byId.containsKey(snapshot.runId())) return false;
@@ -90,6 +95,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
+        checkOpen("find");
         data.lock.readLock().lock();
         try {
             return Optional.ofNullable(data.byId.get(runId));
@@ -100,6 +106,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
+        checkOpen("compare-and-set");
         data.lock.writeLock().lock();
         try {
             RunSnapshot current = data.byId.get(replacement.runId());
@@ -114,6 +121,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+        checkOpen("renew-lease");
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(newExpiry, "newExpiry");
         data.lock.writeLock().lock();
@@ -134,6 +142,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
     /** This JVM's clock, in milliseconds. */
     @Override
     public Instant now() {
+        checkOpen("now");
         return Instant.ofEpochMilli(Clock.systemUTC().millis());
     }
 
@@ -145,6 +154,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
+        checkOpen("delete");
         data.lock.writeLock().lock();
         try {
             RunSnapshot current = data.byId.get(runId);
@@ -158,6 +168,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     @Override
     public RunPage list(RunQuery query) {
+        checkOpen("list");
         data.lock.readLock().lock();
         try {
             NavigableMap<Position, RunSnapshot> index =
@@ -251,13 +262,18 @@ public final class MemorySnapshotStore implements SnapshotStore {
         return b.toString();
     }
 
+    private void checkOpen(String operation) {
+        if (closed) throw new StorageException(describe() + " is closed; " + operation + " was not done");
+    }
+
     @Override
     public String describe() {
         return "in-memory store " + name;
     }
 
+    /** Closes this handle; a named store's runs stay for the next handle, as documented. Idempotent. */
     @Override
     public void close() {
-        // nothing to release; a named store's runs stay for the next handle, as documented
+        closed = true;
     }
 }

@@ -142,6 +142,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
     private volatile boolean helloKnown = true;
     /** Called between a listing's page and its count; for tests that make a write land there. */
     volatile @Nullable Runnable betweenPageAndCount;
+    private volatile boolean closed;
 
     private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
                                String description, WriteConcernLevel writeConcern) {
@@ -275,6 +276,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot snapshot) {
+        checkOpen("insert");
         Document doc = toDocument(snapshot);
         try {
             collection.insertOne(doc);
@@ -384,6 +386,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
      */
     @Override
     public RunPage list(RunQuery query) {
+        checkOpen("list");
         if (query.emptyDateRange()) return new RunPage(List.of(), 0);
         Bson filter = filter(query);
         Integer limit = query.limit();
@@ -537,7 +540,12 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return t == null ? null : Date.from(t);
     }
 
+    private void checkOpen(String operation) {
+        if (closed) throw new StorageException(description + " is closed; " + operation + " was not done");
+    }
+
     private <T> T run(String operation, @Nullable String runId, Supplier<T> action) {
+        checkOpen(operation);
         try {
             return action.get();
         } catch (MongoException e) {
@@ -554,9 +562,14 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return description;
     }
 
-    /** Closes the client if the store opened it from a URL; a client passed to {@link #builder} stays open. */
+    /**
+     * Closes the client if the store opened it from a URL; a client passed to {@link #builder} stays
+     * open. Idempotent; every later call on this store fails with a {@link StorageException}.
+     */
     @Override
     public void close() {
+        if (closed) return;
+        closed = true;
         if (ownedClient != null) ownedClient.close();
     }
 }

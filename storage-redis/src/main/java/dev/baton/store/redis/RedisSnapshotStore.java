@@ -99,6 +99,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
     private final String description;
+    private volatile boolean closed;
 
     private RedisSnapshotStore(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
                                RedisClusterCommands<String, String> redis, RedisKeys keys, Duration timeout, String where) {
@@ -341,6 +342,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     @Override
     public RunPage list(RunQuery q) {
+        if (closed) throw closed("list");
         if (q.emptyDateRange()) return new RunPage(List.of(), 0);
         return call("list", null, () -> {
             Integer limit = q.limit();
@@ -412,7 +414,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
         }
     }
 
+    private StorageException closed(String operation) {
+        return new StorageException(description + " is closed; " + operation + " was not done");
+    }
+
     private <T> T call(String operation, @Nullable String runId, Supplier<T> body) {
+        if (closed) throw closed(operation);
         try {
             return body.get();
         } catch (RedisException e) {
@@ -429,8 +436,14 @@ public final class RedisSnapshotStore implements SnapshotStore {
         return description;
     }
 
+    /**
+     * Closes the store's connection, and the client if the store opened it from a URL. Idempotent;
+     * every later call on this store fails with a {@link StorageException}.
+     */
     @Override
     public void close() {
+        if (closed) return;
+        closed = true;
         try {
             connection.close();
         } finally {

@@ -1,0 +1,330 @@
+package dev.baton.readme;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Builds the README's own snippets, as pasted, the way a newcomer would: the quickstart's pom and
+ * program, and the certification section's pom and test classes (with the file store of
+ * {@code examples-filestore} as the third party's store). Each runs in a fresh project under
+ * {@code target/readme-it}, with Maven 3.8 (the machine's {@code mvn}) and Maven 3.9 (the
+ * wrapper's), offline, against a local repository holding the freshly built Baton artifacts. The
+ * user's own local repository is only read, as a {@code file:} mirror; nothing is installed into it.
+ *
+ * <p>Run it with {@code ./mvnw -B -pl readme-it -am verify} (about two minutes).
+ */
+class ReadmeSnippetsIT {
+
+    private static final Path ROOT = Path.of(System.getProperty("baton.root", "..")).toAbsolutePath().normalize();
+    private static final String VERSION = System.getProperty("baton.version", "0.1.0-SNAPSHOT");
+    private static final Path WORK = Path.of("target", "readme-it").toAbsolutePath();
+    private static final Path REPO = WORK.resolve("repository");
+    private static final Path SETTINGS = WORK.resolve("settings.xml");
+    private static String readme;
+    private static Path maven38;
+    private static Path maven39;
+
+    @BeforeAll
+    static void prepare() throws Exception {
+        readme = Files.readString(ROOT.resolve("README.md"));
+        Files.createDirectories(REPO);
+        for (String module : List.of("core", "tck", "storage-memory")) {
+            Path jar = ROOT.resolve(module).resolve("target").resolve("baton-" + module + "-" + VERSION + ".jar");
+            if (!Files.isRegularFile(jar)) {
+                throw new AssertionError(jar + " is missing: build the modules first, e.g. ./mvnw -B -pl readme-it -am verify");
+            }
+            deploy("baton-" + module, ROOT.resolve(module).resolve("pom.xml"), jar);
+        }
+        deploy("baton-parent", ROOT.resolve("pom.xml"), null);
+        deploy("baton-bom", ROOT.resolve("bom").resolve("pom.xml"), null);
+
+        Path userRepo = Path.of(System.getProperty("outer.local.repository",
+                System.getProperty("user.home") + "/.m2/repository")).toAbsolutePath();
+        Files.writeString(SETTINGS, """
+                <settings>
+                  <!-- every repository is the user's local repository, read as a file: URL; never written -->
+                  <mirrors>
+                    <mirror><id>user-local-repository</id><mirrorOf>*</mirrorOf><url>%s</url></mirror>
+                  </mirrors>
+                </settings>
+                """.formatted(userRepo.toUri()));
+
+        maven38 = findMaven("3.8.");
+        maven39 = findMaven("3.9.");
+    }
+
+    /** Copies a module's pom (and jar) into {@link #REPO} in the repository layout, as {@code install} would. */
+    private static void deploy(String artifactId, Path pom, Path jar) throws IOException {
+        Path dir = REPO.resolve("dev/baton").resolve(artifactId).resolve(VERSION);
+        Files.createDirectories(dir);
+        Files.copy(pom, dir.resolve(artifactId + "-" + VERSION + ".pom"), StandardCopyOption.REPLACE_EXISTING);
+        if (jar != null) Files.copy(jar, dir.resolve(artifactId + "-" + VERSION + ".jar"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** A Maven home whose version starts with {@code prefix}: the outer build's, the machine's, or the wrapper's. */
+    private static Path findMaven(String prefix) throws Exception {
+        List<Path> candidates = new ArrayList<>();
+        String outer = System.getProperty("outer.maven.home");
+        if (outer != null && !outer.isBlank()) candidates.add(Path.of(outer));
+        candidates.add(Path.of("/usr/share/maven"));
+        Path dists = Path.of(System.getProperty("user.home"), ".m2", "wrapper", "dists");
+        if (Files.isDirectory(dists)) {
+            try (Stream<Path> s = Files.find(dists, 3, (p, a) -> Files.isRegularFile(p.resolve("bin/mvn")))) {
+                s.sorted().forEach(candidates::add);
+            }
+        }
+        List<String> seen = new ArrayList<>();
+        for (Path home : candidates) {
+            Path mvn = home.resolve("bin/mvn");
+            if (!Files.isExecutable(mvn)) continue;
+            Result v = run(WORK, List.of(mvn.toString(), "-v"), "mvn-version", 60);
+            Matcher m = Pattern.compile("Apache Maven (\\S+)").matcher(v.output);
+            if (!m.find()) continue;
+            seen.add(m.group(1) + " at " + home);
+            if (m.group(1).startsWith(prefix)) return mvn;
+        }
+        throw new AssertionError("No Maven " + prefix + "x found (found: " + seen + "). Install Debian's maven (3.8) and run"
+                + " the build with ./mvnw once (3.9).");
+    }
+
+    // ------------------------------------------------------------------ README parsing
+
+    /** The fenced code blocks of {@code lang} in the README section titled {@code heading}. */
+    private static List<String> blocks(String heading, String lang) {
+        int start = readme.indexOf("\n## " + heading + "\n");
+        assertThat(start).as("README section '%s'", heading).isNotNegative();
+        int end = readme.indexOf("\n## ", start + 4);
+        String section = readme.substring(start, end < 0 ? readme.length() : end);
+        List<String> found = new ArrayList<>();
+        Matcher m = Pattern.compile("```" + lang + "\\n(.*?)```", Pattern.DOTALL).matcher(section);
+        while (m.find()) found.add(m.group(1));
+        return found;
+    }
+
+    private static String quickstartPom() {
+        return checkedVersion(blocks("Quickstart", "xml").get(0));
+    }
+
+    private static String certificationPom() {
+        return checkedVersion(blocks("Certify your own store with the TCK", "xml").get(0));
+    }
+
+    private static String checkedVersion(String pom) {
+        assertThat(pom).as("the README's poms name the version being built; update them when the version changes")
+                .contains("<artifactId>baton-bom</artifactId><version>" + VERSION + "</version>");
+        return pom;
+    }
+
+    /** A Java source of the README, keyed by the public class it declares. */
+    private static Map<String, String> javaFiles(String heading) {
+        Map<String, String> files = new LinkedHashMap<>();
+        for (String block : blocks(heading, "java")) {
+            Matcher m = Pattern.compile("public class (\\w+)").matcher(block);
+            assertThat(m.find()).as("a public class in %s", block).isTrue();
+            files.put(m.group(1), block);
+        }
+        return files;
+    }
+
+    // ------------------------------------------------------------------ projects
+
+    private static Path quickstartProject(String name) throws IOException {
+        Path dir = fresh(name);
+        Files.writeString(dir.resolve("pom.xml"), quickstartPom());
+        Map<String, String> java = javaFiles("Quickstart");
+        assertThat(java).containsOnlyKeys("Quickstart");
+        write(dir.resolve("src/main/java/Quickstart.java"), java.get("Quickstart"));
+        return dir;
+    }
+
+    /** The certification snippets around the example file store's sources, as a third party's project. */
+    private static Path certificationProject(String name, String pom, boolean publicClasses) throws IOException {
+        Path dir = fresh(name);
+        Files.writeString(dir.resolve("pom.xml"), pom);
+        Path store = ROOT.resolve("examples-filestore/src/main");
+        try (Stream<Path> files = Files.walk(store)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Path target = dir.resolve("src/main").resolve(store.relativize(f).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(f, target);
+            }
+        }
+        javaFiles("Certify your own store with the TCK").forEach((cls, src) -> {
+            try {
+                write(dir.resolve("src/test/java/" + cls + ".java"), publicClasses ? src : src.replace("public class", "class"));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return dir;
+    }
+
+    private static Path fresh(String name) throws IOException {
+        Path dir = WORK.resolve(name);
+        if (Files.exists(dir)) {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+            }
+        }
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    // ------------------------------------------------------------------ running Maven
+
+    record Result(int exit, String output, Path log) {
+        String tail() {
+            List<String> lines = output.lines().toList();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        }
+    }
+
+    private static Result mvn(Path mvn, Path project, String name, String... goals) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(mvn.toString(), "-B", "-o", "-U", "-Daether.offline.protocols=file",
+                "-s", SETTINGS.toString(), "-Dmaven.repo.local=" + REPO));
+        cmd.addAll(List.of(goals));
+        return run(project, cmd, name, 600);
+    }
+
+    private static Result run(Path dir, List<String> cmd, String name, int timeoutSeconds) throws Exception {
+        Files.createDirectories(WORK);
+        Path log = WORK.resolve(name + ".log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().remove("MAVEN_OPTS");
+        pb.environment().remove("MAVEN_ARGS");
+        pb.environment().remove("MAVEN_CONFIG");
+        Process p = pb.start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s; see " + log);
+        }
+        return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), log);
+    }
+
+    private static void succeeded(Result r) {
+        assertThat(r.exit()).as("exit code of the build (log %s):%n%s", r.log(), r.tail()).isZero();
+    }
+
+    private static void quickstartRuns(Path mvn, String name) throws Exception {
+        Result r = mvn(mvn, quickstartProject(name), name, "-q", "compile", "exec:java");
+        succeeded(r);
+        assertThat(r.output()).as("the quickstart's output (%s)", r.log())
+                .contains("SUSPENDED").contains(" waits for bookFlight ").contains("tool-result").contains("finish");
+    }
+
+    // ------------------------------------------------------------------ the checks
+
+    @Nested
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    class OnMaven38 {
+
+        @Test
+        @Order(1)
+        void theQuickstartBuildsAndRunsAsPasted() throws Exception {
+            quickstartRuns(maven38, "quickstart-maven-3.8");
+        }
+
+        @Test
+        @Order(2)
+        void theCertificationSnippetCertifiesTheExampleStoreAsPasted() throws Exception {
+            Path project = certificationProject("certification-maven-3.8", certificationPom(), true);
+            Result r = mvn(maven38, project, "certification-maven-3.8", "test");
+            succeeded(r);
+            String report = Files.readString(project.resolve("target/baton-tck-certification.txt"));
+            assertThat(report).as("the certification report (%s)", r.log())
+                    .contains("CERTIFIED: dev.baton.examples.filestore.FileSnapshotStore (duties of every store; SHARED, DURABLE)")
+                    .doesNotContain("BATON TCK WARNING");
+            assertThat(r.output()).as("the report is printed to the console").contains("=== Baton TCK certification");
+            theReadmeTableGivesEachContractsTestCount(report);
+        }
+
+        /** README's "| `SnapshotStoreContract` | 71 |" must equal the report's counts for the snippet's suite. */
+        private void theReadmeTableGivesEachContractsTestCount(String report) {
+            Matcher row = Pattern.compile("\\| `(\\w+Contract)` \\| (\\d+) \\|").matcher(readme);
+            int rows = 0;
+            while (row.find()) {
+                rows++;
+                String contract = row.group(1);
+                Matcher line = Pattern.compile("\\s(\\w+)\\s+" + contract + "\\s+(\\d+) passed / (\\d+) failed / (\\d+) skipped")
+                        .matcher(report);
+                assertThat(line.find()).as("a suite of %s in the report:%n%s", contract, report).isTrue();
+                int total = Integer.parseInt(line.group(2)) + Integer.parseInt(line.group(3)) + Integer.parseInt(line.group(4));
+                assertThat(total).as("README.md, section 'Certify your own store with the TCK': the test count of %s."
+                        + " Update the table's number to %d (the certification report prints it)", contract, total)
+                        .isEqualTo(Integer.parseInt(row.group(2)));
+            }
+            assertThat(rows).as("rows of the README's contract table").isEqualTo(3);
+        }
+
+        @Test
+        @Order(3)
+        void withoutTheSurefirePinTheContractsGuardMethodFailsTheBuild() throws Exception {
+            // Surefire 2.12.4 (Maven 3.8's default) runs public test* methods of public classes as plain tests
+            String pom = certificationPom()
+                    .replaceAll("\\s*<!-- the TCK is JUnit 5.*?-->", "")
+                    .replaceAll("\\s*<plugin><artifactId>maven-surefire-plugin</artifactId>.*?</plugin>", "")
+                    .replaceAll("\\s*<!-- a run of zero tests.*?-->\\s*<failIfNoTests>true</failIfNoTests>", "");
+            assertThat(pom).doesNotContain("surefire").doesNotContain("failIfNoTests");
+            Result r = mvn(maven38, certificationProject("no-surefire-pin", pom, true), "no-surefire-pin", "test");
+            assertThat(r.exit()).as("exit code without the Surefire pin (log %s):%n%s", r.log(), r.tail()).isNotZero();
+            assertThat(r.output()).contains("maven-surefire-plugin:2.12.4").contains("The Baton TCK is a JUnit 5");
+        }
+
+        @Test
+        @Order(4)
+        void withoutTheSurefirePinAndWithPackagePrivateClassesFailIfNoTestsFailsTheBuild() throws Exception {
+            String pom = certificationPom()
+                    .replaceAll("\\s*<plugin><artifactId>maven-surefire-plugin</artifactId>.*?</plugin>", "");
+            Result r = mvn(maven38, certificationProject("no-surefire-pin-package-private", pom, false),
+                    "no-surefire-pin-package-private", "test");
+            assertThat(r.exit()).as("exit code (log %s):%n%s", r.log(), r.tail()).isNotZero();
+            assertThat(r.output()).contains("maven-surefire-plugin:2.12.4").contains("No tests were executed");
+        }
+    }
+
+    /**
+     * On Maven 3.9 the quickstart runs, and the certification project compiles its tests: the test
+     * run itself is the pinned Surefire 3.6.1 on both versions, proven in full on 3.8 above.
+     */
+    @Nested
+    class OnMaven39 {
+
+        @Test
+        void theQuickstartBuildsAndRunsAsPasted() throws Exception {
+            quickstartRuns(maven39, "quickstart-maven-3.9");
+        }
+
+        @Test
+        void theCertificationSnippetCompilesAsPasted() throws Exception {
+            Result r = mvn(maven39, certificationProject("certification-maven-3.9", certificationPom(), true),
+                    "certification-maven-3.9", "test-compile");
+            succeeded(r);
+        }
+    }
+}
