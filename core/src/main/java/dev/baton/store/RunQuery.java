@@ -25,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  *       ({@code createdAt < after.createdAt}, or equal and {@code runId < after.runId}), as an
  *       index range; needs {@code offset == 0}. The total ignores it.</li>
  *   <li>{@code withPayload}: false when the caller needs no payloads (core's listings read
- *       {@link RunSnapshot#summary()}): a store may then leave the payload column unread and return
- *       an empty payload, so listing cost does not grow with snapshot size.</li>
+ *       {@link RunSnapshot#summary()}): the store then leaves the payload unread and returns an
+ *       empty payload, so listing cost does not grow with snapshot size, except for a row without
+ *       a summary (written before Baton 0.2), whose payload it returns so core can read it.</li>
  * </ul>
  * The {@link RunPage#total()} is always the number of matches before paging (and before {@code after}).
  */
