@@ -22,18 +22,22 @@ import org.jspecify.annotations.Nullable;
  * @param toolCalls    the calls waiting for a decision or for data (empty for an interrupted run that waits for nobody)
  * @param interruption why the run stopped part-way, or null if it stopped to wait for {@code toolCalls}
  * @param parentRunId  for a subagent's inner run: the supervisor's run that drives it, else null
+ * @param createdAt    when the run started: what the date filters and the order apply to
+ * @param expiresAt    when the run's wait expires (the soonest deadline of its calls), else null; see
+ *                     {@link Agent#expireDueRuns(int)}
  */
 public record AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
                        Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
-                       @Nullable String parentRunId) {
+                       @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt) {
     public AgentRun {
         toolCalls = List.copyOf(toolCalls);
+        java.util.Objects.requireNonNull(createdAt, "createdAt");
     }
 
-    /** A run that waits for {@code toolCalls}, with no interruption and no parent. */
+    /** A run that waits for {@code toolCalls}, with no interruption, no parent and no deadline, created when it suspended. */
     public AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
                     Instant suspendedAt, List<AgentRunToolCall> toolCalls) {
-        this(runId, status, threadId, resourceId, suspendedAt, toolCalls, null, null);
+        this(runId, status, threadId, resourceId, suspendedAt, toolCalls, null, null, suspendedAt, null);
     }
 
     /** True when the run stopped part-way; see {@link #interruption()}. */

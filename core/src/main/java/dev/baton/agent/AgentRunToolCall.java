@@ -1,6 +1,7 @@
 package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,7 +12,14 @@ import org.jspecify.annotations.Nullable;
  * @param args             the call's input, for approval suspensions only, else null
  * @param requiresApproval true: waits for approve / decline; false: waits for resume data
  * @param suspendPayload   what the tool passed to {@code suspend()}, for data suspensions only, else null
+ * @param expiresAt        when this wait expires (its tool's, run's or agent's wait timeout), else null
  */
 public record AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
-                               @Nullable JsonNode suspendPayload) {
+                               @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt) {
+
+    /** A call whose wait does not expire. */
+    public AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
+                            @Nullable JsonNode suspendPayload) {
+        this(toolCallId, toolName, args, requiresApproval, suspendPayload, null);
+    }
 }

@@ -35,6 +35,13 @@ final class RunListing {
         if (options.fromDate() != null && options.toDate() != null && options.fromDate().isAfter(options.toDate())) {
             throw new InvalidOptionException("fromDate", "must not be after toDate (" + options.fromDate() + " > " + options.toDate() + ")");
         }
+        if (options.cursor() != null && options.page() != null) {
+            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
+        }
+        if (options.cursor() != null && options.perPage() == null) {
+            throw new InvalidOptionException("cursor", "needs perPage (the size of the page after the cursor)");
+        }
+        RunQuery.After after = options.cursor() == null ? null : decodeCursor(options.cursor());
         Instant now = agent.clock().instant();
         RunQuery.Builder q = RunQuery.forAgent(agent.id(), now)
                 .status(RunStatus.SUSPENDED)
@@ -44,10 +51,40 @@ final class RunListing {
                 .createdTo(options.toDate())
                 .withPayload(false);   // listing reads the summary beside the payload, never the payload
         if (options.paginated()) q.page((long) options.page() * options.perPage(), options.perPage());
+        if (after != null) q.after(after, options.perPage());
         RunPage page = agent.store().list(q.build());
         List<AgentRun> runs = new ArrayList<>(page.items().size());
         for (RunSnapshot s : page.items()) runs.add(toAgentRun(s, agent.store()));
-        return new AgentListSuspendedRunsResult(runs, page.total());
+        String next = null;
+        boolean paged = options.paginated() || after != null;
+        if (paged && !page.items().isEmpty() && page.items().size() == options.perPage()) {
+            RunSnapshot last = page.items().get(page.items().size() - 1);
+            next = encodeCursor(last.createdAt(), last.runId());
+        }
+        return new AgentListSuspendedRunsResult(runs, page.total(), next);
+    }
+
+    private static final String CURSOR_PREFIX = "c1.";
+
+    /** An opaque cursor: the listing position (creation time and run id) of the last run of a page. */
+    static String encodeCursor(Instant createdAt, String runId) {
+        String raw = createdAt.toEpochMilli() + ":" + runId;
+        return CURSOR_PREFIX + java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(raw.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    static RunQuery.After decodeCursor(String cursor) {
+        try {
+            if (!cursor.startsWith(CURSOR_PREFIX)) throw new IllegalArgumentException("no prefix");
+            String raw = new String(java.util.Base64.getUrlDecoder().decode(cursor.substring(CURSOR_PREFIX.length())),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            int colon = raw.indexOf(':');
+            if (colon < 1) throw new IllegalArgumentException("no position");
+            return new RunQuery.After(Instant.ofEpochMilli(Long.parseLong(raw.substring(0, colon))), raw.substring(colon + 1));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException("cursor", "is not a cursor this Baton gave (use nextCursor of the previous page): '"
+                    + (cursor.length() > 60 ? cursor.substring(0, 60) + "..." : cursor) + "'");
+        }
     }
 
     static AgentRun toAgentRun(RunSnapshot s, dev.baton.store.SnapshotStore store) {
@@ -55,10 +92,11 @@ final class RunListing {
         if (summary != null) {
             List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
             for (RunSummary.Call c : summary.calls) {
-                calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload));
+                calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload,
+                        c.expiresAt));
             }
             return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
-                    interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId);
+                    interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt());
         }
         if (s.payload().isEmpty()) {
             // a row written before summaries existed (Baton 0.1), listed without its payload: read it whole
@@ -79,7 +117,7 @@ final class RunListing {
             interruption = "its snapshot cannot be read: " + e.getMessage();
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
-                interruption, parent);
+                interruption, parent, s.createdAt(), s.expiresAt());
     }
 
     private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {
@@ -98,10 +136,10 @@ final class RunListing {
             CallState.InnerRun inner = c.inner;
             if (inner != null && !inner.toolName.isEmpty()) {
                 out.add(new AgentRunToolCall(c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
-                        approval ? null : inner.suspendPayload));
+                        approval ? null : inner.suspendPayload, c.expiresAt));
             } else {
                 out.add(new AgentRunToolCall(c.toolCallId, c.toolName, approval ? c.args : null, approval,
-                        approval ? null : c.suspendPayload));
+                        approval ? null : c.suspendPayload, c.expiresAt));
             }
         }
         return out;
