@@ -11,4 +11,8 @@ public class LeaseLostException extends BatonException {
         super("Lost the claim on run '" + runId + "': its lease expired and another caller took it over,"
                 + " or it was removed. This process stopped working on it.");
     }
+
+    public LeaseLostException(String runId, String detail) {
+        super("Lost the claim on run '" + runId + "': " + detail);
+    }
 }

@@ -8,8 +8,6 @@ import dev.baton.RunNotSuspendedException;
 import dev.baton.SnapshotFormatException;
 import dev.baton.ToolCallNotFoundException;
 import dev.baton.UnknownToolException;
-import dev.baton.internal.CallState;
-import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.model.LanguageModel;
@@ -17,9 +15,9 @@ import dev.baton.model.Message;
 import dev.baton.model.ToolDefinition;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
-import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoreClock;
 import dev.baton.tool.Tool;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,8 +31,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An AI agent whose runs can pause for a human (tool approval) or for outside data
@@ -59,12 +55,15 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Every operation sees only runs of this agent's id: another agent's run answers exactly as a
- * run that does not exist. Approve, decline and resume first <em>claim</em> the run with the
- * store's compare-and-set, so of several concurrent callers (threads or servers) exactly one
- * proceeds; the others get {@link RunNotSuspendedException}. Thread-safe.
+ * run that does not exist. Approve, decline, resume, continue and discard first <em>claim</em> the
+ * run with the store's compare-and-set, recording the decision in the same write, so of several
+ * concurrent callers (threads or servers) exactly one proceeds; the others get
+ * {@link RunNotSuspendedException} from the call itself. The returned stream does the work as it
+ * is read; read it (or drain it with {@code result()}) promptly: a stream not read within
+ * {@link Builder#pickupTimeout(Duration)} gives the run back, with the decision kept, and the run is
+ * then listed as interrupted for {@link #continueRun(String)}. Thread-safe.
  */
 public final class Agent implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
 
     private final String id;
     private final String instructions;
@@ -75,8 +74,11 @@ public final class Agent implements AutoCloseable {
     private final boolean ownsStore;
     private final Clock clock;
     private final Duration leaseDuration;
+    private final Duration pickupTimeout;
     private final String instanceId;
     private final int maxSteps;
+    private final RunListeners listeners;
+    private final RunActions actions;
 
     private Agent(Builder b, SnapshotStore store, boolean ownsStore) {
         this.id = b.id;
@@ -86,10 +88,13 @@ public final class Agent implements AutoCloseable {
         this.toolDefinitions = b.tools.values().stream().map(Tool::definition).toList();
         this.store = store;
         this.ownsStore = ownsStore;
-        this.clock = b.clock;
+        this.clock = b.useStoreClock ? StoreClock.of(store) : b.clock;
         this.leaseDuration = b.leaseDuration;
+        this.pickupTimeout = b.pickupTimeout;
         this.instanceId = b.instanceId;
         this.maxSteps = b.maxSteps;
+        this.listeners = new RunListeners(b.listeners);
+        this.actions = new RunActions(this);
     }
 
     /** Starts building an agent; {@code id} is stored in every snapshot and scopes every operation. */
@@ -108,17 +113,28 @@ public final class Agent implements AutoCloseable {
 
     public SnapshotStore store() { return store; }
 
+    /** The clock for creation, suspension and lease times: the builder's, or the store's ({@link Builder#useStoreClock()}). */
     public Clock clock() { return clock; }
 
     /** How long a claim on a run lasts without a heartbeat. */
     public Duration leaseDuration() { return leaseDuration; }
 
+    /** How long a claimed run waits for its stream to be read before it is given back (decision kept). */
+    public Duration pickupTimeout() { return pickupTimeout; }
+
     /** The name this process claims runs under, shown as the lease owner. */
     public String instanceId() { return instanceId; }
+
+    /** The most model calls a run may make unless its {@link RunOptions} say otherwise. */
+    public int maxSteps() { return maxSteps; }
 
     @Nullable Tool tool(String name) { return tools.get(name); }
 
     List<ToolDefinition> toolDefinitions() { return toolDefinitions; }
+
+    RunListeners listeners() { return listeners; }
+
+    RunActions actions() { return actions; }
 
     /** This agent as a tool named {@code agent-<id>}, for a supervisor: input {@code {"prompt": "..."}}. */
     public Tool asTool() {
@@ -137,28 +153,29 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Starts a run. Nothing is stored unless the run suspends; the run advances as the stream is
-     * iterated (or drained by {@link AgentStream#result()}).
+     * Starts a run. Nothing is stored unless the run suspends (or stops part-way after a tool ran);
+     * the run advances as the stream is iterated (or drained by {@link AgentStream#result()}).
      */
     public AgentStream stream(String prompt, RunOptions options) {
-        return start(prompt, options, null, null);
+        return start(prompt, options, null, null, UUID.randomUUID().toString());
     }
 
     /** Starts a run; a subagent's inner run records the supervisor run that waits on it. */
-    AgentStream start(String prompt, RunOptions options, @Nullable String parentAgentId, @Nullable String parentRunId) {
+    AgentStream start(String prompt, RunOptions options, @Nullable String parentAgentId, @Nullable String parentRunId,
+                      String runId) {
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(options, "options");
         RunState state = new RunState();
-        state.runId = UUID.randomUUID().toString();
+        state.runId = runId;
         state.agentId = id;
         state.threadId = options.threadId();
         state.resourceId = options.resourceId();
         state.createdAt = clock.instant();
-        state.maxSteps = options.maxSteps() == RunOptions.DEFAULT.maxSteps() ? maxSteps : options.maxSteps();
+        state.maxSteps = options.maxSteps() != null ? options.maxSteps() : maxSteps;
         state.parentAgentId = parentAgentId;
         state.parentRunId = parentRunId;
         state.messages.add(new Message.User(prompt));
-        return new AgentStream(new RunExecution(this, state, null, null));
+        return new AgentStream(new RunExecution(this, state, null, "start", List.of(), null, parentRunId != null));
     }
 
     /** {@link #stream(String)}, drained. */
@@ -180,32 +197,13 @@ public final class Agent implements AutoCloseable {
 
     /**
      * The suspended runs of this agent that match {@code options}, newest creation first (ties by
-     * runId descending). Filtering, order, count and paging are done by the store.
+     * runId descending). Filtering, order, count and paging are done by the store. Runs that
+     * stopped part-way are listed too, with {@link AgentRun#interrupted()}.
      *
      * @throws InvalidOptionException for {@code perPage < 1}, {@code page < 0}, or {@code fromDate} after {@code toDate}
      */
     public AgentListSuspendedRunsResult listSuspendedRuns(AgentListSuspendedRunsOptions options) {
-        Objects.requireNonNull(options, "options");
-        if (options.perPage() != null && options.perPage() < 1) {
-            throw new InvalidOptionException("perPage", "must be a positive integer, was " + options.perPage());
-        }
-        if (options.page() != null && options.page() < 0) {
-            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + options.page());
-        }
-        if (options.fromDate() != null && options.toDate() != null && options.fromDate().isAfter(options.toDate())) {
-            throw new InvalidOptionException("fromDate", "must not be after toDate (" + options.fromDate() + " > " + options.toDate() + ")");
-        }
-        RunQuery.Builder q = RunQuery.forAgent(id, clock.instant())
-                .status(RunStatus.SUSPENDED)
-                .threadId(options.threadId())
-                .resourceId(options.resourceId())
-                .createdFrom(options.fromDate())
-                .createdTo(options.toDate());
-        if (options.paginated()) q.page((long) options.page() * options.perPage(), options.perPage());
-        RunPage page = store.list(q.build());
-        List<AgentRun> runs = new ArrayList<>(page.items().size());
-        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s));
-        return new AgentListSuspendedRunsResult(runs, page.total());
+        return RunListing.list(this, options);
     }
 
     /**
@@ -228,39 +226,11 @@ public final class Agent implements AutoCloseable {
                 Objects.requireNonNull(s.leaseOwner()), Objects.requireNonNull(s.leaseExpiresAt()))).toList();
     }
 
-    private AgentRun toAgentRun(RunSnapshot s) {
-        List<AgentRunToolCall> calls;
-        try {
-            calls = waitingCalls(SnapshotCodec.decode(s));
-        } catch (SnapshotFormatException e) {
-            // listed so it can be seen and dealt with; resuming it gives the precise error
-            LOG.warn("{}", e.getMessage());
-            calls = List.of();
-        }
-        return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls);
-    }
-
-    static List<AgentRunToolCall> waitingCalls(RunState state) {
-        List<AgentRunToolCall> out = new ArrayList<>();
-        for (CallState c : state.calls) {
-            if (!c.waiting) continue;
-            boolean approval = c.waitedFor == Status.AWAITING_APPROVAL;
-            CallState.InnerRun inner = c.inner;
-            if (inner != null) {
-                out.add(new AgentRunToolCall(c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
-                        approval ? null : inner.suspendPayload));
-            } else {
-                out.add(new AgentRunToolCall(c.toolCallId, c.toolName, approval ? c.args : null, approval,
-                        approval ? null : c.suspendPayload));
-            }
-        }
-        return out;
-    }
-
     // ---- resuming ---------------------------------------------------------------------------
 
     /**
-     * Approves a call that waits for approval: the tool runs, then the model goes on.
+     * Approves a call that waits for approval: claims the run and records the approval at once;
+     * reading the returned stream runs the tool, then the model goes on.
      *
      * @throws RunNotFoundException      no suspended run with this id for this agent
      * @throws ToolCallNotFoundException the run has no waiting call with this id
@@ -271,7 +241,7 @@ public final class Agent implements AutoCloseable {
      */
     public AgentStream approveToolCall(String runId, String toolCallId) {
         Objects.requireNonNull(toolCallId, "toolCallId");
-        return resume(runId, new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.APPROVE, toolCallId, null, null), false);
+        return actions.decide(runId, RunActions.Decision.approve(toolCallId));
     }
 
     /** Declines a call: the tool does not run; the model sees "Tool call was not approved by the user". Throws as {@link #approveToolCall}. */
@@ -279,10 +249,13 @@ public final class Agent implements AutoCloseable {
         return declineToolCall(runId, toolCallId, null);
     }
 
-    /** Declines a call; the model sees {@code reason} (or the default text when null). Throws as {@link #approveToolCall}. */
+    /**
+     * Declines a call; the model sees {@code reason} (or the default text when null). The decline is
+     * recorded when this returns; reading the stream lets the model go on. Throws as {@link #approveToolCall}.
+     */
     public AgentStream declineToolCall(String runId, String toolCallId, @Nullable String reason) {
         Objects.requireNonNull(toolCallId, "toolCallId");
-        return resume(runId, new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.DECLINE, toolCallId, reason, null), false);
+        return actions.decide(runId, RunActions.Decision.decline(toolCallId, reason));
     }
 
     /** Resumes the run's one call that waits for data; the tool sees {@code resumeData} in {@code ctx.resumeData()}. */
@@ -295,84 +268,43 @@ public final class Agent implements AutoCloseable {
      * when several calls of the run wait for data.
      *
      * @throws InvalidOptionException  several calls wait for data and no toolCallId was given
-     * @throws ResumeMismatchException the call waits for an approval, not for data
+     * @throws ResumeMismatchException the call waits for an approval, not for data (or nothing waits: use {@link #continueRun})
      * @see #approveToolCall for the other exceptions
      */
     public AgentStream resumeStream(@Nullable Object resumeData, ResumeOptions options) {
         Objects.requireNonNull(options, "options");
         JsonNode data = SnapshotCodec.JSON.valueToTree(resumeData);
         if (data == null || data.isNull()) data = SnapshotCodec.JSON.createObjectNode();
-        return resume(options.runId(), new RunExecution.ResumeAction(RunExecution.ResumeAction.Kind.DATA,
-                options.toolCallId(), null, data), false);
+        return actions.decide(options.runId(), RunActions.Decision.data(options.toolCallId(), data));
     }
 
-    /** For the supervisor's {@code agent-<id>} tool: resumes an inner run on behalf of its parent run. */
-    AgentStream resumeForParent(String runId, RunExecution.ResumeAction action) {
-        return resume(runId, action, true);
+    /**
+     * Continues a run that stopped part-way and waits for nobody ({@link AgentRun#interrupted()} with no
+     * tool calls listed): its process died and its lease lapsed, its model failed while it was being
+     * resumed, its thread was interrupted, or its stream was closed or never read. The run goes on
+     * from its last stored step: a tool whose result was stored never runs again; a tool that was
+     * running when it stopped runs again ({@link dev.baton.tool.ToolContext#attempt()} says so).
+     *
+     * @throws RunNotFoundException     no stored run with this id for this agent
+     * @throws ResumeMismatchException  calls of the run wait for a human: approve, decline or resume them
+     * @throws RunNotSuspendedException another caller is working on the run
+     * @throws SnapshotFormatException  the stored run cannot be read
+     */
+    public AgentStream continueRun(String runId) {
+        return actions.continueRun(runId);
     }
 
-    private AgentStream resume(String runId, RunExecution.ResumeAction action, boolean fromParent) {
-        Objects.requireNonNull(runId, "runId");
-        RunSnapshot snapshot = store.find(runId).filter(s -> s.agentId().equals(id))
-                .orElseThrow(() -> new RunNotFoundException(id, runId));
-        Instant now = clock.instant();
-        if (snapshot.effectiveStatus(now) != RunStatus.SUSPENDED) {
-            throw new RunNotSuspendedException(runId, "it is being resumed by '" + snapshot.leaseOwner()
-                    + "' (lease until " + snapshot.leaseExpiresAt() + "). Only one approve, decline or resume wins.");
-        }
-        RunState state = SnapshotCodec.decode(snapshot);
-        if (state.parentRunId != null && !fromParent) {
-            // resuming it here would leave the supervisor's run waiting on a run that is gone
-            throw new ResumeMismatchException("Run '" + runId + "' is the inner run of supervisor '" + state.parentAgentId
-                    + "' run '" + state.parentRunId + "': approve, decline or resume that run instead.");
-        }
-        CallState call = target(state, action);
-        Tool tool = tools.get(call.toolName);
-        if (tool == null) throw new UnknownToolException(id, runId, call.toolName);
-        if (call.inner != null && !(tool.executor() instanceof SubagentExecutor)) {
-            throw new UnknownToolException(id, runId, call.toolName + " (as a subagent)");
-        }
-        RunSnapshot claimed = snapshot.claimed(instanceId, now.plus(leaseDuration), snapshot.payload());
-        if (!store.compareAndSet(snapshot.version(), claimed)) {
-            throw new RunNotSuspendedException(runId, "another caller approved, declined or resumed it first.");
-        }
-        RunClaim claim = new RunClaim(store, clock, leaseDuration, instanceId, claimed);
-        RunExecution.ResumeAction resolved = new RunExecution.ResumeAction(action.kind(), call.toolCallId,
-                action.reason(), action.data());
-        return new AgentStream(new RunExecution(this, state, claim, resolved));
-    }
-
-    /** Finds and checks the call a resume targets; changes nothing. */
-    private static CallState target(RunState state, RunExecution.ResumeAction action) {
-        List<CallState> waiting = state.calls.stream().filter(c -> c.waiting).toList();
-        List<String> waitingIds = waiting.stream().map(c -> c.toolCallId).toList();
-        CallState call;
-        if (action.toolCallId() != null) {
-            call = waiting.stream().filter(c -> c.toolCallId.equals(action.toolCallId())).findFirst()
-                    .orElseThrow(() -> new ToolCallNotFoundException(state.runId, action.toolCallId(), waitingIds));
-        } else {
-            List<CallState> data = waiting.stream().filter(c -> c.waitedFor == Status.AWAITING_DATA).toList();
-            if (data.isEmpty()) {
-                throw new ResumeMismatchException("Run '" + state.runId + "' waits for an approval of " + waitingIds
-                        + ", not for resume data: use approveToolCall or declineToolCall.");
-            }
-            if (data.size() > 1) {
-                throw new InvalidOptionException("toolCallId", "run '" + state.runId + "' has several calls waiting for data "
-                        + data.stream().map(c -> c.toolCallId).toList() + "; name one in ResumeOptions");
-            }
-            call = data.get(0);
-        }
-        boolean wantsApproval = action.kind() != RunExecution.ResumeAction.Kind.DATA;
-        boolean waitsForApproval = call.waitedFor == Status.AWAITING_APPROVAL;
-        if (wantsApproval && !waitsForApproval) {
-            throw new ResumeMismatchException("Tool call '" + call.toolCallId + "' of run '" + state.runId
-                    + "' waits for resume data, not for an approval: use resumeStream(data, runId).");
-        }
-        if (!wantsApproval && waitsForApproval) {
-            throw new ResumeMismatchException("Tool call '" + call.toolCallId + "' of run '" + state.runId
-                    + "' waits for an approval, not for resume data: use approveToolCall or declineToolCall.");
-        }
-        return call;
+    /**
+     * Removes a stored run that nobody will resume: one that waits for a person who is gone, or whose
+     * snapshot cannot be read, or a subagent's run whose supervisor run is gone. The inner runs of
+     * its subagents go with it. Nothing runs; the model is not told.
+     *
+     * @throws RunNotFoundException     no stored run with this id for this agent
+     * @throws RunNotSuspendedException another caller is working on the run right now
+     * @throws ResumeMismatchException  it is the inner run of a supervisor run that still waits on it: discard that one
+     */
+    public void discardRun(String runId) {
+        actions.discard(runId);
     }
 
     /** Closes the store if this agent opened it (no store was given to the builder). */
@@ -394,9 +326,12 @@ public final class Agent implements AutoCloseable {
         private final Map<String, Tool> tools = new LinkedHashMap<>();
         private @Nullable SnapshotStore store;
         private Clock clock = Clock.systemUTC();
+        private boolean useStoreClock;
         private Duration leaseDuration = Duration.ofSeconds(60);
+        private Duration pickupTimeout = Duration.ofSeconds(5);
         private String instanceId = defaultInstanceId();
         private int maxSteps = 10;
+        private final List<RunListener> listeners = new ArrayList<>();
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -441,9 +376,25 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
-        /** The clock for creation, suspension and lease times (tests pass a controllable one). */
+        /**
+         * The clock for creation, suspension and lease times (tests pass a controllable one). Leases
+         * are judged by it, so every instance sharing a store needs clocks that agree to well within a
+         * lease; see {@link #useStoreClock()} to depend on no server's wall clock.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            this.useStoreClock = false;
+            return this;
+        }
+
+        /**
+         * Judges leases (and stamps creation and suspension times) by the store's own clock
+         * ({@link StoreClock}): the database's {@code now()}, Redis {@code TIME}, MongoDB's server time.
+         * Instances whose wall clocks disagree then still agree on when a lease lapses. The store must
+         * declare {@link dev.baton.store.StoreCapability#STORE_CLOCK}.
+         */
+        public Builder useStoreClock() {
+            this.useStoreClock = true;
             return this;
         }
 
@@ -454,6 +405,19 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a run claimed by approve / decline / resume / continue waits for its stream to be
+         * read (default 5 s). A stream that is not read in time gives the run back, with the decision
+         * recorded, so a dropped stream never holds a run for the whole lease; the run is then listed as
+         * interrupted and {@link Agent#continueRun(String)} goes on. A stream read later takes the run
+         * back if nobody else did.
+         */
+        public Builder pickupTimeout(Duration pickup) {
+            if (pickup.isNegative() || pickup.isZero()) throw new InvalidOptionException("pickupTimeout", "must be positive");
+            this.pickupTimeout = pickup;
+            return this;
+        }
+
         /** The name this process claims runs under (default: host, pid and a random suffix). */
         public Builder instanceId(String instanceId) {
             if (instanceId == null || instanceId.isBlank()) throw new InvalidOptionException("instanceId", "must not be blank");
@@ -461,10 +425,16 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
-        /** The most model calls a run may make (default 10). */
+        /** The most model calls a run may make (default 10); {@link RunOptions#maxSteps()} overrides it per run. */
         public Builder maxSteps(int maxSteps) {
             if (maxSteps < 1) throw new InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
             this.maxSteps = maxSteps;
+            return this;
+        }
+
+        /** Adds listeners that see every run's events, claims, lease losses, tool executions and model calls. */
+        public Builder listeners(RunListener... listeners) {
+            for (RunListener l : listeners) this.listeners.add(Objects.requireNonNull(l, "listener"));
             return this;
         }
 

@@ -7,16 +7,37 @@ import org.jspecify.annotations.Nullable;
 /**
  * A suspended run, as listed.
  *
- * @param runId       pass it to approve / decline / resume
- * @param status      {@link RunStatus#SUSPENDED}
- * @param threadId    the run's thread, if any
- * @param resourceId  the run's resource, if any
- * @param suspendedAt when the run last suspended
- * @param toolCalls   the calls waiting for a decision or for data
+ * <p>Most runs wait for a human: {@code toolCalls} lists the calls to approve, decline or resume.
+ * A run may also have stopped part-way ({@link #interrupted()}): its process died and its lease
+ * lapsed, its model failed while it was being resumed, its thread was interrupted, or its stream
+ * was closed or dropped after a decision. Nothing of it is lost. If {@code toolCalls} is empty,
+ * nothing waits for a human: {@link Agent#continueRun(String)} goes on from its last stored step.
+ * If calls are listed, deciding them goes on as usual.
+ *
+ * @param runId        pass it to approve / decline / resume / continue
+ * @param status       {@link RunStatus#SUSPENDED}
+ * @param threadId     the run's thread, if any
+ * @param resourceId   the run's resource, if any
+ * @param suspendedAt  when the run was last stored as waiting or interrupted
+ * @param toolCalls    the calls waiting for a decision or for data (empty for an interrupted run that waits for nobody)
+ * @param interruption why the run stopped part-way, or null if it stopped to wait for {@code toolCalls}
+ * @param parentRunId  for a subagent's inner run: the supervisor's run that drives it, else null
  */
 public record AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
-                       Instant suspendedAt, List<AgentRunToolCall> toolCalls) {
+                       Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
+                       @Nullable String parentRunId) {
     public AgentRun {
         toolCalls = List.copyOf(toolCalls);
+    }
+
+    /** A run that waits for {@code toolCalls}, with no interruption and no parent. */
+    public AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
+                    Instant suspendedAt, List<AgentRunToolCall> toolCalls) {
+        this(runId, status, threadId, resourceId, suspendedAt, toolCalls, null, null);
+    }
+
+    /** True when the run stopped part-way; see {@link #interruption()}. */
+    public boolean interrupted() {
+        return interruption != null;
     }
 }

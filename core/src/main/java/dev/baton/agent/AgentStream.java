@@ -16,10 +16,12 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Single pass: iterating again continues where the last iteration stopped. {@link #close()}
- * on a stream that has not ended runs it on to its next suspension or its end without
- * handing out the events, so breaking out of the loop never loses a suspension. A stream that is
- * neither iterated nor closed does nothing: a claimed run's lease then expires and the run is
- * listed as suspended again. Not thread-safe: one consumer.
+ * on a stream that has not ended stops the run where it is: no further tool or model call starts,
+ * and a model call under way is cancelled. If what is left is only calls waiting for a human (you
+ * broke out of the loop at {@code tool-call-approval}), the run suspends as usual; otherwise it is
+ * kept as interrupted and {@link Agent#continueRun(String)} goes on later. A stream that is
+ * neither iterated nor closed does nothing; a run claimed for it is given back after the agent's
+ * pickup timeout, with the decision kept. Not thread-safe: one consumer.
  */
 public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
     private final RunExecution execution;
@@ -77,9 +79,17 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
                 execution.history(), execution.waitingCalls(), execution.error());
     }
 
-    /** Runs what is left of the run to its next suspension or its end, discarding the events. */
+    /**
+     * Stops the run where it is, cancelling a model call under way: it suspends if only calls
+     * waiting for a human are left, else it is kept as interrupted (see the class comment). Does
+     * nothing once the stream has ended.
+     */
     @Override
     public void close() {
-        execution.finishQuietly();
+        execution.close();
+    }
+
+    RunExecution execution() {
+        return execution;
     }
 }

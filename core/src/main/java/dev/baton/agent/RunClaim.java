@@ -1,144 +1,339 @@
 package dev.baton.agent;
 
 import dev.baton.LeaseLostException;
+import dev.baton.StorageException;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This process's claim on a run it is resuming: every write goes through the store's
- * compare-and-set on the version this claim last wrote, so a process whose lease lapsed and
- * whose run was taken over can never overwrite the new holder (its writes fail with
- * {@link LeaseLostException}). While the run is being worked on, a heartbeat extends the lease.
+ * This process's claim on a stored run. Every write is a compare-and-set on the version this
+ * claim last wrote, so a process whose lease lapsed and whose run was taken over can never
+ * overwrite the new holder: its writes fail with {@link LeaseLostException}. While the run loop
+ * works (a tool, a model call), a heartbeat extends the lease with a payload-free
+ * {@link SnapshotStore#renewLease}. A write whose outcome is unknown (a timeout) is read back
+ * before the claim is trusted again.
+ *
+ * <p>Thread-safety: the run loop's writes and the heartbeat's renewals take one lock per claim,
+ * never a lock shared with other runs.
  */
 final class RunClaim {
     private static final Logger LOG = LoggerFactory.getLogger(RunClaim.class);
-    private static final ScheduledExecutorService HEARTBEATS = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "baton-lease-heartbeat");
-        t.setDaemon(true);
-        return t;
-    });
 
     private final SnapshotStore store;
     private final Clock clock;
     private final Duration lease;
     private final String owner;
-    private RunSnapshot current;
-    private boolean lost;
-    private boolean finished;
-    private int busy;
+    private final RunListeners listeners;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final AtomicBoolean renewing = new AtomicBoolean();
+    private volatile RunSnapshot current;
+    /** A write was sent and its outcome is unknown: this is what it would have stored. */
+    private @Nullable RunSnapshot uncertain;
+    private volatile boolean lost;
+    private volatile boolean ended;
+    /** The stream started reading (set by the loop); a claim nobody picks up is released. */
+    private volatile boolean pickedUp;
+    /** The claim was given back because its stream was not read in time; the stream may take it again. */
+    private volatile boolean releasedUnread;
+    private volatile int busy;
     private @Nullable ScheduledFuture<?> heartbeat;
 
-    RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunSnapshot claimed) {
+    RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunListeners listeners, RunSnapshot claimed) {
         this.store = store;
         this.clock = clock;
         this.lease = lease;
         this.owner = owner;
+        this.listeners = listeners;
         this.current = claimed;
-        long period = Math.max(10, lease.toMillis() / 3);
-        this.heartbeat = HEARTBEATS.scheduleAtFixedRate(this::beat, period, period, TimeUnit.MILLISECONDS);
+        this.heartbeat = LeaseKeeper.register(this, Math.max(10, lease.toMillis() / 3));
     }
 
     String runId() {
         return current.runId();
     }
 
-    synchronized RunSnapshot current() {
+    RunSnapshot current() {
         return current;
     }
 
-    /** Marks the start or end of work on the run; the heartbeat extends the lease only while work goes on. */
-    synchronized void busy(boolean on) {
-        busy += on ? 1 : -1;
+    boolean ended() {
+        return ended;
     }
 
-    /** Stores progress (a tool's result) and extends the lease. */
-    synchronized void progress(String payload) {
-        write(current.claimed(owner, clock.instant().plus(lease), payload));
+    /**
+     * Releases the claim if its stream has not started reading after {@code pickup}: a stream
+     * that is dropped unread (a caller that declines and ignores the returned stream) holds the
+     * run no longer than that, and its recorded decision is kept.
+     */
+    void releaseIfNotPickedUp(Duration pickup, String payloadWithInterruption) {
+        LeaseKeeper.later(() -> {
+            if (pickedUp || ended || lost) return;
+            lock.lock();
+            try {
+                if (pickedUp || ended || lost) return;
+                write(current.suspended(clock.instant(), payloadWithInterruption));
+                releasedUnread = true;
+                end();
+                LOG.debug("Released run {}: its stream was not read within {}", runId(), pickup);
+            } catch (RuntimeException e) {
+                LOG.warn("Could not release unread run {}: {}", runId(), e.toString());
+            } finally {
+                lock.unlock();
+            }
+        }, pickup.toMillis());
     }
 
-    /** Extends the lease, proving the claim is still ours; throws {@link LeaseLostException} if not. */
-    synchronized void renew() {
-        write(current.claimed(owner, clock.instant().plus(lease), current.payload()));
-    }
-
-    /** The run suspends again: stored as suspended, claim ended. */
-    synchronized void suspend(String payload) {
-        write(current.suspended(clock.instant(), payload));
-        end();
-    }
-
-    /** Gives the run back as suspended with the progress stored so far (a stream closed early). */
-    synchronized void release() {
-        if (finished || lost) return;
+    /**
+     * The loop starts (or stops) working on the run. Returns false if the claim was released
+     * because nobody read the stream in time, or its lease was lost: the loop must not go on.
+     */
+    boolean busy(boolean on) {
+        lock.lock();
         try {
-            write(current.suspended(clock.instant(), current.payload()));
+            if (on) {
+                pickedUp = true;
+                busy++;
+            } else {
+                busy--;
+            }
+            return !lost && !ended;
         } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True if the claim was given back unread (see {@link #releaseIfNotPickedUp}) and could be taken again. */
+    boolean releasedUnread() {
+        return releasedUnread && ended && !lost;
+    }
+
+    /**
+     * Takes the run back after it was released unread, if nobody touched it since: a stream read
+     * late goes on as if it had been read at once. Throws {@link LeaseLostException} otherwise.
+     */
+    void reclaim(String payload) {
+        lock.lock();
+        try {
+            if (!releasedUnread()) throw new LeaseLostException(runId());
+            RunSnapshot next = current.claimed(owner, clock.instant().plus(lease), payload);
+            ended = false;
+            releasedUnread = false;
+            try {
+                write(next);
+            } catch (RuntimeException e) {
+                ended = true;
+                throw e;
+            }
+            pickedUp = true;
+            heartbeat = LeaseKeeper.register(this, Math.max(10, lease.toMillis() / 3));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stores progress and extends the lease. */
+    void progress(String payload) {
+        lock.lock();
+        try {
+            write(current.claimed(owner, clock.instant().plus(lease), payload));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Before a side effect (a tool): proves the claim is still this process's, renewing the lease
+     * if less than half of it is left. Throws {@link LeaseLostException} if it is not.
+     */
+    void fence() {
+        lock.lock();
+        try {
+            usable();
+            resolveUncertain();
+            Instant expiry = current.leaseExpiresAt();
+            Instant now = clock.instant();
+            if (expiry == null || Duration.between(now, expiry).compareTo(lease.dividedBy(2)) < 0) renew(now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The run waits again: stored as suspended, claim ended. */
+    void suspend(String payload) {
+        lock.lock();
+        try {
+            write(current.suspended(clock.instant(), payload));
             end();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The run stopped part-way: stored as suspended with {@code payload} (which says why), claim ended. */
+    void release(String payload) {
+        lock.lock();
+        try {
+            if (lost) throw new LeaseLostException(runId());
+            if (ended) return;
+            try {
+                write(current.suspended(clock.instant(), payload));
+            } finally {
+                end();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** The run ended: its snapshot is deleted, claim ended. */
-    synchronized void complete() {
-        if (lost) throw new LeaseLostException(current.runId());
+    void complete() {
+        lock.lock();
         try {
-            if (!store.delete(current.runId(), current.version())) {
-                lost = true;
-                throw new LeaseLostException(current.runId());
+            usable();
+            resolveUncertain();
+            boolean deleted;
+            try {
+                deleted = store.delete(runId(), current.version());
+            } catch (StorageException e) {
+                Optional<RunSnapshot> back = readBack(e);
+                if (back.isPresent() && back.get().version() == current.version()) throw e;
+                deleted = back.isEmpty();
             }
+            if (!deleted) throw lose();
+            end();
         } finally {
-            end();
+            lock.unlock();
         }
     }
 
-    /** Stops the heartbeat without writing (the run failed while the claim was lost). */
-    synchronized void abandon() {
-        end();
+    /** Stops the heartbeat without writing (the run failed while the store could not be written). */
+    void abandon() {
+        lock.lock();
+        try {
+            end();
+        } finally {
+            lock.unlock();
+        }
     }
 
-    private void write(RunSnapshot next) {
-        if (lost) throw new LeaseLostException(current.runId());
-        if (finished) throw new IllegalStateException("claim on run " + current.runId() + " already ended");
-        if (!store.compareAndSet(current.version(), next)) {
-            lost = true;
-            end();
-            throw new LeaseLostException(current.runId());
+    // ---- heartbeat ----------------------------------------------------------------------------
+
+    /** For the heartbeat: true if a renewal should be sent now (and marks one as under way). */
+    boolean beginRenewal() {
+        if (ended || lost || busy <= 0) return false;
+        return renewing.compareAndSet(false, true);
+    }
+
+    void renewFromHeartbeat() {
+        lock.lock();
+        try {
+            if (ended || lost || busy <= 0) return;
+            resolveUncertain();
+            renew(clock.instant());
+        } catch (LeaseLostException e) {
+            LOG.warn("Lease on run {} was lost: another caller took it over", runId());
+        } catch (RuntimeException e) {
+            LOG.warn("Could not extend the lease on run {}; will retry: {}", runId(), e.toString());
+        } finally {
+            lock.unlock();
+            renewing.set(false);
         }
+    }
+
+    void renewalTimedOut() {
+        LOG.warn("Extending the lease on run {} is taking longer than a heartbeat period; the claim is read back"
+                + " before it is trusted again", runId());
+    }
+
+    // ---- internals (lock held) ----------------------------------------------------------------
+
+    private void renew(Instant now) {
+        RunSnapshot next = current.renewed(now.plus(lease));
+        boolean ok;
+        try {
+            ok = store.renewLease(runId(), current.version(), owner, next.leaseExpiresAt());
+        } catch (StorageException e) {
+            uncertain = next;
+            throw e;
+        }
+        if (!ok) throw lose();
         current = next;
     }
 
-    private void end() {
-        finished = true;
-        if (heartbeat != null) {
-            heartbeat.cancel(false);
-            heartbeat = null;
+    private void write(RunSnapshot next) {
+        usable();
+        resolveUncertain();
+        boolean ok;
+        try {
+            ok = store.compareAndSet(current.version(), next);
+        } catch (StorageException e) {
+            uncertain = next;
+            Optional<RunSnapshot> back = readBack(e);
+            uncertain = null;
+            if (back.isPresent() && back.get().equals(next)) {
+                ok = true;
+            } else if (back.isPresent() && back.get().version() == current.version()) {
+                throw e;   // not applied; the claim is intact
+            } else {
+                ok = false;
+            }
+        }
+        if (!ok) throw lose();
+        current = next;
+    }
+
+    /** After a write whose outcome is unknown: adopt it if it landed, forget it if not, or give up the claim. */
+    private void resolveUncertain() {
+        RunSnapshot attempted = uncertain;
+        if (attempted == null) return;
+        Optional<RunSnapshot> back = store.find(runId());   // a StorageException leaves it uncertain
+        uncertain = null;
+        if (back.isPresent() && back.get().version() == attempted.version() && owner.equals(back.get().leaseOwner())
+                && attempted.leaseExpiresAt() != null && attempted.leaseExpiresAt().equals(back.get().leaseExpiresAt())) {
+            current = back.get();
+        } else if (back.isEmpty() || back.get().version() != current.version()) {
+            throw lose();
         }
     }
 
-    private synchronized void beat() {
-        if (finished || lost) return;
-        if (busy <= 0) {
-            // nobody works on the run (a stream left unread, or a crashed consumer): once the lease
-            // lapses the run belongs to whoever claims it next, so stop beating for it
-            Instant expiry = current.leaseExpiresAt();
-            if (expiry == null || !clock.instant().isBefore(expiry)) end();
-            return;
-        }
+    private Optional<RunSnapshot> readBack(StorageException original) {
         try {
-            write(current.claimed(owner, clock.instant().plus(lease), current.payload()));
-        } catch (LeaseLostException e) {
-            LOG.warn("Lease on run {} was lost: another caller took it over", current.runId());
-        } catch (RuntimeException e) {
-            LOG.warn("Could not extend the lease on run {}; will retry: {}", current.runId(), e.toString());
+            return store.find(runId());
+        } catch (StorageException again) {
+            original.addSuppressed(again);
+            throw original;
         }
+    }
+
+    private void usable() {
+        if (lost) throw new LeaseLostException(runId());
+        if (ended) {
+            throw new LeaseLostException(runId(), "its claim was given back (its stream was not read in time, or the run"
+                    + " stopped); read a new stream with continueRun to go on");
+        }
+    }
+
+    private LeaseLostException lose() {
+        lost = true;
+        end();
+        listeners.leaseLost(current.agentId(), runId());
+        return new LeaseLostException(runId());
+    }
+
+    private void end() {
+        ended = true;
+        ScheduledFuture<?> h = heartbeat;
+        heartbeat = null;
+        if (h != null) h.cancel(false);
     }
 }

@@ -7,15 +7,17 @@ import org.jspecify.annotations.Nullable;
  *
  * @param threadId   the conversation thread, stored with the run and usable as a filter
  * @param resourceId the resource (typically the user), stored with the run and usable as a filter
- * @param maxSteps   the most model calls the run may make (default 10)
+ * @param maxSteps   the most model calls the run may make; null: the agent's default ({@code Agent.Builder.maxSteps}, 10 unless set)
  */
-public record RunOptions(@Nullable String threadId, @Nullable String resourceId, int maxSteps) {
+public record RunOptions(@Nullable String threadId, @Nullable String resourceId, @Nullable Integer maxSteps) {
 
-    /** No thread, no resource, 10 steps. */
-    public static final RunOptions DEFAULT = new RunOptions(null, null, 10);
+    /** No thread, no resource, the agent's step limit. */
+    public static final RunOptions DEFAULT = new RunOptions(null, null, null);
 
     public RunOptions {
-        if (maxSteps < 1) throw new dev.baton.InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
+        if (maxSteps != null && maxSteps < 1) {
+            throw new dev.baton.InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
+        }
     }
 
     public static Builder builder() {
@@ -26,13 +28,14 @@ public record RunOptions(@Nullable String threadId, @Nullable String resourceId,
     public static final class Builder {
         private @Nullable String threadId;
         private @Nullable String resourceId;
-        private int maxSteps = 10;
+        private @Nullable Integer maxSteps;
 
         private Builder() {
         }
 
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+        /** The most model calls this run may make; overrides the agent's default, whatever that is. */
         public Builder maxSteps(int maxSteps) { this.maxSteps = maxSteps; return this; }
 
         public RunOptions build() {

@@ -2,21 +2,38 @@ package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.baton.BatonException;
+import dev.baton.LeaseLostException;
+import dev.baton.ModelException;
+import dev.baton.RunNotSuspendedException;
+import dev.baton.SnapshotFormatException;
+import dev.baton.StorageException;
 import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
+import dev.baton.internal.SnapshotCodec;
+import dev.baton.store.RunSnapshot;
 import dev.baton.tool.ToolContext;
 import dev.baton.tool.ToolExecutor;
-import org.jspecify.annotations.Nullable;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tool {@code agent-<id>} by which a supervisor uses a subagent. The subagent's run is its own
- * run (own runId, own agent id, own store); when it suspends, the supervisor's run suspends too,
- * with its own toolCallId but the inner tool's name and args, and a pointer to the inner run.
- * Resuming the outer call resumes the inner run through the subagent.
+ * run (own runId, own agent id, own store); when it waits, the supervisor's run waits too, with
+ * its own toolCallId but the inner tool's name and args, and a pointer to the inner run.
+ * Deciding the outer call passes the decision on to the inner run.
+ *
+ * <p>Crash safety: the inner run's id is recorded in the outer call (stored as EXECUTING) before
+ * the inner run can be stored, so the outer run always knows its inner run. When the inner run
+ * completes, its result is stored in the outer run first and the inner snapshot is deleted after;
+ * a crash in between leaves a cleanup mark that the outer run finishes when it goes on. A failure
+ * that may pass (a store, a lease, an inner run held elsewhere) never becomes the tool's result:
+ * the outer run stops and is kept, and continuing it picks the inner run up where it is.
  */
 final class SubagentExecutor implements ToolExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(SubagentExecutor.class);
     private final Agent subagent;
 
     SubagentExecutor(Agent subagent) {
@@ -32,89 +49,139 @@ final class SubagentExecutor implements ToolExecutor {
         throw new UnsupportedOperationException("the run loop drives subagent tools itself");
     }
 
-    void run(RunExecution exec, CallState call, @Nullable JsonNode resumeData) {
-        RunState outer = exec.state();
-        AgentResult result;
-        try {
-            CallState.InnerRun inner = call.inner;
-            if (inner == null) {
-                JsonNode args = call.args;
-                String prompt = args == null ? "" : args.hasNonNull("prompt") ? args.get("prompt").asText() : args.toString();
-                result = subagent.start(prompt, new RunOptions(outer.threadId, outer.resourceId, outer.maxSteps),
-                        outer.agentId, outer.runId).result();
-            } else if (resumeData != null) {
-                result = subagent.resumeForParent(inner.runId, new RunExecution.ResumeAction(
-                        RunExecution.ResumeAction.Kind.DATA, inner.toolCallId, null, resumeData)).result();
-            } else {
-                result = subagent.resumeForParent(inner.runId, new RunExecution.ResumeAction(
-                        RunExecution.ResumeAction.Kind.APPROVE, inner.toolCallId, null, null)).result();
-            }
-        } catch (BatonException e) {
-            failed(exec, call, e.getMessage());
-            return;
-        }
-        handle(exec, call, result);
+    /** Gives a call that starts its inner run the inner run's id, before the outer call is stored as EXECUTING. */
+    static void prepare(SubagentExecutor sub, CallState call) {
+        if (call.inner != null) return;
+        CallState.InnerRun inner = new CallState.InnerRun();
+        inner.agentId = sub.subagent.id();
+        inner.runId = UUID.randomUUID().toString();
+        call.inner = inner;
     }
 
-    void decline(RunExecution exec, CallState call, String reason) {
+    /** Drives the inner run of an EXECUTING outer call to its next wait or its end. */
+    void execute(RunExecution exec, CallState call) {
         CallState.InnerRun inner = call.inner;
-        AgentResult result;
+        if (inner == null) throw new IllegalStateException("subagent call " + call.toolCallId + " was not prepared");
+        RunState outer = exec.state();
+        Optional<RunSnapshot> stored = subagent.store().find(inner.runId).filter(s -> s.agentId().equals(subagent.id()));
+        AgentStream stream;
         try {
-            result = subagent.resumeForParent(inner.runId, new RunExecution.ResumeAction(
-                    RunExecution.ResumeAction.Kind.DECLINE, inner.toolCallId, reason, null)).result();
-        } catch (BatonException e) {
-            failed(exec, call, e.getMessage());
-            return;
-        }
-        handle(exec, call, result);
-    }
-
-    private void handle(RunExecution exec, CallState call, AgentResult result) {
-        String runId = exec.runId();
-        switch (result.outcome()) {
-            case COMPLETED -> {
-                exec.done(call, TextNode.valueOf(result.text()), false);
-                exec.emitFromSubagent(new AgentEvent.ToolResult(runId, call.toolCallId, call.toolName, call.result));
-            }
-            case FAILED -> failed(exec, call, result.error() == null ? "the subagent failed" : result.error().getMessage());
-            case SUSPENDED -> {
-                AgentRunToolCall waiting = result.waitingCalls().get(0);
-                CallState.InnerRun inner = new CallState.InnerRun();
-                inner.agentId = subagent.id();
-                inner.runId = result.runId();
-                inner.toolCallId = waiting.toolCallId();
-                inner.toolName = waiting.toolName();
-                inner.args = waiting.args();
-                inner.requiresApproval = waiting.requiresApproval();
-                inner.suspendPayload = waiting.suspendPayload();
-                JsonNode innerArgs = waiting.args() == null ? subagentArgs(result, waiting) : waiting.args();
-                if (waiting.requiresApproval()) {
-                    call.status = Status.AWAITING_APPROVAL;
-                    call.waitedFor = Status.AWAITING_APPROVAL;
-                    call.inner = inner;
-                    exec.emitFromSubagent(new AgentEvent.ToolCallApproval(runId, call.toolCallId, waiting.toolName(), innerArgs));
+            if (stored.isEmpty()) {
+                if (inner.action != null) {
+                    failed(exec, call, "its run '" + inner.runId + "' is gone (it was discarded)");
+                    return;
+                }
+                stream = subagent.start(prompt(call), new RunOptions(outer.threadId, outer.resourceId, outer.maxSteps),
+                        outer.agentId, outer.runId, inner.runId);
+            } else {
+                RunState innerState;
+                try {
+                    innerState = SnapshotCodec.decode(stored.get());
+                } catch (SnapshotFormatException e) {
+                    failed(exec, call, e.getMessage());
+                    return;
+                }
+                CallState target = inner.toolCallId.isEmpty() ? null : innerState.call(inner.toolCallId);
+                if (inner.action != null && target != null && target.waiting()) {
+                    stream = subagent.actions().resumeForParent(stored.get(), innerState, decision(inner, call));
                 } else {
-                    exec.suspendCall(call, waiting.suspendPayload());
-                    call.inner = inner;
-                    exec.emitFromSubagent(new AgentEvent.ToolCallSuspended(runId, call.toolCallId, waiting.toolName(),
-                            innerArgs, waiting.suspendPayload()));
+                    stream = subagent.actions().continueForParent(stored.get(), innerState);
                 }
             }
+        } catch (RunNotSuspendedException e) {
+            throw new RunExecution.Stop("its subagent's run '" + inner.runId + "' is being worked on elsewhere;"
+                    + " continue this run once that lease has lapsed", e);
+        }
+        RunExecution innerExec = stream.execution();
+        innerExec.drain();
+        RunOutcome outcome = innerExec.outcome();
+        String runId = exec.runId();
+        if (outcome == RunOutcome.COMPLETED) {
+            exec.done(call, TextNode.valueOf(innerExec.text()), false);
+            exec.emit(new AgentEvent.ToolResult(runId, call.toolCallId, call.toolName, call.result));
+            RunClaim kept = innerExec.keptClaim();
+            if (kept != null) {
+                inner.cleanup = true;
+                exec.storeProgress();   // the result is stored in the outer run before the inner snapshot goes
+                try {
+                    kept.complete();
+                    inner.cleanup = false;
+                } catch (StorageException | LeaseLostException e) {
+                    LOG.warn("Subagent run {} completed but its snapshot could not be deleted yet: {}", inner.runId, e.toString());
+                }
+            }
+        } else if (outcome == RunOutcome.SUSPENDED) {
+            AgentRunToolCall waiting = innerExec.waitingCalls().get(0);
+            inner.toolCallId = waiting.toolCallId();
+            inner.toolName = waiting.toolName();
+            inner.args = waiting.args() != null ? waiting.args() : innerArgs(innerExec.state(), waiting.toolCallId());
+            inner.requiresApproval = waiting.requiresApproval();
+            inner.suspendPayload = waiting.suspendPayload();
+            inner.action = null;
+            inner.reason = null;
+            call.resumeData = null;
+            if (waiting.requiresApproval()) {
+                call.status = Status.AWAITING_APPROVAL;
+                call.waitedFor = Status.AWAITING_APPROVAL;
+                exec.emit(new AgentEvent.ToolCallApproval(runId, call.toolCallId, waiting.toolName(), inner.args));
+            } else {
+                call.status = Status.AWAITING_DATA;
+                call.waitedFor = Status.AWAITING_DATA;
+                call.suspendPayload = waiting.suspendPayload();
+                exec.emit(new AgentEvent.ToolCallSuspended(runId, call.toolCallId, waiting.toolName(), inner.args,
+                        waiting.suspendPayload()));
+            }
+        } else if (outcome == RunOutcome.FAILED && innerExec.error() instanceof ModelException && !innerExec.claimed()) {
+            // a new inner run whose model failed has ended for good, as any run does: the supervisor's model is told
+            failed(exec, call, innerExec.error().getMessage());
+        } else {
+            Throwable e = innerExec.error();
+            throw new RunExecution.Stop("its subagent's run '" + inner.runId + "' stopped"
+                    + (e == null ? "" : ": " + e.getMessage()), e);
         }
     }
 
-    /** The inner call's args, from the inner stream's suspension event. */
-    private static JsonNode subagentArgs(AgentResult result, AgentRunToolCall waiting) {
-        for (AgentEvent e : result.events()) {
-            if (e instanceof AgentEvent.ToolCallSuspended s && s.toolCallId().equals(waiting.toolCallId())) return s.args();
-            if (e instanceof AgentEvent.ToolCall c && c.toolCallId().equals(waiting.toolCallId())) return c.args();
+    /** Deletes an inner run whose result the outer call already holds (left over by a crash). */
+    static void cleanUp(RunExecution exec, CallState call) {
+        CallState.InnerRun inner = call.inner;
+        if (inner == null) return;
+        try {
+            subagentOf(exec, call).ifPresent(sub -> sub.actions().deleteInner(inner.runId, exec.runId()));
+            inner.cleanup = false;
+        } catch (RuntimeException e) {
+            LOG.warn("Could not delete the finished subagent run {} yet: {}", inner.runId, e.toString());
         }
-        return dev.baton.internal.SnapshotCodec.JSON.createObjectNode();
+    }
+
+    private static Optional<Agent> subagentOf(RunExecution exec, CallState call) {
+        dev.baton.tool.Tool tool = exec.agent().tool(call.toolName);
+        return tool != null && tool.executor() instanceof SubagentExecutor s ? Optional.of(s.subagent) : Optional.empty();
+    }
+
+    private static RunActions.Decision decision(CallState.InnerRun inner, CallState call) {
+        return switch (inner.action) {
+            case "approve" -> RunActions.Decision.approve(inner.toolCallId);
+            case "decline" -> RunActions.Decision.decline(inner.toolCallId, inner.reason);
+            case "data" -> RunActions.Decision.data(inner.toolCallId,
+                    call.resumeData == null ? SnapshotCodec.JSON.createObjectNode() : call.resumeData);
+            default -> throw new IllegalStateException("unknown subagent action " + inner.action);
+        };
+    }
+
+    private static String prompt(CallState call) {
+        JsonNode args = call.args;
+        return args == null ? "" : args.hasNonNull("prompt") ? args.get("prompt").asText() : args.toString();
+    }
+
+    /** The inner call's args, for a data suspension (the listing shows none). */
+    private static JsonNode innerArgs(RunState state, String toolCallId) {
+        CallState c = state.call(toolCallId);
+        return c == null || c.args == null ? SnapshotCodec.JSON.createObjectNode() : c.args;
     }
 
     private static void failed(RunExecution exec, CallState call, String message) {
         String text = "Subagent failed: " + message;
         exec.done(call, TextNode.valueOf(text), true);
-        exec.emitFromSubagent(new AgentEvent.ToolError(exec.runId(), call.toolCallId, call.toolName, text));
+        exec.emit(new AgentEvent.ToolError(exec.runId(), call.toolCallId, call.toolName, text));
     }
 }

@@ -3,18 +3,28 @@ package dev.baton.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 
-/** One tool call of the current step and how far it got. Not API. */
+/**
+ * One tool call of the current step and how far it got. Stored in the snapshot after every
+ * change that matters for recovery, so a run whose process died is continued from exactly what
+ * was recorded. Not API.
+ */
 public final class CallState {
 
-    /** Where a call stands. */
+    /** Where a call stands. What each one means after a crash is what {@code continueRun} does with it. */
     public enum Status {
-        /** Not looked at yet. */
+        /** The model asked for it; not looked at yet. Continuing checks its approval, then runs it. */
         PENDING,
-        /** Waits for approve / decline. */
+        /** Waits for approve / decline. Listed. */
         AWAITING_APPROVAL,
-        /** The tool called suspend(); waits for resume data. */
+        /** The tool called suspend(); waits for resume data. Listed. */
         AWAITING_DATA,
-        /** Has a result (or error, or decline) that the model will see. Never executed again. */
+        /**
+         * Approved (or given its resume data, or its decline is being passed to a subagent) and
+         * started, or about to start; its result is not stored. Continuing runs it again
+         * ({@link #attempts} tells the tool), so tools with side effects use an idempotency key.
+         */
+        EXECUTING,
+        /** Has a stored result (or error, or decline) that the model will see. Never executed again. */
         DONE
     }
 
@@ -22,26 +32,43 @@ public final class CallState {
     public String toolName = "";
     public @Nullable JsonNode args;
     public Status status = Status.PENDING;
-    /** What the call waited for when the run last suspended: AWAITING_APPROVAL or AWAITING_DATA, else null. */
+    /** What the call waited for when it last waited: AWAITING_APPROVAL or AWAITING_DATA, else null. */
     public @Nullable Status waitedFor;
-    /** Listed as waiting: it waited when the run last suspended. */
-    public boolean waiting;
     public @Nullable JsonNode suspendPayload;
+    /** For an EXECUTING call resumed with data: the data, kept so that a retry after a crash sees it too. */
+    public @Nullable JsonNode resumeData;
     public @Nullable JsonNode result;
     public boolean isError;
     /** Set when the call was declined; the decline reason. */
     public @Nullable String declinedReason;
-    /** For a subagent call that waits on its inner run. */
+    /** How many times the tool was started (an EXECUTING write each time). */
+    public int attempts;
+    /** For a subagent call: the inner run it drives or waits on. */
     public @Nullable InnerRun inner;
 
-    /** The subagent run an outer call waits on, and the inner call shown in the outer listing. */
+    /** True when the call waits for a human (approval) or for resume data. */
+    public boolean waiting() {
+        return status == Status.AWAITING_APPROVAL || status == Status.AWAITING_DATA;
+    }
+
+    /** The subagent run an outer call waits on or drives, and the inner call shown in the outer listing. */
     public static final class InnerRun {
         public String agentId = "";
         public String runId = "";
+        /** The inner call the outer call mirrors while it waits; empty before the inner run first waits. */
         public String toolCallId = "";
         public String toolName = "";
         public @Nullable JsonNode args;
         public boolean requiresApproval;
         public @Nullable JsonNode suspendPayload;
+        /**
+         * What the outer call must pass on to the inner run when it executes: {@code "approve"},
+         * {@code "decline"} (with {@link #reason}), {@code "data"} (the call's resumeData), or null
+         * to start the inner run (or continue it, if it is stored).
+         */
+        public @Nullable String action;
+        public @Nullable String reason;
+        /** The inner run completed and its result is in the outer call; its snapshot still has to go. */
+        public boolean cleanup;
     }
 }

@@ -28,4 +28,23 @@ public final class RunState {
     public @Nullable String parentRunId;
     /** The text produced so far in this run. */
     public String text = "";
+    /**
+     * Why the run stopped part-way when it was last stored (a model failure, an interrupted thread,
+     * a stream closed early), else null. Listed as {@code AgentRun.interruption()}; cleared when the
+     * run is claimed again.
+     */
+    public @Nullable String interruption;
+
+    /** The calls waiting for a human or for data. */
+    public List<CallState> waitingCalls() {
+        List<CallState> out = new ArrayList<>();
+        for (CallState c : calls) if (c.waiting()) out.add(c);
+        return out;
+    }
+
+    /** The call with this id in the current step, or null. */
+    public @Nullable CallState call(String toolCallId) {
+        for (CallState c : calls) if (c.toolCallId.equals(toolCallId)) return c;
+        return null;
+    }
 }

@@ -15,8 +15,14 @@ import dev.baton.store.RunSnapshot;
 /** Turns {@link RunState} into the snapshot payload and back, checking the format version. Not API. */
 public final class SnapshotCodec {
 
-    /** The payload format this Baton writes and reads. */
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * The payload format this Baton writes. Version 2 records each call's progress (EXECUTING,
+     * attempts, resume data, the subagent run it drives) so that a run can be continued from any
+     * point; this Baton also reads version 1 payloads (written by Baton 0.1), whose fields are a subset.
+     */
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest payload format this Baton reads. */
+    public static final int OLDEST_READABLE_VERSION = 1;
 
     /** The mapper for payloads and tool values. */
     public static final ObjectMapper JSON = new ObjectMapper()
@@ -54,9 +60,10 @@ public final class SnapshotCodec {
         if (version == null || !version.canConvertToInt()) {
             throw new SnapshotFormatException(runId, "the payload has no formatVersion", null);
         }
-        if (version.asInt() != FORMAT_VERSION) {
+        if (version.asInt() < OLDEST_READABLE_VERSION || version.asInt() > FORMAT_VERSION) {
             throw new SnapshotFormatException(runId, "it was written in snapshot format version " + version.asInt()
-                    + ", and this Baton reads version " + FORMAT_VERSION + "; resume it with a Baton that knows that version", null);
+                    + ", and this Baton reads versions " + OLDEST_READABLE_VERSION + " to " + FORMAT_VERSION
+                    + "; resume it with a Baton that knows that version", null);
         }
         RunState state;
         try {
@@ -73,6 +80,7 @@ public final class SnapshotCodec {
                 throw new SnapshotFormatException(runId, "a tool call in the payload is incomplete", null);
             }
         }
+        state.formatVersion = FORMAT_VERSION;   // written back in the current format
         return state;
     }
 }

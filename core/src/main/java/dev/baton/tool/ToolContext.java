@@ -26,6 +26,25 @@ public interface ToolContext {
     /** The data passed to {@code resumeStream} when this call is being resumed, else {@code null}. */
     @Nullable JsonNode resumeData();
 
+    /**
+     * Which start of this call this is: 1 the first time; more when the run was continued after its
+     * process died (or was interrupted) while the tool ran, so an earlier attempt may have had
+     * its effects. Tools with side effects use {@link #idempotencyKey()} to make a retry harmless.
+     */
+    default int attempt() {
+        return 1;
+    }
+
+    /**
+     * A key that is the same for every attempt of this call and different for every other call:
+     * {@code runId + ":" + toolCallId}. Pass it to the service the tool calls (as an
+     * {@code Idempotency-Key} header, a unique column, a request id) so that a call retried after a
+     * crash has its effect once.
+     */
+    default String idempotencyKey() {
+        return runId() + ":" + toolCallId();
+    }
+
     /** True when this execution resumes an earlier {@link #suspend(Object)}. */
     default boolean isResumed() {
         return resumeData() != null;

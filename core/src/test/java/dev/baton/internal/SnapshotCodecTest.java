@@ -32,14 +32,24 @@ class SnapshotCodecTest {
         c.toolCallId = "c1";
         c.toolName = "t";
         c.status = CallState.Status.AWAITING_APPROVAL;
-        c.waiting = true;
         s.calls.add(c);
         String payload = SnapshotCodec.encode(s);
-        assertThat(payload).startsWith("{\"formatVersion\":1,");
+        assertThat(payload).startsWith("{\"formatVersion\":2,");
         RunState back = SnapshotCodec.decode(row(payload));
         assertThat(back.messages).isEqualTo(s.messages);
         assertThat(back.calls.get(0).status).isEqualTo(CallState.Status.AWAITING_APPROVAL);
         assertThat(back.createdAt).isEqualTo(T);
+    }
+
+    @Test
+    void aVersionOnePayloadWrittenByBaton01IsReadAndWrittenBackAsVersionTwo() {
+        String v1 = "{\"formatVersion\":1,\"runId\":\"run-1\",\"agentId\":\"agent-1\",\"createdAt\":\"2026-01-01T00:00:00Z\","
+                + "\"maxSteps\":10,\"step\":1,\"messages\":[{\"role\":\"user\",\"text\":\"hi\"}],\"calls\":[{\"toolCallId\":\"c1\","
+                + "\"toolName\":\"t\",\"status\":\"AWAITING_APPROVAL\",\"waitedFor\":\"AWAITING_APPROVAL\",\"waiting\":true,"
+                + "\"isError\":false}],\"text\":\"\"}";
+        RunState back = SnapshotCodec.decode(row(v1));
+        assertThat(back.waitingCalls()).extracting(c -> c.toolCallId).containsExactly("c1");
+        assertThat(SnapshotCodec.encode(back)).startsWith("{\"formatVersion\":2,");
     }
 
     @Test
@@ -48,7 +58,7 @@ class SnapshotCodecTest {
                 .hasMessageContaining("run-1").hasMessageContaining("not valid JSON");
         assertThatThrownBy(() -> SnapshotCodec.decode(row("[1,2]"))).hasMessageContaining("not a JSON object");
         assertThatThrownBy(() -> SnapshotCodec.decode(row("{}"))).hasMessageContaining("no formatVersion");
-        assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":2}"))).hasMessageContaining("version 2");
+        assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":3}"))).hasMessageContaining("version 3");
         assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":1,\"runId\":\"other\",\"agentId\":\"agent-1\"}")))
                 .hasMessageContaining("do not match");
         assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":1,\"runId\":\"run-1\",\"agentId\":\"agent-1\",\"messages\":[{\"role\":\"alien\"}]}")))

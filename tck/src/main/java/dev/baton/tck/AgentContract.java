@@ -340,19 +340,43 @@ public abstract class AgentContract {
         }
 
         @Test
-        void aModelFailureDuringResumeEndsTheRunWithAnErrorAndDeletesIt() {
+        void aModelFailureDuringResumeKeepsTheRunStoredAsInterruptedAndContinueRunRetriesTheStep() {
             AtomicInteger calls = new AtomicInteger();
             LanguageModel failingSecond = request -> {
-                if (calls.incrementAndGet() > 1) throw new IllegalStateException("model provider is down");
+                if (calls.incrementAndGet() == 2) throw new IllegalStateException("model provider is down");
                 return rules().build().stream(request);
             };
             Agent agent = agentBuilder(agentId).model(failingSecond).build();
             AgentResult suspended = suspendForApproval(agent, "t", "u");
             AgentResult failed = agent.approveToolCall(suspended.runId(), onlyCallId(suspended)).result();
-            assertThat(failed.outcome()).isEqualTo(RunOutcome.FAILED);
+            assertThat(failed.outcome()).isEqualTo(RunOutcome.INTERRUPTED);
             assertThat(failed.eventTypes()).endsWith("error", "step-finish", "finish");
-            assertThat(failed.error()).hasMessageContaining("model provider is down").hasMessageContaining(suspended.runId());
+            assertThat(failed.error()).isInstanceOf(dev.baton.RunInterruptedException.class)
+                    .hasMessageContaining("model provider is down").hasMessageContaining(suspended.runId())
+                    .hasCauseInstanceOf(dev.baton.ModelException.class);
+            AgentRun kept = agent.listSuspendedRuns().runs().get(0);
+            assertThat(kept.runId()).isEqualTo(suspended.runId());
+            assertThat(kept.interrupted()).isTrue();
+            assertThat(kept.interruption()).contains("model provider is down");
+            assertThat(kept.toolCalls()).isEmpty();
+            AgentResult done = agent.continueRun(suspended.runId()).result();
+            assertThat(done.outcome()).isEqualTo(RunOutcome.COMPLETED);
+            assertThat(done.text()).contains("SFO");
+            assertThat(bookings).as("the stored result is used; the tool does not run again").hasValue(1);
             assertThat(store.find(suspended.runId())).isEmpty();
+        }
+
+        @Test
+        void aModelFailureInANewRunEndsItWithTheProvidersMessageAndStoresNothing() {
+            Agent agent = agentBuilder(agentId).model(request -> {
+                throw new IllegalStateException("429 Too Many Requests: slow down");
+            }).build();
+            AgentResult failed = agent.generate("Book me a flight", on("t", "u"));
+            assertThat(failed.outcome()).isEqualTo(RunOutcome.FAILED);
+            assertThat(failed.eventTypes()).containsExactly("start", "step-start", "error", "step-finish", "finish");
+            assertThat(failed.error()).isInstanceOf(dev.baton.ModelException.class)
+                    .hasMessageContaining("429 Too Many Requests: slow down");
+            assertThat(store.find(failed.runId())).isEmpty();
         }
 
         @Test
@@ -824,36 +848,75 @@ public abstract class AgentContract {
 
         @Test
         void approveDeclineAndResumeRacingOnOneRunLetExactlyOneProceed() throws Exception {
-            Agent agent = agent();
+            // one step, two waiting calls: c1 waits for an approval, c2 (askCity) for data
+            Agent agent = agentBuilder(agentId).model(recording(scriptedCalls(call("c1", "bookFlight", "to", "SFO"),
+                    call("c2", "askCity")))).build();
             ExecutorService pool = Executors.newFixedThreadPool(6);
             try {
                 for (int round = 0; round < 20; round++) {
                     bookings.set(0);
-                    AgentResult r = suspendForApproval(agent, "t", "u");
-                    String call = onlyCallId(r);
+                    resumeDataSeen.clear();
+                    clock.advance(Duration.ofSeconds(1));
+                    AgentResult r = agent.generate("go", on("t", "u"));
+                    assertThat(r.waitingCalls()).extracting(AgentRunToolCall::toolCallId).containsExactly("c1", "c2");
+                    String[] kinds = {"approve", "decline", "resume", "approve", "decline", "resume"};
                     CountDownLatch start = new CountDownLatch(1);
-                    List<Future<AgentStream>> attempts = new ArrayList<>();
-                    for (int i = 0; i < 6; i++) {
-                        int kind = i % 2;
-                        Agent caller = agentBuilder(agentId).instanceId("server-" + i).build();
+                    // every caller has tried before the winner reads its stream: a true race, no late arrivals
+                    CountDownLatch allTried = new CountDownLatch(kinds.length);
+                    List<Future<AgentResult>> attempts = new ArrayList<>();
+                    for (int i = 0; i < kinds.length; i++) {
+                        String kind = kinds[i];
+                        Agent caller = agentBuilder(agentId).model(scriptedCalls()).instanceId("server-" + i).build();
                         attempts.add(pool.submit(() -> {
                             start.await();
-                            return kind == 0 ? caller.approveToolCall(r.runId(), call) : caller.declineToolCall(r.runId(), call);
+                            AgentStream s;
+                            try {
+                                s = switch (kind) {
+                                    case "approve" -> caller.approveToolCall(r.runId(), "c1");
+                                    case "decline" -> caller.declineToolCall(r.runId(), "c1", "no");
+                                    default -> caller.resumeStream(Map.of("name", "Rome"), ResumeOptions.of(r.runId(), "c2"));
+                                };
+                            } finally {
+                                allTried.countDown();
+                            }
+                            allTried.await();
+                            AgentResult result = s.result();
+                            return new AgentResult(kind, result.outcome(), result.text(), result.events(),
+                                    result.waitingCalls(), result.error());
                         }));
                     }
                     start.countDown();
-                    int winners = 0;
-                    for (Future<AgentStream> f : attempts) {
+                    List<AgentResult> winners = new ArrayList<>();
+                    for (Future<AgentResult> f : attempts) {
                         try {
-                            f.get(60, TimeUnit.SECONDS).result();
-                            winners++;
+                            winners.add(f.get(60, TimeUnit.SECONDS));
                         } catch (java.util.concurrent.ExecutionException e) {
-                            assertThat(e.getCause()).isInstanceOfAny(RunNotSuspendedException.class, RunNotFoundException.class);
+                            assertThat(e.getCause()).isInstanceOf(RunNotSuspendedException.class)
+                                    .hasMessageContaining("no longer suspended");
                         }
                     }
-                    assertThat(winners).isEqualTo(1);
-                    assertThat(bookings.get()).isBetween(0, 1);
-                    assertThat(store.find(r.runId())).isEmpty();
+                    assertThat(winners).as("winners in round %d", round).hasSize(1);
+                    AgentResult winner = winners.get(0);
+                    assertThat(winner.outcome()).as("the other call still waits").isEqualTo(RunOutcome.SUSPENDED);
+                    // the runId field carries which action won: the tools ran for that winner only
+                    switch (winner.runId()) {
+                        case "approve" -> {
+                            assertThat(bookings).hasValue(1);
+                            assertThat(resumeDataSeen).isEmpty();
+                            assertThat(winner.waitingCalls()).extracting(AgentRunToolCall::toolCallId).containsExactly("c2");
+                        }
+                        case "decline" -> {
+                            assertThat(bookings).hasValue(0);
+                            assertThat(resumeDataSeen).isEmpty();
+                            assertThat(winner.waitingCalls()).extracting(AgentRunToolCall::toolCallId).containsExactly("c2");
+                        }
+                        default -> {
+                            assertThat(bookings).hasValue(0);
+                            assertThat(resumeDataSeen).singleElement().extracting(n -> n.path("name").asText()).isEqualTo("Rome");
+                            assertThat(winner.waitingCalls()).extracting(AgentRunToolCall::toolCallId).containsExactly("c1");
+                        }
+                    }
+                    agent.discardRun(r.runId());
                 }
             } finally {
                 pool.shutdownNow();
@@ -886,8 +949,12 @@ public abstract class AgentContract {
             Agent second = agentBuilder(agentId).instanceId("server-b").build();
             AgentListSuspendedRunsResult listed = second.listSuspendedRuns(options().threadId("t").build());
             assertThat(runIds(listed)).containsExactly(r.runId());
-            assertThat(listed.runs().get(0).toolCalls()).extracting(AgentRunToolCall::toolCallId).containsExactly(onlyCallId(r));
-            assertThat(second.approveToolCall(r.runId(), onlyCallId(r)).result().outcome()).isEqualTo(RunOutcome.COMPLETED);
+            // the approval was recorded when it was claimed: nothing waits for a human, the run is continued
+            assertThat(listed.runs().get(0).toolCalls()).isEmpty();
+            assertThat(listed.runs().get(0).interruption()).contains("server-a").contains("lapsed");
+            assertThatThrownBy(() -> second.approveToolCall(r.runId(), onlyCallId(r)))
+                    .isInstanceOf(dev.baton.ToolCallNotFoundException.class);
+            assertThat(second.continueRun(r.runId()).result().outcome()).isEqualTo(RunOutcome.COMPLETED);
             // the old holder wakes up: its claim is gone, so it must not run the tool again
             AgentResult late = abandoned.result();
             assertThat(late.outcome()).isEqualTo(RunOutcome.FAILED);
@@ -915,7 +982,9 @@ public abstract class AgentContract {
             Agent recovered = agentBuilder(agentId).instanceId("recovered").build();
             AgentRun run = recovered.listSuspendedRuns().runs().get(0);
             assertThat(run.runId()).isEqualTo(r.runId());
-            AgentResult done = recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
+            assertThat(run.interrupted()).isTrue();
+            assertThat(run.toolCalls()).as("nothing waits for a human: the tool's result is stored").isEmpty();
+            AgentResult done = recovered.continueRun(run.runId()).result();
             assertThat(done.outcome()).isEqualTo(RunOutcome.COMPLETED);
             assertThat(done.text()).contains("SFO");
             assertThat(bookings).as("the stored result was used; the tool did not run again").hasValue(1);

@@ -1,0 +1,54 @@
+package dev.baton.agent;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Heartbeats for every claim in this JVM. One scheduler thread only decides when; each renewal
+ * runs on a pool thread of its own, under a timeout, so a slow or hung store call for one run
+ * never delays the renewal of another run's lease.
+ */
+final class LeaseKeeper {
+    private static final ScheduledExecutorService SCHEDULER = Executors.newSingleThreadScheduledExecutor(
+            daemon("baton-lease-scheduler"));
+    private static final ExecutorService RENEWALS = Executors.newCachedThreadPool(daemon("baton-lease-renewal"));
+
+    private LeaseKeeper() {
+    }
+
+    /** Ticks {@code claim} every {@code periodMillis} until it ends. */
+    static ScheduledFuture<?> register(RunClaim claim, long periodMillis) {
+        return SCHEDULER.scheduleAtFixedRate(() -> tick(claim, periodMillis), periodMillis, periodMillis,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs {@code task} once after {@code delayMillis}, on a pool thread (it may write to the store). */
+    static void later(Runnable task, long delayMillis) {
+        SCHEDULER.schedule(() -> RENEWALS.execute(task), delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private static void tick(RunClaim claim, long periodMillis) {
+        if (!claim.beginRenewal()) return;   // idle, ended, or the last renewal is still under way
+        CompletableFuture<Void> renewal = CompletableFuture.runAsync(claim::renewFromHeartbeat, RENEWALS);
+        // the store's own timeouts end the call eventually; this one marks the lease uncertain at once,
+        // so the holder reads it back before it trusts the claim again
+        renewal.orTimeout(periodMillis, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
+            if (e instanceof java.util.concurrent.TimeoutException) claim.renewalTimedOut();
+        });
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

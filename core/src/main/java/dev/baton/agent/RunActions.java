@@ -1,0 +1,297 @@
+package dev.baton.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.baton.InvalidOptionException;
+import dev.baton.ResumeMismatchException;
+import dev.baton.RunNotFoundException;
+import dev.baton.RunNotSuspendedException;
+import dev.baton.SnapshotFormatException;
+import dev.baton.ToolCallNotFoundException;
+import dev.baton.UnknownToolException;
+import dev.baton.internal.CallState;
+import dev.baton.internal.CallState.Status;
+import dev.baton.internal.RunState;
+import dev.baton.internal.SnapshotCodec;
+import dev.baton.store.RunSnapshot;
+import dev.baton.tool.Tool;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Approve, decline, resume, continue and discard: each one reads the run, checks it, and claims it
+ * with one compare-and-set that also records the decision, so of several callers exactly one
+ * proceeds and the others get {@link RunNotSuspendedException} from the call itself.
+ */
+final class RunActions {
+
+    /** A human's decision on one waiting call. */
+    record Decision(Kind kind, @Nullable String toolCallId, @Nullable String reason, @Nullable JsonNode data) {
+        enum Kind { APPROVE, DECLINE, DATA }
+
+        static Decision approve(String toolCallId) {
+            return new Decision(Kind.APPROVE, toolCallId, null, null);
+        }
+
+        static Decision decline(String toolCallId, @Nullable String reason) {
+            return new Decision(Kind.DECLINE, toolCallId, reason, null);
+        }
+
+        static Decision data(@Nullable String toolCallId, JsonNode data) {
+            return new Decision(Kind.DATA, toolCallId, null, data);
+        }
+
+        String action() {
+            return switch (kind) {
+                case APPROVE -> "approve";
+                case DECLINE -> "decline";
+                case DATA -> "resume";
+            };
+        }
+    }
+
+    private final Agent agent;
+
+    RunActions(Agent agent) {
+        this.agent = agent;
+    }
+
+    // ---- public operations ------------------------------------------------------------------------
+
+    AgentStream decide(String runId, Decision decision) {
+        RunSnapshot snapshot = load(runId, decision.action());
+        RunState state = SnapshotCodec.decode(snapshot);
+        refuseInnerRun(state, "approve, decline or resume");
+        return new AgentStream(decide(snapshot, state, decision, false));
+    }
+
+    AgentStream continueRun(String runId) {
+        RunSnapshot snapshot = load(runId, "continue");
+        RunState state = SnapshotCodec.decode(snapshot);
+        refuseInnerRun(state, "continue");
+        return new AgentStream(continueRun(snapshot, state, false));
+    }
+
+    /** Removes a run nobody will resume, with the inner runs of its subagents. Works on unreadable snapshots too. */
+    void discard(String runId) {
+        RunSnapshot snapshot = load(runId, "discard");
+        RunState state = null;
+        try {
+            state = SnapshotCodec.decode(snapshot);
+        } catch (SnapshotFormatException e) {
+            // unreadable: discarding it is exactly what is wanted
+        }
+        if (state != null && state.parentRunId != null && parentStillDrives(state)) {
+            throw new ResumeMismatchException("Run '" + runId + "' is the inner run of supervisor '" + state.parentAgentId
+                    + "' run '" + state.parentRunId + "': discard that run instead (it discards its inner runs).");
+        }
+        if (!agent.store().delete(runId, snapshot.version())) {
+            agent.listeners().claimConflict(agent.id(), runId, "discard");
+            throw new RunNotSuspendedException(runId, "another caller approved, declined, resumed or continued it first.");
+        }
+        agent.listeners().claimed(agent.id(), runId, "discard");
+        if (state != null) discardInnerRuns(state);
+    }
+
+    // ---- for subagents ----------------------------------------------------------------------------
+
+    AgentStream resumeForParent(RunSnapshot snapshot, RunState state, Decision decision) {
+        checkNotHeld(snapshot, decision.action());
+        return new AgentStream(decide(snapshot, state, decision, true));
+    }
+
+    AgentStream continueForParent(RunSnapshot snapshot, RunState state) {
+        checkNotHeld(snapshot, "continue");
+        return new AgentStream(continueRun(snapshot, state, true));
+    }
+
+    /** Deletes a finished inner run of {@code parentRunId}, unless another process holds it. */
+    void deleteInner(String innerRunId, String parentRunId) {
+        Optional<RunSnapshot> found = agent.store().find(innerRunId).filter(s -> s.agentId().equals(agent.id()));
+        if (found.isEmpty()) return;
+        RunSnapshot s = found.get();
+        if (s.effectiveStatus(agent.clock().instant()) != RunStatus.SUSPENDED) return;
+        agent.store().delete(innerRunId, s.version());
+    }
+
+    // ---- internals --------------------------------------------------------------------------------
+
+    private RunSnapshot load(String runId, String action) {
+        java.util.Objects.requireNonNull(runId, "runId");
+        RunSnapshot snapshot = agent.store().find(runId).filter(s -> s.agentId().equals(agent.id()))
+                .orElseThrow(() -> new RunNotFoundException(agent.id(), runId));
+        checkNotHeld(snapshot, action);
+        return snapshot;
+    }
+
+    private void checkNotHeld(RunSnapshot snapshot, String action) {
+        if (snapshot.effectiveStatus(agent.clock().instant()) != RunStatus.SUSPENDED) {
+            agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
+            throw new RunNotSuspendedException(snapshot.runId(), "it is being resumed by '" + snapshot.leaseOwner()
+                    + "' (lease until " + snapshot.leaseExpiresAt() + "). Only one approve, decline, resume or continue wins.");
+        }
+    }
+
+    private static void refuseInnerRun(RunState state, String what) {
+        if (state.parentRunId != null) {
+            // acting on it here would leave the supervisor's run waiting on a run that changed under it
+            throw new ResumeMismatchException("Run '" + state.runId + "' is the inner run of supervisor '" + state.parentAgentId
+                    + "' run '" + state.parentRunId + "': " + what + " that run instead.");
+        }
+    }
+
+    private RunExecution decide(RunSnapshot snapshot, RunState state, Decision decision, boolean forParent) {
+        CallState call = target(state, decision);
+        Tool tool = agent.tool(call.toolName);
+        if (tool == null) throw new UnknownToolException(agent.id(), state.runId, call.toolName);
+        boolean subagent = tool.executor() instanceof SubagentExecutor;
+        if (call.inner != null && !subagent) {
+            throw new UnknownToolException(agent.id(), state.runId, call.toolName + " (as a subagent)");
+        }
+        List<AgentEvent> initial = new ArrayList<>();
+        String executing = call.toolCallId;
+        switch (decision.kind()) {
+            case APPROVE -> {
+                markExecuting(call);
+                if (call.inner != null) call.inner.action = "approve";
+            }
+            case DATA -> {
+                markExecuting(call);
+                call.resumeData = decision.data();
+                if (call.inner != null) call.inner.action = "data";
+            }
+            case DECLINE -> {
+                String reason = decision.reason() == null || decision.reason().isBlank()
+                        ? RunExecution.NOT_APPROVED : decision.reason();
+                if (call.inner != null) {
+                    markExecuting(call);
+                    call.inner.action = "decline";
+                    call.inner.reason = reason;
+                } else {
+                    executing = null;
+                    call.status = Status.DONE;
+                    call.result = TextNode.valueOf(reason);
+                    call.isError = false;
+                    call.declinedReason = reason;
+                    initial.add(new AgentEvent.ToolOutputDenied(state.runId, call.toolCallId, call.toolName, reason));
+                }
+            }
+        }
+        RunClaim claim = claim(snapshot, state, decision.action(), forParent, decision.action() + "d call '"
+                + call.toolCallId + "'");
+        return new RunExecution(agent, state, claim, decision.action(), initial, executing, forParent);
+    }
+
+    private static void markExecuting(CallState call) {
+        call.status = Status.EXECUTING;
+        call.attempts++;
+    }
+
+    private RunExecution continueRun(RunSnapshot snapshot, RunState state, boolean forParent) {
+        List<CallState> waiting = state.waitingCalls();
+        if (!waiting.isEmpty()) {
+            throw new ResumeMismatchException("Run '" + state.runId + "' waits for "
+                    + waiting.stream().map(c -> c.toolCallId).toList()
+                    + ": approve, decline or resume those calls; continueRun is for runs that wait for nobody.");
+        }
+        RunClaim claim = claim(snapshot, state, "continue", forParent, "continued");
+        return new RunExecution(agent, state, claim, "continue", List.of(), null, forParent);
+    }
+
+    /** The compare-and-set that claims the run and records the decision already applied to {@code state}. */
+    private RunClaim claim(RunSnapshot snapshot, RunState state, String action, boolean forParent, String what) {
+        state.interruption = null;
+        Instant now = agent.clock().instant();
+        RunSnapshot claimed = snapshot.claimed(agent.instanceId(), now.plus(agent.leaseDuration()), SnapshotCodec.encode(state));
+        if (!agent.store().compareAndSet(snapshot.version(), claimed)) {
+            agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
+            throw new RunNotSuspendedException(snapshot.runId(), "another caller approved, declined, resumed or continued it first.");
+        }
+        agent.listeners().claimed(agent.id(), snapshot.runId(), action);
+        RunClaim claim = new RunClaim(agent.store(), agent.clock(), agent.leaseDuration(), agent.instanceId(),
+                agent.listeners(), claimed);
+        if (!forParent) {
+            state.interruption = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
+                    + "; continueRun goes on";
+            String unread = SnapshotCodec.encode(state);
+            state.interruption = null;
+            claim.releaseIfNotPickedUp(agent.pickupTimeout(), unread);
+        }
+        return claim;
+    }
+
+    /** Finds and checks the call a decision targets; changes nothing. */
+    private static CallState target(RunState state, Decision decision) {
+        List<CallState> waiting = state.waitingCalls();
+        List<String> waitingIds = waiting.stream().map(c -> c.toolCallId).toList();
+        CallState call;
+        if (decision.toolCallId() != null) {
+            call = waiting.stream().filter(c -> c.toolCallId.equals(decision.toolCallId())).findFirst()
+                    .orElseThrow(() -> new ToolCallNotFoundException(state.runId, decision.toolCallId(), waitingIds));
+        } else {
+            List<CallState> data = waiting.stream().filter(c -> c.status == Status.AWAITING_DATA).toList();
+            if (data.isEmpty()) {
+                if (waiting.isEmpty()) {
+                    throw new ResumeMismatchException("Run '" + state.runId + "' waits for no resume data and no approval:"
+                            + " it stopped part-way. Use continueRun(runId) to go on.");
+                }
+                throw new ResumeMismatchException("Run '" + state.runId + "' waits for an approval of " + waitingIds
+                        + ", not for resume data: use approveToolCall or declineToolCall.");
+            }
+            if (data.size() > 1) {
+                throw new InvalidOptionException("toolCallId", "run '" + state.runId + "' has several calls waiting for data "
+                        + data.stream().map(c -> c.toolCallId).toList() + "; name one in ResumeOptions");
+            }
+            call = data.get(0);
+        }
+        boolean wantsApproval = decision.kind() != Decision.Kind.DATA;
+        boolean waitsForApproval = call.status == Status.AWAITING_APPROVAL;
+        if (wantsApproval && !waitsForApproval) {
+            throw new ResumeMismatchException("Tool call '" + call.toolCallId + "' of run '" + state.runId
+                    + "' waits for resume data, not for an approval: use resumeStream(data, runId).");
+        }
+        if (!wantsApproval && waitsForApproval) {
+            throw new ResumeMismatchException("Tool call '" + call.toolCallId + "' of run '" + state.runId
+                    + "' waits for an approval, not for resume data: use approveToolCall or declineToolCall.");
+        }
+        return call;
+    }
+
+    /** True if the supervisor's run still exists and still waits on or drives this inner run. */
+    private boolean parentStillDrives(RunState inner) {
+        Optional<RunSnapshot> parent = agent.store().find(inner.parentRunId);
+        if (parent.isEmpty() || !parent.get().agentId().equals(inner.parentAgentId)) return false;
+        try {
+            RunState p = SnapshotCodec.decode(parent.get());
+            for (CallState c : p.calls) {
+                if (c.inner != null && c.inner.runId.equals(inner.runId) && c.status != Status.DONE) return true;
+            }
+            return false;
+        } catch (SnapshotFormatException e) {
+            return true;   // cannot tell: keep it
+        }
+    }
+
+    private void discardInnerRuns(RunState state) {
+        for (CallState c : state.calls) {
+            if (c.inner == null) continue;
+            Tool tool = agent.tool(c.toolName);
+            if (tool == null || !(tool.executor() instanceof SubagentExecutor sub)) continue;
+            Agent inner = sub.subagent();
+            Optional<RunSnapshot> found = inner.store().find(c.inner.runId).filter(s -> s.agentId().equals(inner.id()));
+            if (found.isEmpty() || found.get().effectiveStatus(inner.clock().instant()) != RunStatus.SUSPENDED) continue;
+            RunState innerState = null;
+            try {
+                innerState = SnapshotCodec.decode(found.get());
+            } catch (SnapshotFormatException e) {
+                // delete it all the same: its supervisor is gone
+            }
+            if (inner.store().delete(found.get().runId(), found.get().version()) && innerState != null) {
+                inner.actions().discardInnerRuns(innerState);
+            }
+        }
+    }
+}
