@@ -27,7 +27,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -163,7 +162,6 @@ class ApprovalCycleTest {
         assertThat(toolMessage.path("content").asText()).isEqualTo("Over budget this month");
     }
 
-    @Disabled("needs the recovery run loop from main")
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"SQLite", "PostgreSQL"})
     void aSuspendedRunIsNeverLostToAModelFailureDuringResume(String database) {
@@ -173,13 +171,52 @@ class ApprovalCycleTest {
 
         AgentResult approved = serverB.approveToolCall(runId, "call_b").result();
 
-        assertThat(approved.outcome()).isNotEqualTo(RunOutcome.COMPLETED);
+        assertThat(approved.outcome()).isEqualTo(RunOutcome.INTERRUPTED);
         assertThat(approved.events()).filteredOn(e -> e instanceof AgentEvent.Error).singleElement()
-                .satisfies(e -> assertThat(((AgentEvent.Error) e).message()).contains("answered HTTP 500"));
+                .satisfies(e -> assertThat(((AgentEvent.Error) e).message())
+                        .contains("answered HTTP 500 (provider error): The server had an error while processing your request."));
         assertThat(bookings).hasValue(1);
-        // stored as interrupted: listed again, waiting for no human, for continueRun to go on without booking twice
-        List<AgentRun> runs = serverB.listSuspendedRuns().runs();
-        assertThat(runs).extracting(AgentRun::runId).containsExactly(runId);
-        assertThat(runs.get(0).toolCalls()).isEmpty();
+        // stored as interrupted: listed again, waiting for no human
+        AgentRun run = listedFor(serverB, "user-7");
+        assertThat(run.runId()).isEqualTo(runId);
+        assertThat(run.interrupted()).isTrue();
+        assertThat(run.toolCalls()).isEmpty();
+
+        // a third server goes on from the stored step: the tool's stored result reaches the model, the tool does not run again
+        stub.then(OpenAiWire.stream(OpenAiWire.streamedText("Booked ", "2 seats to SFO.")));
+        AgentResult continued = server(database, "server-c").continueRun(runId).result();
+
+        assertThat(continued.outcome()).isEqualTo(RunOutcome.COMPLETED);
+        assertThat(continued.text()).isEqualTo("Booked 2 seats to SFO.");
+        assertThat(bookings).hasValue(1);
+        JsonNode toolMessage = stub.request(2).body().path("messages").get(3);
+        assertThat(toolMessage.path("tool_call_id").asText()).isEqualTo("call_b");
+        assertThat(json(toolMessage.path("content").asText())).isEqualTo(json("{'booked':'SFO','passengers':2}"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"SQLite", "PostgreSQL"})
+    void closingTheStreamOfAResumedRunCancelsTheProviderCallAndKeepsTheRun(String database) {
+        String runId = suspendOnServerA(database);
+        Agent serverB = server(database, "server-b");
+        AtomicBoolean clientWentAway = new AtomicBoolean();
+        CountDownLatch stubDone = new CountDownLatch(1);
+        stub.then((request, reply) -> {
+            reply.startEvents().data(OpenAiWire.roleChunk()).data(OpenAiWire.textChunk("Booked "));
+            clientWentAway.set(reply.awaitClientGone());
+            stubDone.countDown();
+        });
+
+        AgentStream stream = serverB.approveToolCall(runId, "call_b");
+        for (AgentEvent e : stream) {
+            if (e instanceof AgentEvent.TextDelta) break;
+        }
+        stream.close();
+
+        assertThat(StubProvider.await(stubDone)).isTrue();
+        assertThat(clientWentAway).isTrue();
+        assertThat(stream.outcome()).contains(RunOutcome.INTERRUPTED);
+        assertThat(bookings).hasValue(1);
+        assertThat(listedFor(serverB, "user-7").interrupted()).isTrue();
     }
 }
