@@ -119,6 +119,8 @@ final class Inbox {
                     + (result.waitingCalls().isEmpty() ? "?" : waitsFor(result.waitingCalls().get(0))));
             case FAILED -> out.println(INDENT + "=> run " + result.runId() + " FAILED: "
                     + (result.error() == null ? "?" : result.error().getMessage()));
+            case INTERRUPTED -> out.println(INDENT + "=> run " + result.runId() + " INTERRUPTED, still stored: "
+                    + (result.error() == null ? "?" : result.error().getMessage()));
         }
         return result;
     }

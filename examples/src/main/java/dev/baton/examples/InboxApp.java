@@ -20,6 +20,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The approval inbox: a command-line program over an agent whose runs wait for people.
@@ -29,6 +30,7 @@ import java.util.Set;
  * java -jar examples/target/baton-examples.jar start         # start sample runs, then exit
  * java -jar examples/target/baton-examples.jar list --resource alice
  * java -jar examples/target/baton-examples.jar approve RUN CALL
+ * OPENAI_API_KEY=... java -jar examples/target/baton-examples.jar start --model openai:gpt-4o-mini "Book a flight to Lisbon"
  * </pre>
  *
  * Every invocation is a new JVM: it rebuilds the agents and finds the runs in the store
@@ -59,16 +61,18 @@ public final class InboxApp {
             "  resume RUN JSON [--call CALL]          send data to a call that waits for it, e.g. '{\"passportNumber\":\"X123\"}'",
             "  --store URL   default " + DEFAULT_STORE + " (demo: " + DEMO_STORE + ")",
             "                e.g. jdbc:sqlite:./data/baton.db, jdbc:postgresql://localhost/app, redis://localhost:6379, mongodb://localhost/app",
-            "  --agent ID    " + String.join(" | ", TravelAgents.ids()) + " (default " + TravelAgents.CONCIERGE + ")");
+            "  --agent ID    " + String.join(" | ", TravelAgents.ids()) + " (default " + TravelAgents.CONCIERGE + ")",
+            "start, approve, decline and resume also take:",
+            ModelChoice.USAGE);
 
     private static final Map<String, Set<String>> COMMANDS = Map.of(
             "demo", Set.of(),
             Demo.RESTART_COMMAND, Set.of(),
-            "start", Set.of("thread", "resource"),
+            "start", Set.of("thread", "resource", "model", "base-url"),
             "list", Set.of("thread", "resource", "from", "to", "page", "per-page"),
-            "approve", Set.of(),
-            "decline", Set.of("reason"),
-            "resume", Set.of("call"),
+            "approve", Set.of("model", "base-url"),
+            "decline", Set.of("reason", "model", "base-url"),
+            "resume", Set.of("call", "model", "base-url"),
             "help", Set.of());
 
     private InboxApp() {
@@ -83,13 +87,18 @@ public final class InboxApp {
 
     /** Runs one command; returns the exit code. Never throws for bad input. */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, System::getenv);
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream)} with {@code env} for the API keys of {@code --model}. */
+    static int run(String[] args, PrintStream out, PrintStream err, UnaryOperator<String> env) {
         if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
             out.println(USAGE);
             return 0;
         }
         try {
             CommandLine line = CommandLine.parse(args, COMMANDS);
-            return execute(line, out);
+            return execute(line, out, env);
         } catch (UsageException | IllegalArgumentException e) {
             // IllegalArgumentException: core's InvalidOptionException (perPage, page, fromDate > toDate)
             err.println("error: " + e.getMessage());
@@ -112,7 +121,7 @@ public final class InboxApp {
         }
     }
 
-    private static int execute(CommandLine line, PrintStream out) throws Exception {
+    private static int execute(CommandLine line, PrintStream out, UnaryOperator<String> env) throws Exception {
         String command = line.command();
         if (command.equals("help")) {
             out.println(USAGE);
@@ -144,10 +153,11 @@ public final class InboxApp {
         if (!TravelAgents.ids().contains(agentId)) {
             throw new UsageException("--agent: unknown agent '" + agentId + "'; known: " + TravelAgents.ids());
         }
+        ModelChoice model = ModelChoice.parse(line.option("model"), line.option("base-url"), env);
 
         Inbox inbox = new Inbox(out);
         try (SnapshotStore store = openStore(url);
-             TravelAgents agents = new TravelAgents(store, Clock.systemUTC())) {
+             TravelAgents agents = new TravelAgents(store, Clock.systemUTC(), model.model())) {
             Agent agent = agents.byId(agentId);
             switch (command) {
                 case "start" -> {
@@ -192,7 +202,7 @@ public final class InboxApp {
     }
 
     private static int exitCode(AgentResult result) {
-        return result.outcome() == RunOutcome.FAILED ? 1 : 0;
+        return result.outcome() == RunOutcome.FAILED || result.outcome() == RunOutcome.INTERRUPTED ? 1 : 0;
     }
 
     /** Opens the store; a URL no provider accepts is a usage error (see {@link #run}). */
