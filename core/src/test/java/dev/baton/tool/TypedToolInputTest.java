@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -62,6 +63,7 @@ class TypedToolInputTest {
         public String item;
         public int quantity;
         public @Nullable String coupon;
+        @JsonIgnore public String internalNote;
     }
 
     private static JsonNode json(String text) {
@@ -142,6 +144,7 @@ class TypedToolInputTest {
         void plainClassesWithFieldsWorkLikeRecords() {
             JsonNode schema = Tool.builder("order").input(Order.class).execute((in, ctx) -> null).build().inputSchema();
 
+            // @JsonIgnore hides a field from the model as it does from binding
             assertThat(schema.path("properties").fieldNames()).toIterable().containsExactlyInAnyOrder("item", "quantity", "coupon");
             assertThat(schema.path("required")).containsExactlyInAnyOrder(json("'item'"), json("'quantity'"));
         }
