@@ -34,6 +34,7 @@ final class LeaseKeeper {
     }
 
     private static void tick(RunClaim claim, long periodMillis) {
+        claim.stopHeartbeatIfAbandoned();
         if (!claim.beginRenewal()) return;   // idle, ended, or the last renewal is still under way
         CompletableFuture<Void> renewal = CompletableFuture.runAsync(claim::renewFromHeartbeat, RENEWALS);
         // the store's own timeouts end the call eventually; this one marks the lease uncertain at once,

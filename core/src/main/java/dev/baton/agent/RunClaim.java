@@ -55,7 +55,7 @@ final class RunClaim {
         this.owner = owner;
         this.listeners = listeners;
         this.current = claimed;
-        this.heartbeat = LeaseKeeper.register(this, Math.max(10, lease.toMillis() / 3));
+        this.heartbeat = LeaseKeeper.register(this, period());
     }
 
     String runId() {
@@ -103,6 +103,7 @@ final class RunClaim {
             if (on) {
                 pickedUp = true;
                 busy++;
+                if (heartbeat == null && !ended && !lost) heartbeat = LeaseKeeper.register(this, period());
             } else {
                 busy--;
             }
@@ -135,7 +136,7 @@ final class RunClaim {
                 throw e;
             }
             pickedUp = true;
-            heartbeat = LeaseKeeper.register(this, Math.max(10, lease.toMillis() / 3));
+            heartbeat = LeaseKeeper.register(this, period());
         } finally {
             lock.unlock();
         }
@@ -227,6 +228,28 @@ final class RunClaim {
     }
 
     // ---- heartbeat ----------------------------------------------------------------------------
+
+    /**
+     * For the heartbeat: a claim nobody works on whose lease has lapsed (a stream abandoned half
+     * read) needs no ticks; they start again if the stream is read again.
+     */
+    void stopHeartbeatIfAbandoned() {
+        Instant expiry = current.leaseExpiresAt();
+        if (busy > 0 || ended || expiry == null || clock.instant().isBefore(expiry)) return;
+        if (!lock.tryLock()) return;   // the scheduler thread never waits on a claim
+        try {
+            if (busy > 0 || ended) return;
+            ScheduledFuture<?> h = heartbeat;
+            heartbeat = null;
+            if (h != null) h.cancel(false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long period() {
+        return Math.max(10, lease.toMillis() / 3);
+    }
 
     /** For the heartbeat: true if a renewal should be sent now (and marks one as under way). */
     boolean beginRenewal() {

@@ -84,6 +84,10 @@ final class SubagentExecutor implements ToolExecutor {
                 CallState target = inner.toolCallId.isEmpty() ? null : innerState.call(inner.toolCallId);
                 if (inner.action != null && target != null && target.waiting()) {
                     stream = subagent.actions().resumeForParent(stored.get(), innerState, decision(inner, call));
+                } else if (!innerState.waitingCalls().isEmpty()) {
+                    // it waits already (this run stopped before it recorded that): wait on it, run nothing
+                    waitOn(exec, call, RunListing.waitingCalls(innerState).get(0), innerState);
+                    return;
                 } else {
                     stream = subagent.actions().continueForParent(stored.get(), innerState);
                 }
@@ -91,6 +95,8 @@ final class SubagentExecutor implements ToolExecutor {
         } catch (RunNotSuspendedException e) {
             throw new RunExecution.Stop("its subagent's run '" + inner.runId + "' is being worked on elsewhere;"
                     + " continue this run once that lease has lapsed", e);
+        } catch (StorageException | LeaseLostException e) {
+            throw new RunExecution.Stop("its subagent's run '" + inner.runId + "' could not be claimed: " + e.getMessage(), e);
         }
         RunExecution innerExec = stream.execution();
         innerExec.drain();
@@ -111,26 +117,7 @@ final class SubagentExecutor implements ToolExecutor {
                 }
             }
         } else if (outcome == RunOutcome.SUSPENDED) {
-            AgentRunToolCall waiting = innerExec.waitingCalls().get(0);
-            inner.toolCallId = waiting.toolCallId();
-            inner.toolName = waiting.toolName();
-            inner.args = waiting.args() != null ? waiting.args() : innerArgs(innerExec.state(), waiting.toolCallId());
-            inner.requiresApproval = waiting.requiresApproval();
-            inner.suspendPayload = waiting.suspendPayload();
-            inner.action = null;
-            inner.reason = null;
-            call.resumeData = null;
-            if (waiting.requiresApproval()) {
-                call.status = Status.AWAITING_APPROVAL;
-                call.waitedFor = Status.AWAITING_APPROVAL;
-                exec.emit(new AgentEvent.ToolCallApproval(runId, call.toolCallId, waiting.toolName(), inner.args));
-            } else {
-                call.status = Status.AWAITING_DATA;
-                call.waitedFor = Status.AWAITING_DATA;
-                call.suspendPayload = waiting.suspendPayload();
-                exec.emit(new AgentEvent.ToolCallSuspended(runId, call.toolCallId, waiting.toolName(), inner.args,
-                        waiting.suspendPayload()));
-            }
+            waitOn(exec, call, innerExec.waitingCalls().get(0), innerExec.state());
         } else if (outcome == RunOutcome.FAILED && innerExec.error() instanceof ModelException && !innerExec.claimed()) {
             // a new inner run whose model failed has ended for good, as any run does: the supervisor's model is told
             failed(exec, call, innerExec.error().getMessage());
@@ -138,6 +125,31 @@ final class SubagentExecutor implements ToolExecutor {
             Throwable e = innerExec.error();
             throw new RunExecution.Stop("its subagent's run '" + inner.runId + "' stopped"
                     + (e == null ? "" : ": " + e.getMessage()), e);
+        }
+    }
+
+    /** The outer call waits as the inner run's first waiting call does, showing that call's tool and args. */
+    private static void waitOn(RunExecution exec, CallState call, AgentRunToolCall waiting, RunState innerState) {
+        CallState.InnerRun inner = call.inner;
+        String runId = exec.runId();
+        inner.toolCallId = waiting.toolCallId();
+        inner.toolName = waiting.toolName();
+        inner.args = waiting.args() != null ? waiting.args() : innerArgs(innerState, waiting.toolCallId());
+        inner.requiresApproval = waiting.requiresApproval();
+        inner.suspendPayload = waiting.suspendPayload();
+        inner.action = null;
+        inner.reason = null;
+        call.resumeData = null;
+        if (waiting.requiresApproval()) {
+            call.status = Status.AWAITING_APPROVAL;
+            call.waitedFor = Status.AWAITING_APPROVAL;
+            exec.emit(new AgentEvent.ToolCallApproval(runId, call.toolCallId, waiting.toolName(), inner.args));
+        } else {
+            call.status = Status.AWAITING_DATA;
+            call.waitedFor = Status.AWAITING_DATA;
+            call.suspendPayload = waiting.suspendPayload();
+            exec.emit(new AgentEvent.ToolCallSuspended(runId, call.toolCallId, waiting.toolName(), inner.args,
+                    waiting.suspendPayload()));
         }
     }
 

@@ -403,6 +403,21 @@ public abstract class AgentContract {
         }
 
         @Test
+        void anExplicitMaxStepsIsHonouredWhateverTheAgentsDefault() {
+            LanguageModel loops = request -> java.util.stream.Stream.of(call("w" + request.completedSteps(), "getWeather"));
+            java.util.function.Function<AgentResult, Long> steps = r -> r.events().stream()
+                    .filter(e -> e instanceof AgentEvent.StepStart).count();
+            Agent two = agentBuilder(agentId).model(loops).maxSteps(2).build();
+            AgentResult tenOfTwo = two.generate("weather", RunOptions.builder().maxSteps(10).build());
+            assertThat(steps.apply(tenOfTwo)).isEqualTo(10);
+            assertThat(tenOfTwo.events().get(tenOfTwo.events().size() - 1))
+                    .isInstanceOfSatisfying(AgentEvent.Finish.class, f -> assertThat(f.finishReason()).isEqualTo("max-steps"));
+            Agent fifteen = agentBuilder(agentId).model(loops).maxSteps(15).build();
+            assertThat(steps.apply(fifteen.generate("weather", RunOptions.builder().maxSteps(10).build()))).isEqualTo(10);
+            assertThat(steps.apply(two.generate("weather", RunOptions.DEFAULT))).as("the agent's default").isEqualTo(2);
+        }
+
+        @Test
         void resumeNeedsAToolCallIdWhenSeveralCallsWaitForData() {
             Agent agent = agentBuilder(agentId).model(scriptedCalls(call("d1", "askCity"), call("d2", "askCity"))).build();
             AgentResult r = agent.generate("go", on("t", "u"));

@@ -189,7 +189,8 @@ public abstract class ProcessContract {
         a.kill();
         awaitListedAgain(s[1]);
         Worker b = new Worker("b");
-        assertThat(b.ask("approve " + s[1] + " " + s[2])).containsExactly("won", "COMPLETED");
+        // the approval was recorded with the claim: nothing waits for a human, the run is continued
+        assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
         assertThat(executions(s[1])).isEqualTo(1);
     }
 
@@ -203,8 +204,42 @@ public abstract class ProcessContract {
         assertThat(executions(s[1])).isEqualTo(1);
         awaitListedAgain(s[1]);
         Worker b = new Worker("b");
-        assertThat(b.ask("approve " + s[1] + " " + s[2])).containsExactly("won", "COMPLETED");
+        assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
         assertThat(executions(s[1])).as("the stored result is used; the tool is not run again").isEqualTo(1);
+        assertThat(b.ask("list")[1]).isEqualTo("0");
+    }
+
+    @Test
+    void aProcessKilledInStepTwoWhileAToolWithoutApprovalRunsIsContinuedByAnotherProcess() throws Exception {
+        Worker a = new Worker("a");
+        a.ask("two-steps");
+        String[] s = a.ask("start killed-in-step-two-tool");
+        a.send("approve-hang-in-second-tool " + s[1] + " " + s[2]);
+        assertThat(a.answer(60)).isEqualTo("second-tool-started " + s[1]);
+        a.kill();
+        awaitListedAgain(s[1]);
+        Worker b = new Worker("b");
+        b.ask("two-steps");
+        assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
+        assertThat(executions(s[1])).as("the approved tool's result was stored in step one").isEqualTo(1);
+        assertThat(executions(s[1] + " weather")).as("the interrupted tool ran to its end once").isEqualTo(1);
+        assertThat(b.ask("list")[1]).isEqualTo("0");
+    }
+
+    @Test
+    void aProcessKilledInTheModelCallAfterStepTwoIsContinuedAndNoToolRunsAgain() throws Exception {
+        Worker a = new Worker("a");
+        a.ask("two-steps");
+        String[] s = a.ask("start killed-after-step-two");
+        a.send("approve-hang-after-second-tool " + s[1] + " " + s[2]);
+        assertThat(a.answer(60)).isEqualTo("model-waiting");
+        a.kill();
+        awaitListedAgain(s[1]);
+        Worker b = new Worker("b");
+        b.ask("two-steps");
+        assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
+        assertThat(executions(s[1])).isEqualTo(1);
+        assertThat(executions(s[1] + " weather")).isEqualTo(1);
         assertThat(b.ask("list")[1]).isEqualTo("0");
     }
 }

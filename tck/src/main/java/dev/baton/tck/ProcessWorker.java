@@ -33,9 +33,11 @@ import java.util.Map;
  */
 public final class ProcessWorker {
 
-    private enum Mode { NORMAL, HANG_IN_TOOL, HANG_AFTER_TOOL }
+    private enum Mode { NORMAL, HANG_IN_TOOL, HANG_AFTER_TOOL, HANG_IN_SECOND_TOOL, HANG_AFTER_SECOND_TOOL }
 
     private static volatile Mode mode = Mode.NORMAL;
+    /** When set, the model asks for getWeather (no approval) after the approved bookFlight: a second step. */
+    private static volatile boolean weatherStep;
     private static final PrintStream OUT = System.out;
 
     private ProcessWorker() {
@@ -63,21 +65,38 @@ public final class ProcessWorker {
                     StandardOpenOption.APPEND, StandardOpenOption.SYNC);
             return Map.of("booked", input.path("to").asText());
         }).build();
+        // step 2: a tool that needs no approval, with its own side effect line "<runId> weather"
+        Tool getWeather = Tool.builder("getWeather").execute((input, ctx) -> {
+            if (mode == Mode.HANG_IN_SECOND_TOOL) {
+                say("second-tool-started " + ctx.runId());
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            Files.writeString(sideEffects, ctx.runId() + " weather\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.SYNC);
+            return Map.of("tempC", 21);
+        }).build();
         LanguageModel rules = DeterministicModel.builder().whenUserSays("flight", "bookFlight", Map.of("to", "SFO")).build();
         LanguageModel model = request -> {
-            if (mode == Mode.HANG_AFTER_TOOL && request.lastMessage() instanceof Message.ToolResult) {
-                say("model-waiting");
-                try {
-                    Thread.sleep(Long.MAX_VALUE);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            if (request.lastMessage() instanceof Message.ToolResult r) {
+                boolean afterFirst = r.toolName().equals("bookFlight");
+                if (mode == Mode.HANG_AFTER_TOOL && afterFirst || mode == Mode.HANG_AFTER_SECOND_TOOL && !afterFirst) {
+                    say("model-waiting");
+                    try {
+                        Thread.sleep(Long.MAX_VALUE);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                if (afterFirst && weatherStep) {
+                    return java.util.stream.Stream.of(new dev.baton.model.ModelChunk.ToolCallRequest(
+                            new dev.baton.model.ToolCall("w1", "getWeather", Json.object("city", "SFO"))));
                 }
             }
             return rules.stream(request);
         };
 
         try (SnapshotStore store = SnapshotStores.open(url, props)) {
-            Agent agent = Agent.builder(agentId).model(model).tools(bookFlight).store(store)
+            Agent agent = Agent.builder(agentId).model(model).tools(bookFlight, getWeather).store(store)
                     .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid()).build();
             say("ready");
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -96,6 +115,25 @@ public final class ProcessWorker {
                             approve(agent, cmd[2], cmd[3]);
                         }
                         case "approve" -> approve(agent, cmd[1], cmd[2]);
+                        case "continue" -> {
+                            try {
+                                say("won " + agent.continueRun(cmd[1]).result().outcome());
+                            } catch (dev.baton.RunNotSuspendedException | dev.baton.RunNotFoundException e) {
+                                say("lost " + e.getClass().getSimpleName());
+                            }
+                        }
+                        case "two-steps" -> {
+                            weatherStep = true;
+                            say("ok");
+                        }
+                        case "approve-hang-in-second-tool" -> {
+                            mode = Mode.HANG_IN_SECOND_TOOL;
+                            agent.approveToolCall(cmd[1], cmd[2]).result();
+                        }
+                        case "approve-hang-after-second-tool" -> {
+                            mode = Mode.HANG_AFTER_SECOND_TOOL;
+                            agent.approveToolCall(cmd[1], cmd[2]).result();
+                        }
                         case "approve-hang-in-tool" -> {
                             mode = Mode.HANG_IN_TOOL;
                             agent.approveToolCall(cmd[1], cmd[2]).result();

@@ -1,0 +1,165 @@
+package dev.baton.agent;
+
+import dev.baton.LeaseLostException;
+import dev.baton.StorageException;
+import dev.baton.internal.CallState;
+import dev.baton.internal.CallState.Status;
+import dev.baton.internal.RunState;
+import dev.baton.internal.SnapshotCodec;
+import dev.baton.store.RunSnapshot;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything a run writes to its store, and when: the one place that decides what a crash at any
+ * moment leaves behind (docs/recovery.md describes it write by write).
+ * <ul>
+ *   <li>A run that was never stored is inserted when it first waits, or when it stops part-way
+ *       after a tool ran; before that nothing of it is stored.</li>
+ *   <li>A claimed run stores each tool's start ({@code EXECUTING}), carrying the results obtained
+ *       since the last write; stores every result before the model is called again; and ends with
+ *       a delete, or a compare-and-set back to {@code SUSPENDED}.</li>
+ * </ul>
+ */
+final class RunWrites {
+    private final Agent agent;
+    private final RunState state;
+    private @Nullable RunClaim claim;
+    /** The call the claim's own write already marked EXECUTING (and counted an attempt for). */
+    private @Nullable String claimedExecuting;
+    /** An inner run driven by its supervisor keeps its claim on completion: the supervisor deletes it. */
+    private final boolean forParent;
+    /** Changes (tool results, new calls) not yet in the store. */
+    private boolean dirty;
+
+    RunWrites(Agent agent, RunState state, @Nullable RunClaim claim, @Nullable String claimedExecuting, boolean forParent) {
+        this.agent = agent;
+        this.state = state;
+        this.claim = claim;
+        this.claimedExecuting = claimedExecuting;
+        this.forParent = forParent;
+    }
+
+    boolean claimed() {
+        return claim != null;
+    }
+
+    @Nullable RunClaim claim() {
+        return claim;
+    }
+
+    boolean forParent() {
+        return forParent;
+    }
+
+    void changed() {
+        dirty = true;
+    }
+
+    /**
+     * Before the loop does anything: the claim must still be this stream's. A claim given back
+     * because the stream was read late is taken again if nobody touched the run since.
+     *
+     * @throws LeaseLostException if another caller has it now (the caller counted itself busy all the same)
+     */
+    void begin() {
+        RunClaim c = claim;
+        if (c == null || c.busy(true)) return;
+        if (!c.releasedUnread()) throw new LeaseLostException(state.runId);
+        c.reclaim(SnapshotCodec.encode(state));   // read late, but nobody took it: go on
+    }
+
+    /** True if the claim was given back because the stream was not read in time (its decision is kept). */
+    boolean releasedUnread() {
+        RunClaim c = claim;
+        return c != null && c.releasedUnread();
+    }
+
+    void end() {
+        RunClaim c = claim;
+        if (c != null) c.busy(false);
+    }
+
+    /** A tool is about to run: its call is stored as EXECUTING (a write that also proves the lease). */
+    void executing(CallState call) {
+        RunClaim c = claim;
+        if (c != null && call.toolCallId.equals(claimedExecuting)) {
+            claimedExecuting = null;   // the claim recorded it; only check the lease
+            c.fence();
+            return;
+        }
+        call.status = Status.EXECUTING;
+        call.attempts++;
+        if (c != null) {
+            c.progress(SnapshotCodec.encode(state));
+            dirty = false;
+        }
+    }
+
+    /** Stores what changed (results before the model is called again; a subagent's result before its inner run goes). */
+    void progress() {
+        RunClaim c = claim;
+        if (c != null && dirty) {
+            c.progress(SnapshotCodec.encode(state));
+            dirty = false;
+        }
+    }
+
+    /** The run waits for the calls that wait: inserted, or written back as suspended. */
+    void suspend() {
+        state.interruption = null;
+        String payload = SnapshotCodec.encode(state);
+        if (claim == null) {
+            insert(payload);
+        } else {
+            claim.suspend(payload);
+        }
+        dirty = false;
+    }
+
+    /** The run ended: its snapshot goes (unless a supervisor still has to record the result). */
+    void complete() {
+        RunClaim c = claim;
+        if (c != null && !forParent) c.complete();
+    }
+
+    /**
+     * The run stops part-way and is kept, marked interrupted with {@code why}: written back if it
+     * is claimed, inserted if it was never stored but a tool ran or a call waits.
+     *
+     * @return false if there was nothing worth keeping (a new run in which no tool ran)
+     */
+    boolean keep(String why) {
+        state.interruption = why;
+        String payload = SnapshotCodec.encode(state);
+        RunClaim c = claim;
+        if (c != null) {
+            c.release(payload);
+            return true;
+        }
+        if (!worthKeeping()) return false;
+        insert(payload);
+        return true;
+    }
+
+    /** The store or the lease failed: nothing more is written; the heartbeat stops. */
+    void abandon() {
+        RunClaim c = claim;
+        if (c != null) c.abandon();
+    }
+
+    private boolean worthKeeping() {
+        for (CallState c : state.calls) if (c.status != Status.PENDING) return true;
+        for (dev.baton.model.Message m : state.messages) if (m instanceof dev.baton.model.Message.ToolResult) return true;
+        return false;
+    }
+
+    private void insert(String payload) {
+        Instant now = agent.clock().instant();
+        RunSnapshot snapshot = new RunSnapshot(state.runId, agent.id(), RunStatus.SUSPENDED, state.threadId,
+                state.resourceId, state.createdAt, now, 1, null, null, payload);
+        if (!agent.store().insert(snapshot)) {
+            throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe());
+        }
+    }
+}

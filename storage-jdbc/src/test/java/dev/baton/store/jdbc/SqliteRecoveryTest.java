@@ -1,0 +1,13 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.tck.RecoveryContract;
+
+/** The recovery TCK (a crash at every write, slow store, clocks, dropped streams, interrupts, subagents) over Sqlite. */
+class SqliteRecoveryTest extends RecoveryContract {
+    @Override
+    protected SnapshotStore openStore() {
+        return SnapshotStores.open(TestDatabases.sqliteUrl());
+    }
+}
