@@ -5,6 +5,9 @@
 module dev.baton.core {
     requires transitive com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.datatype.jsr310;
+    requires com.fasterxml.jackson.datatype.jdk8;
+    requires com.github.victools.jsonschema.generator;
+    requires com.github.victools.jsonschema.module.jackson;
     requires org.slf4j;
     requires static transitive org.jspecify;
 

@@ -79,6 +79,8 @@ public final class Agent implements AutoCloseable {
     private final int maxSteps;
     private final RunListeners listeners;
     private final RunActions actions;
+    private final @Nullable Duration waitTimeout;
+    private final ExpiryPolicy expiryPolicy;
 
     private Agent(Builder b, SnapshotStore store, boolean ownsStore) {
         this.id = b.id;
@@ -95,6 +97,8 @@ public final class Agent implements AutoCloseable {
         this.maxSteps = b.maxSteps;
         this.listeners = new RunListeners(b.listeners);
         this.actions = new RunActions(this);
+        this.waitTimeout = b.waitTimeout;
+        this.expiryPolicy = b.expiryPolicy;
     }
 
     /** Starts building an agent; {@code id} is stored in every snapshot and scopes every operation. */
@@ -127,6 +131,12 @@ public final class Agent implements AutoCloseable {
 
     /** The most model calls a run may make unless its {@link RunOptions} say otherwise. */
     public int maxSteps() { return maxSteps; }
+
+    /** How long a call may wait for a decision or data when neither its tool nor its run says otherwise. */
+    public java.util.Optional<Duration> waitTimeout() { return java.util.Optional.ofNullable(waitTimeout); }
+
+    /** What {@link #expireDueRuns(int)} does with a run whose wait expired. */
+    public ExpiryPolicy expiryPolicy() { return expiryPolicy; }
 
     @Nullable Tool tool(String name) { return tools.get(name); }
 
@@ -172,6 +182,7 @@ public final class Agent implements AutoCloseable {
         state.resourceId = options.resourceId();
         state.createdAt = clock.instant();
         state.maxSteps = options.maxSteps() != null ? options.maxSteps() : maxSteps;
+        state.waitTimeoutMillis = options.waitTimeout() == null ? null : options.waitTimeout().toMillis();
         state.parentAgentId = parentAgentId;
         state.parentRunId = parentRunId;
         state.messages.add(new Message.User(prompt));
@@ -307,6 +318,38 @@ public final class Agent implements AutoCloseable {
         actions.discard(runId);
     }
 
+    /**
+     * Cancels a stored run: nothing more runs, the model is not called, and the run's snapshot goes,
+     * with the inner runs of its subagents. It claims the run as approve does, so of a cancel and an
+     * approval racing exactly one wins; the other gets {@link RunNotSuspendedException}. The result's
+     * events are {@code start > cancelled > finish} and its outcome {@link RunOutcome#CANCELLED}.
+     *
+     * @param reason why, for people and logs (shown in the {@code cancelled} event); may be null
+     * @throws RunNotFoundException     no stored run with this id for this agent
+     * @throws RunNotSuspendedException another caller is working on the run right now
+     * @throws ResumeMismatchException  it is the inner run of a supervisor run: cancel that run instead
+     * @throws SnapshotFormatException  the stored run cannot be read (use {@link #discardRun})
+     */
+    public AgentResult cancelRun(String runId, @Nullable String reason) {
+        return actions.cancel(runId, reason == null || reason.isBlank() ? "cancelled" : reason);
+    }
+
+    /**
+     * Handles up to {@code limit} runs of this agent whose wait has expired, as the agent's
+     * {@link ExpiryPolicy} says: declines their expired calls (the run goes on, on this thread) or
+     * cancels them. Due runs are found by the store on an index of deadlines, soonest first. Safe to
+     * call from any number of instances at once: each due run is claimed, so it is handled exactly
+     * once; a run another instance took first is reported as skipped. With the default policy
+     * ({@link ExpiryPolicy#keep()}) it does nothing. See {@link RunExpirer} to run it on a schedule.
+     *
+     * @throws InvalidOptionException   if {@code limit < 1}
+     * @throws UnsupportedOperationException if the store cannot list runs by deadline
+     */
+    public ExpiryReport expireDueRuns(int limit) {
+        if (limit < 1) throw new InvalidOptionException("limit", "must be positive, was " + limit);
+        return actions.expire(limit);
+    }
+
     /** Closes the store if this agent opened it (no store was given to the builder). */
     @Override
     public void close() {
@@ -332,6 +375,8 @@ public final class Agent implements AutoCloseable {
         private String instanceId = defaultInstanceId();
         private int maxSteps = 10;
         private final List<RunListener> listeners = new ArrayList<>();
+        private @Nullable Duration waitTimeout;
+        private ExpiryPolicy expiryPolicy = ExpiryPolicy.keep();
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -429,6 +474,22 @@ public final class Agent implements AutoCloseable {
         public Builder maxSteps(int maxSteps) {
             if (maxSteps < 1) throw new InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
             this.maxSteps = maxSteps;
+            return this;
+        }
+
+        /**
+         * How long a call may wait for a decision or data before its wait expires, unless its tool
+         * or its run says otherwise (default: never). What then happens is {@link #onExpiry}'s policy.
+         */
+        public Builder waitTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) throw new InvalidOptionException("waitTimeout", "must be positive");
+            this.waitTimeout = timeout;
+            return this;
+        }
+
+        /** What {@link Agent#expireDueRuns(int)} does with expired runs (default {@link ExpiryPolicy#keep()}). */
+        public Builder onExpiry(ExpiryPolicy policy) {
+            this.expiryPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

@@ -69,6 +69,11 @@ public sealed interface AgentEvent {
         public String type() { return "finish"; }
     }
 
+    /** The run was cancelled ({@code agent.cancelRun}, or its wait expired under a cancel policy); nothing more runs. */
+    record Cancelled(String runId, String reason) implements AgentEvent {
+        public String type() { return "cancelled"; }
+    }
+
     /** The run failed; {@code cause} holds the exception. */
     record Error(String runId, String message, @Nullable Throwable cause) implements AgentEvent {
         public String type() { return "error"; }

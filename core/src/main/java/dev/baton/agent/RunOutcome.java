@@ -13,6 +13,8 @@ public enum RunOutcome {
      * (or approve / decline / resume, if calls still wait for a human). See {@link AgentResult#error()}.
      */
     INTERRUPTED,
+    /** The run was cancelled ({@link Agent#cancelRun(String, String)}, or an expiry policy): nothing more ran, its snapshot is gone. */
+    CANCELLED,
     /**
      * The stream failed and did not store the run: a model failure in a run that was never stored,
      * a lost lease, a store that failed. A run stored before stays in the store as it was last

@@ -91,6 +91,7 @@ final class RunWrites {
         call.status = Status.EXECUTING;
         call.attempts++;
         if (c != null) {
+            stampDeadlines();
             c.progress(SnapshotCodec.encodeAll(state));
             dirty = false;
         }
@@ -100,13 +101,37 @@ final class RunWrites {
     void progress() {
         RunClaim c = claim;
         if (c != null && dirty) {
+            stampDeadlines();
             c.progress(SnapshotCodec.encodeAll(state));
             dirty = false;
         }
     }
 
+    /**
+     * Gives every waiting call without a deadline its deadline, if a wait timeout applies to it: the
+     * run's, else its tool's, else the agent's. A call keeps its deadline while it waits, across claims.
+     */
+    private void stampDeadlines() {
+        Instant now = null;
+        for (CallState c : state.calls) {
+            if (!c.waiting() || c.expiresAt != null) continue;
+            java.time.Duration limit = state.waitTimeoutMillis != null ? java.time.Duration.ofMillis(state.waitTimeoutMillis)
+                    : toolTimeout(c.toolName);
+            if (limit == null) limit = agent.waitTimeout().orElse(null);
+            if (limit == null) continue;
+            if (now == null) now = agent.clock().instant();
+            c.expiresAt = now.plus(limit);
+        }
+    }
+
+    private java.time.@Nullable Duration toolTimeout(String toolName) {
+        dev.baton.tool.Tool tool = agent.tool(toolName);
+        return tool == null ? null : tool.waitTimeout().orElse(null);
+    }
+
     /** The run waits for the calls that wait: inserted, or written back as suspended. */
     void suspend() {
+        stampDeadlines();
         state.interruption = null;
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         if (claim == null) {
@@ -130,6 +155,7 @@ final class RunWrites {
      * @return false if there was nothing worth keeping (a new run in which no tool ran)
      */
     boolean keep(String why) {
+        stampDeadlines();
         state.interruption = why;
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         RunClaim c = claim;

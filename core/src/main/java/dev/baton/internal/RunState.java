@@ -34,6 +34,8 @@ public final class RunState {
      * run is claimed again.
      */
     public @Nullable String interruption;
+    /** The run's own wait timeout (RunOptions.waitTimeout), in milliseconds, or null. */
+    public @Nullable Long waitTimeoutMillis;
 
     /** The calls waiting for a human or for data. */
     public List<CallState> waitingCalls() {

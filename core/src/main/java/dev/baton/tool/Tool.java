@@ -27,6 +27,21 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
+ * <p>Typed input: declare the input as a record or class with {@link Builder#input(Class)}; the
+ * JSON schema is generated from the type, and {@code execute} receives the parsed object. Arguments
+ * that do not match go back to the model as a {@code tool-error} naming each wrong field
+ * ({@link InvalidToolInputException}); the tool does not run, and no human is asked to approve them.
+ * <pre>{@code
+ * record Flight(String to, int passengers, @Nullable String note) { }
+ *
+ * Tool bookFlight = Tool.builder("bookFlight")
+ *     .description("Books a flight")
+ *     .input(Flight.class)                         // schema: to and passengers required
+ *     .requireApproval(flight -> flight.passengers() > 2)
+ *     .execute((Flight in, ToolContext ctx) -> Map.of("booked", in.to()))
+ *     .build();
+ * }</pre>
+ *
  * <p>Approval: when {@link #requiresApproval(JsonNode)} is true for a call's input, the run suspends
  * before the tool runs, until {@code approveToolCall} or {@code declineToolCall}. A predicate that
  * throws means "approval required".
@@ -40,13 +55,16 @@ public final class Tool {
     private final JsonNode inputSchema;
     private final Predicate<JsonNode> approval;
     private final ToolExecutor executor;
+    private final java.time.@Nullable Duration waitTimeout;
 
-    private Tool(Builder b) {
-        this.name = b.name;
-        this.description = b.description;
-        this.inputSchema = b.inputSchema;
-        this.approval = b.approval;
-        this.executor = Objects.requireNonNull(b.executor, () -> "tool '" + b.name + "' needs execute(...)");
+    private Tool(String name, String description, JsonNode inputSchema, Predicate<JsonNode> approval,
+                 @Nullable ToolExecutor executor, java.time.@Nullable Duration waitTimeout) {
+        this.name = name;
+        this.description = description;
+        this.inputSchema = inputSchema;
+        this.approval = approval;
+        this.executor = Objects.requireNonNull(executor, () -> "tool '" + name + "' needs execute(...)");
+        this.waitTimeout = waitTimeout;
     }
 
     /** Starts a tool; {@code name} is what the model calls it (letters, digits, {@code _ . -}). */
@@ -68,6 +86,15 @@ public final class Tool {
 
     public ToolExecutor executor() {
         return executor;
+    }
+
+    /**
+     * How long a call of this tool may wait for its approval (or its resume data) before the wait
+     * expires, or empty: the agent's (or the run's) wait timeout applies. What happens on expiry is
+     * the agent's {@code ExpiryPolicy}.
+     */
+    public java.util.Optional<java.time.Duration> waitTimeout() {
+        return java.util.Optional.ofNullable(waitTimeout);
     }
 
     /** Whether a call with this input waits for approval. A predicate that throws means yes. */
@@ -96,6 +123,7 @@ public final class Tool {
         private JsonNode inputSchema = defaultSchema();
         private Predicate<JsonNode> approval = input -> false;
         private @Nullable ToolExecutor executor;
+        private java.time.@Nullable Duration waitTimeout;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "name");
@@ -138,13 +166,37 @@ public final class Tool {
             return this;
         }
 
+        /**
+         * How long a call of this tool may wait for a decision (or data) before the wait expires; the
+         * agent's {@code ExpiryPolicy} says what then happens (default: nothing, the run keeps waiting).
+         */
+        public Builder waitTimeout(java.time.Duration timeout) {
+            this.waitTimeout = positive(timeout);
+            return this;
+        }
+
+        /** What the tool does, given the raw JSON arguments. */
         public Builder execute(ToolExecutor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 
+        /**
+         * Declares the input as a Java type: the input schema is generated from it (replacing any
+         * {@link #inputSchema}), and the typed builder's {@code execute} receives the parsed object.
+         * Fields are required unless {@code Optional} or annotated {@code @Nullable}. An approval
+         * predicate given before this call still sees the raw arguments.
+         *
+         * @throws IllegalArgumentException if the type's schema is not an object (e.g. a {@code String})
+         */
+        public <T> TypedBuilder<T> input(Class<T> type) {
+            TypedBuilder<T> typed = new TypedBuilder<>(name, description, approval, TypedInput.of(name, type));
+            typed.waitTimeout = waitTimeout;
+            return typed;
+        }
+
         public Tool build() {
-            return new Tool(this);
+            return new Tool(name, description, inputSchema, approval, executor, waitTimeout);
         }
 
         private static JsonNode defaultSchema() {
@@ -152,5 +204,70 @@ public final class Tool {
             schema.put("type", "object");
             return schema;
         }
+    }
+
+    /**
+     * Builder of a {@link Tool} whose input is a Java type {@code T}; made by {@link Builder#input(Class)}.
+     *
+     * @param <T> the input type
+     */
+    public static final class TypedBuilder<T> {
+        private final String name;
+        private String description;
+        private Predicate<JsonNode> approval;
+        private final TypedInput<T> input;
+        private @Nullable ToolExecutor executor;
+        private java.time.@Nullable Duration waitTimeout;
+
+        private TypedBuilder(String name, String description, Predicate<JsonNode> approval, TypedInput<T> input) {
+            this.name = name;
+            this.description = description;
+            this.input = input;
+            this.approval = input.approvalOfJson(approval);
+        }
+
+        public TypedBuilder<T> description(String description) {
+            this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        /** Every valid call needs approval ({@code true}) or none does ({@code false}, the default). */
+        public TypedBuilder<T> requireApproval(boolean required) {
+            this.approval = input.approval(required);
+            return this;
+        }
+
+        /** Approval decided per call from its parsed input; a predicate that throws means approval is required. */
+        public TypedBuilder<T> requireApproval(Predicate<? super T> predicate) {
+            this.approval = input.approvalOfTyped(predicate);
+            return this;
+        }
+
+        /** How long a call of this tool may wait for a decision (or data); see {@link Builder#waitTimeout}. */
+        public TypedBuilder<T> waitTimeout(java.time.Duration timeout) {
+            this.waitTimeout = positive(timeout);
+            return this;
+        }
+
+        /** What the tool does, given the checked and parsed input. */
+        public TypedBuilder<T> execute(TypedToolExecutor<? super T> executor) {
+            this.executor = input.executor(executor);
+            return this;
+        }
+
+        /** The generated input schema, as the model will see it. */
+        public JsonNode inputSchema() {
+            return input.schema().deepCopy();
+        }
+
+        public Tool build() {
+            return new Tool(name, description, input.schema().deepCopy(), approval, executor, waitTimeout);
+        }
+    }
+
+    private static java.time.Duration positive(java.time.Duration d) {
+        Objects.requireNonNull(d, "waitTimeout");
+        if (d.isNegative() || d.isZero()) throw new IllegalArgumentException("waitTimeout: must be positive, was " + d);
+        return d;
     }
 }

@@ -58,8 +58,8 @@ final class Inbox {
         Table table = new Table("RUN", "CALL", "USER", "THREAD", "SUSPENDED (UTC)", "WAITS FOR", "TOOL", "DETAILS");
         for (AgentRun run : found.runs()) {
             if (run.toolCalls().isEmpty()) {
-                table.row(run.runId(), "-", run.resourceId(), run.threadId(), time(run.suspendedAt()), "?", "?",
-                        "unreadable snapshot");
+                table.row(run.runId(), "-", run.resourceId(), run.threadId(), time(run.suspendedAt()), "continue", "-",
+                        run.interruption() == null ? "-" : run.interruption());
             }
             for (AgentRunToolCall c : run.toolCalls()) {
                 table.row(run.runId(), c.toolCallId(), run.resourceId(), run.threadId(), time(run.suspendedAt()),
@@ -104,6 +104,11 @@ final class Inbox {
         return follow(agent.resumeStream(data, options));
     }
 
+    /** {@code continue}: continues a run that stopped part-way and streams the rest of it. */
+    AgentResult continueRun(Agent agent, String runId) {
+        return follow(agent.continueRun(runId));
+    }
+
     /** Prints each event as it comes, then how the run ended. */
     AgentResult follow(AgentStream stream) {
         AgentResult result;
@@ -118,6 +123,8 @@ final class Inbox {
             case SUSPENDED -> out.println(INDENT + "=> run " + result.runId() + " SUSPENDED again, waits for "
                     + (result.waitingCalls().isEmpty() ? "?" : waitsFor(result.waitingCalls().get(0))));
             case FAILED -> out.println(INDENT + "=> run " + result.runId() + " FAILED: "
+                    + (result.error() == null ? "?" : result.error().getMessage()));
+            case INTERRUPTED -> out.println(INDENT + "=> run " + result.runId() + " INTERRUPTED, still stored: "
                     + (result.error() == null ? "?" : result.error().getMessage()));
         }
         return result;

@@ -36,6 +36,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * java -jar examples/target/baton-examples.jar list --resource alice
  * java -jar examples/target/baton-examples.jar approve RUN CALL
  * java -jar examples/target/baton-examples.jar serve --port 8080   # the web inbox and the HTTP API
+ * OPENAI_API_KEY=... java -jar examples/target/baton-examples.jar start --model openai:gpt-4o-mini "Book a flight to Lisbon"
  * </pre>
  *
  * Every invocation is a new JVM: it rebuilds the agents and finds the runs in the store
@@ -71,7 +72,12 @@ public final class InboxApp {
 
     /** Runs one command; returns the exit code. Never throws for bad input. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine line = InboxCommands.commandLine(out);
+        return run(args, out, err, System::getenv);
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream)} with {@code env} for the API keys of {@code --model}. */
+    static int run(String[] args, PrintStream out, PrintStream err, java.util.function.UnaryOperator<String> env) {
+        CommandLine line = InboxCommands.commandLine(out, env);
         try {
             ParseResult parsed = line.parseArgs(args);
             ParseResult leaf = parsed;

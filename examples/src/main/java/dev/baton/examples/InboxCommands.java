@@ -37,12 +37,12 @@ final class InboxCommands {
     private InboxCommands() {
     }
 
-    /** The parser, with every command; {@code out} is where the commands print. */
-    static CommandLine commandLine(PrintStream out) {
-        Root root = new Root(out);
+    /** The parser, with every command; {@code out} is where the commands print, {@code env} where API keys come from. */
+    static CommandLine commandLine(PrintStream out, java.util.function.UnaryOperator<String> env) {
+        Root root = new Root(out, env);
         CommandLine line = new CommandLine(root);
         for (Object sub : List.of(new Demo(), new DemoRestart(), new Start(), new ListRuns(), new Approve(), new Decline(),
-                new Resume(), new Serve(), new Help())) {
+                new Resume(), new ContinueRun(), new Discard(), new Serve(), new Help())) {
             line.addSubcommand(sub);
         }
         line.setPosixClusteredShortOptionsAllowed(false);
@@ -53,6 +53,7 @@ final class InboxCommands {
     @Command(name = "java -jar baton-examples.jar")
     static final class Root implements Callable<Integer> {
         final PrintStream out;
+        final java.util.function.UnaryOperator<String> env;
 
         @Option(names = "--store", paramLabel = "URL", scope = ScopeType.INHERIT, description = {
                 "default " + InboxApp.DEFAULT_STORE + " (demo: " + InboxApp.DEMO_STORE + ")",
@@ -67,8 +68,9 @@ final class InboxCommands {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
         boolean help;
 
-        Root(PrintStream out) {
+        Root(PrintStream out, java.util.function.UnaryOperator<String> env) {
             this.out = out;
+            this.env = env;
         }
 
         @Override
@@ -89,6 +91,14 @@ final class InboxCommands {
         }
     }
 
+    /** {@code --model} and {@code --base-url}: the commands whose runs call the model take them. */
+    static final class ModelOptions {
+        @Option(names = "--model", paramLabel = "SPEC", description = "deterministic (default) | openai:NAME | anthropic:NAME | ollama:NAME")
+        @Nullable String model;
+        @Option(names = "--base-url", paramLabel = "URL", description = "the provider's endpoint (e.g. http://localhost:11434 for Ollama)")
+        @Nullable String baseUrl;
+    }
+
     /** A command that works on the agents over the store: opens both, runs, closes both. */
     abstract static class OnAgents implements Callable<Integer> {
         @ParentCommand Root root;
@@ -97,11 +107,18 @@ final class InboxCommands {
         public final Integer call() throws Exception {
             check();
             String agentId = root.agentId();
+            ModelOptions m = modelOptions();
+            ModelChoice model = ModelChoice.parse(m == null ? null : m.model, m == null ? null : m.baseUrl, root.env);
             Inbox inbox = new Inbox(root.out);
             try (SnapshotStore store = InboxApp.openStore(root.storeUrl());
-                 TravelAgents agents = new TravelAgents(store, Clock.systemUTC())) {
+                 TravelAgents agents = new TravelAgents(store, Clock.systemUTC(), model.model())) {
                 return run(agents, agents.byId(agentId), inbox);
             }
+        }
+
+        /** The model options of commands that call the model; null for the others. */
+        @Nullable ModelOptions modelOptions() {
+            return null;
         }
 
         /** Checks the arguments before the store is touched. */
@@ -111,7 +128,7 @@ final class InboxCommands {
         abstract int run(TravelAgents agents, Agent agent, Inbox inbox) throws Exception;
 
         static int exitCode(AgentResult result) {
-            return result.outcome() == RunOutcome.FAILED ? 1 : 0;
+            return result.outcome() == RunOutcome.FAILED || result.outcome() == RunOutcome.INTERRUPTED ? 1 : 0;
         }
 
         static void exactly(List<String> args, int n, String command, String what) {
@@ -163,6 +180,7 @@ final class InboxCommands {
 
     @Command(name = "start", description = "start one run, or without PROMPT a few sample runs")
     static final class Start extends OnAgents {
+        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
         @Option(names = "--thread", paramLabel = "T") @Nullable String thread;
         @Option(names = "--resource", paramLabel = "R") @Nullable String resource;
         @Parameters(paramLabel = "[PROMPT...]") List<String> prompt = new ArrayList<>();
@@ -171,7 +189,7 @@ final class InboxCommands {
         int run(TravelAgents agents, Agent agent, Inbox inbox) {
             if (!prompt.isEmpty()) {
                 AgentResult r = inbox.start(agent, String.join(" ", prompt), thread, resource);
-                return r.outcome() == RunOutcome.FAILED ? 1 : 0;
+                return exitCode(r);
             }
             if (thread != null || resource != null) throw new UsageException("start: --thread and --resource need a PROMPT");
             PrintStream out = root.out;
@@ -185,6 +203,11 @@ final class InboxCommands {
             out.println("Now, in this shell or another: list, approve RUN CALL, decline RUN CALL --reason ..., "
                     + "resume RUN '{\"passportNumber\":\"X123456\"}', --agent travel-desk list, serve");
             return 0;
+        }
+
+        @Override
+        @Nullable ModelOptions modelOptions() {
+            return models;
         }
     }
 
@@ -227,6 +250,13 @@ final class InboxCommands {
 
     @Command(name = "approve", description = "approve a waiting tool call and run on")
     static final class Approve extends OnAgents {
+        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
+
+        @Override
+        @Nullable ModelOptions modelOptions() {
+            return models;
+        }
+
         @Parameters(paramLabel = "RUN CALL") List<String> args = new ArrayList<>();
 
         @Override
@@ -242,6 +272,13 @@ final class InboxCommands {
 
     @Command(name = "decline", description = "decline it: the tool does not run, the model is told why")
     static final class Decline extends OnAgents {
+        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
+
+        @Override
+        @Nullable ModelOptions modelOptions() {
+            return models;
+        }
+
         @Option(names = "--reason", paramLabel = "TEXT") @Nullable String reason;
         @Parameters(paramLabel = "RUN CALL") List<String> args = new ArrayList<>();
 
@@ -258,6 +295,13 @@ final class InboxCommands {
 
     @Command(name = "resume", description = "send data to a call that waits for it, e.g. '{\"passportNumber\":\"X123\"}'")
     static final class Resume extends OnAgents {
+        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
+
+        @Override
+        @Nullable ModelOptions modelOptions() {
+            return models;
+        }
+
         @Option(names = "--call", paramLabel = "CALL") @Nullable String call;
         @Parameters(paramLabel = "RUN JSON") List<String> args = new ArrayList<>();
         private @Nullable JsonNode data;
@@ -271,6 +315,44 @@ final class InboxCommands {
         @Override
         int run(TravelAgents agents, Agent agent, Inbox inbox) {
             return exitCode(inbox.resume(agent, args.get(0), call, java.util.Objects.requireNonNull(data)));
+        }
+    }
+
+    @Command(name = "continue", description = "continue a run that stopped part-way and waits for nobody (listed as interrupted)")
+    static final class ContinueRun extends OnAgents {
+        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
+        @Parameters(paramLabel = "RUN") List<String> args = new ArrayList<>();
+
+        @Override
+        @Nullable ModelOptions modelOptions() {
+            return models;
+        }
+
+        @Override
+        void check() {
+            exactly(args, 1, "continue", "RUN");
+        }
+
+        @Override
+        int run(TravelAgents agents, Agent agent, Inbox inbox) {
+            return exitCode(inbox.continueRun(agent, args.get(0)));
+        }
+    }
+
+    @Command(name = "discard", description = "remove a stored run that nobody will resume (nothing runs)")
+    static final class Discard extends OnAgents {
+        @Parameters(paramLabel = "RUN") List<String> args = new ArrayList<>();
+
+        @Override
+        void check() {
+            exactly(args, 1, "discard", "RUN");
+        }
+
+        @Override
+        int run(TravelAgents agents, Agent agent, Inbox inbox) {
+            agent.discardRun(args.get(0));
+            root.out.println("Discarded run " + args.get(0));
+            return 0;
         }
     }
 

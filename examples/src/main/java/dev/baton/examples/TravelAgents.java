@@ -1,9 +1,12 @@
 package dev.baton.examples;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.agent.Agent;
 import dev.baton.model.DeterministicModel;
+import dev.baton.model.LanguageModel;
 import dev.baton.store.SnapshotStore;
 import dev.baton.tool.Tool;
+import dev.baton.tool.ToolContext;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The agents of the approval inbox, built the same way in every process: same ids, same tools,
@@ -23,7 +27,11 @@ import java.util.regex.Pattern;
  *   <li>{@value #TRAVEL_DESK}: a supervisor that hands visa questions to its subagent
  *       {@value #VISA_DESK}, whose {@code applyVisa} tool needs approval.</li>
  * </ul>
- * The model is Baton's {@link DeterministicModel}: keyword rules, no network, same answer every time.
+ * The model is Baton's {@link DeterministicModel} (keyword rules, no network, same answer every
+ * time) unless a real one is given ({@code --model}, see {@link ModelChoice}); the tools are the same.
+ * {@code bookFlight} and {@code refund} declare their input as records: the JSON schema a real
+ * model sees is generated from them, and arguments that do not fit go back to the model as a
+ * tool error.
  */
 public final class TravelAgents implements AutoCloseable {
 
@@ -47,9 +55,17 @@ public final class TravelAgents implements AutoCloseable {
 
     /** Builds the three agents on {@code store} (not closed by {@link #close()}) with {@code clock}. */
     public TravelAgents(SnapshotStore store, Clock clock) {
+        this(store, clock, null);
+    }
+
+    /**
+     * Builds the three agents on {@code store} (not closed by {@link #close()}) with {@code clock};
+     * all three ask {@code model}, or their deterministic rules when it is null.
+     */
+    public TravelAgents(SnapshotStore store, Clock clock, @Nullable LanguageModel model) {
         this.concierge = Agent.builder(CONCIERGE)
                 .instructions("You book flights, refund orders and collect passport numbers.")
-                .model(DeterministicModel.builder()
+                .model(model != null ? model : DeterministicModel.builder()
                         .whenUserSays("flight", "bookFlight", text -> Map.of("to", destination(text)))
                         .whenUserSays("refund", "refund", text -> ordered("amount", amount(text), "order", order(text)))
                         .whenUserSays("passport", "askPassportNumber", text -> Map.of("purpose", text))
@@ -60,7 +76,7 @@ public final class TravelAgents implements AutoCloseable {
                 .build();
         this.visaDesk = Agent.builder(VISA_DESK)
                 .instructions("You file visa applications.")
-                .model(DeterministicModel.builder()
+                .model(model != null ? model : DeterministicModel.builder()
                         .whenUserSays("visa", "applyVisa", text -> Map.of("country", country(text)))
                         .build())
                 .tools(applyVisa())
@@ -69,7 +85,7 @@ public final class TravelAgents implements AutoCloseable {
                 .build();
         this.travelDesk = Agent.builder(TRAVEL_DESK)
                 .instructions("You supervise; visa questions go to the visa desk.")
-                .model(DeterministicModel.builder()
+                .model(model != null ? model : DeterministicModel.builder()
                         .whenUserSays("visa", "agent-" + VISA_DESK, text -> Map.of("prompt", text))
                         .build())
                 .subagents(visaDesk)
@@ -104,27 +120,29 @@ public final class TravelAgents implements AutoCloseable {
 
     // ---- tools --------------------------------------------------------------------------------
 
+    /** {@code bookFlight}'s input: its JSON schema is generated from this record. */
+    record Flight(@JsonPropertyDescription("the destination city") String to) { }
+
+    /** {@code refund}'s input. */
+    record Refund(@JsonPropertyDescription("the amount in EUR") int amount,
+                  @JsonPropertyDescription("the order number, e.g. A-1001") String order) { }
+
     static Tool bookFlight() {
         return Tool.builder("bookFlight")
                 .description("Books a flight; every booking waits for a human's approval.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}},\"required\":[\"to\"]}")
+                .input(Flight.class)
                 .requireApproval(true)
-                .execute((input, ctx) -> {
-                    String to = input.path("to").asText();
-                    return ordered("booked", to, "confirmation", "BK-" + ctx.runId().substring(0, 6).toUpperCase(Locale.ROOT));
-                })
+                .execute((Flight in, ToolContext ctx) ->
+                        ordered("booked", in.to(), "confirmation", "BK-" + ctx.runId().substring(0, 6).toUpperCase(Locale.ROOT)))
                 .build();
     }
 
     static Tool refund() {
         return Tool.builder("refund")
                 .description("Refunds an order; amounts above " + REFUND_LIMIT + " EUR wait for approval.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"},"
-                        + "\"order\":{\"type\":\"string\"}},\"required\":[\"amount\",\"order\"]}")
-                .requireApproval(input -> input.path("amount").asInt() > REFUND_LIMIT)
-                .execute((input, ctx) -> {
-                    return ordered("refunded", input.path("amount").asInt(), "order", input.path("order").asText());
-                })
+                .input(Refund.class)
+                .requireApproval((Refund r) -> r.amount() > REFUND_LIMIT)
+                .execute((Refund r, ToolContext ctx) -> ordered("refunded", r.amount(), "order", r.order()))
                 .build();
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs {@link InboxApp} in a new JVM (same java, the test class path), as a person in a shell would. */
@@ -22,6 +23,11 @@ final class Jvm {
     }
 
     static Result inboxApp(Path workingDir, String... args) throws IOException, InterruptedException {
+        return inboxApp(workingDir, Map.of(), args);
+    }
+
+    /** Like {@link #inboxApp(Path, String...)}, with environment variables set, or removed when given as "". */
+    static Result inboxApp(Path workingDir, Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath());
         cmd.add("-cp");
@@ -30,8 +36,13 @@ final class Jvm {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workingDir, "stdout", ".txt");
         Path err = Files.createTempFile(workingDir, "stderr", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(workingDir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).directory(workingDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        env.forEach((name, value) -> {
+            if (value.isEmpty()) builder.environment().remove(name);
+            else builder.environment().put(name, value);
+        });
+        Process p = builder.start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();

@@ -1,0 +1,38 @@
+package dev.baton.agent;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one {@link Agent#expireDueRuns(int)} did.
+ *
+ * @param runs     one entry per due run it looked at
+ * @param due      how many due runs the store returned
+ */
+public record ExpiryReport(List<Expired> runs, int due) {
+    public ExpiryReport {
+        runs = List.copyOf(runs);
+    }
+
+    /** How many runs were declined or cancelled by this call (not by another instance). */
+    public long handled() {
+        return runs.stream().filter(r -> r.action() == ExpiryPolicy.Action.DECLINE || r.action() == ExpiryPolicy.Action.CANCEL)
+                .filter(r -> r.skipped() == null).count();
+    }
+
+    /**
+     * One due run.
+     *
+     * @param runId       the run
+     * @param action      what was done (KEEP when nothing was)
+     * @param toolCallIds the expired calls
+     * @param outcome     how the run's stream ended after a decline (it goes on), CANCELLED after a cancel, null if skipped
+     * @param skipped     why nothing was done (another instance took it first, it is a subagent's inner run, ...), or null
+     */
+    public record Expired(String runId, ExpiryPolicy.Action action, List<String> toolCallIds, @Nullable RunOutcome outcome,
+                          @Nullable String skipped) {
+        public Expired {
+            toolCallIds = List.copyOf(toolCallIds);
+        }
+    }
+}

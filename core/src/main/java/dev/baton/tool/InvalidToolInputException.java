@@ -1,0 +1,40 @@
+package dev.baton.tool;
+
+import dev.baton.BatonException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A model called a tool with arguments that do not match the tool's input type. Thrown by a
+ * typed tool's executor before the user's code runs, it becomes a {@code tool-error}: the model
+ * sees the message, which names each wrong field, and can call the tool again.
+ *
+ * <p>Example message: {@code Invalid arguments for bookFlight: field 'to' is required; field
+ * 'passengers' must be an integer, got "two"}.
+ */
+public class InvalidToolInputException extends BatonException {
+    private static final long serialVersionUID = 1L;
+
+    private final String toolName;
+    private final List<String> problems;
+
+    /**
+     * @param toolName the tool that was called
+     * @param problems what is wrong, one entry per field, e.g. {@code field 'to' is required}
+     */
+    public InvalidToolInputException(String toolName, List<String> problems) {
+        super("Invalid arguments for " + toolName + ": " + String.join("; ", problems));
+        this.toolName = Objects.requireNonNull(toolName, "toolName");
+        this.problems = List.copyOf(problems);
+    }
+
+    /** The tool that was called. */
+    public String toolName() {
+        return toolName;
+    }
+
+    /** What is wrong, one entry per field. */
+    public List<String> problems() {
+        return problems;
+    }
+}
