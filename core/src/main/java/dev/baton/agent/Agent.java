@@ -81,6 +81,7 @@ public final class Agent implements AutoCloseable {
     private final RunActions actions;
     private final @Nullable Duration waitTimeout;
     private final ExpiryPolicy expiryPolicy;
+    private final dev.baton.memory.@Nullable Memory memory;
 
     private Agent(Builder b, SnapshotStore store, boolean ownsStore) {
         this.id = b.id;
@@ -99,6 +100,7 @@ public final class Agent implements AutoCloseable {
         this.actions = new RunActions(this);
         this.waitTimeout = b.waitTimeout;
         this.expiryPolicy = b.expiryPolicy;
+        this.memory = b.memory == null ? null : b.memory.boundTo(store, this.clock);
     }
 
     /** Starts building an agent; {@code id} is stored in every snapshot and scopes every operation. */
@@ -134,6 +136,12 @@ public final class Agent implements AutoCloseable {
 
     /** How long a call may wait for a decision or data when neither its tool nor its run says otherwise. */
     public java.util.Optional<Duration> waitTimeout() { return java.util.Optional.ofNullable(waitTimeout); }
+
+    /**
+     * This agent's thread memory, bound to its store: for managing threads and reading their
+     * messages. Empty if the agent was built without {@link Builder#memory}.
+     */
+    public java.util.Optional<dev.baton.memory.Memory> memory() { return java.util.Optional.ofNullable(memory); }
 
     /** What {@link #expireDueRuns(int)} does with a run whose wait expired. */
     public ExpiryPolicy expiryPolicy() { return expiryPolicy; }
@@ -186,6 +194,12 @@ public final class Agent implements AutoCloseable {
         state.parentAgentId = parentAgentId;
         state.parentRunId = parentRunId;
         state.messages.add(new Message.User(prompt));
+        if (memory != null && state.threadId != null && parentRunId == null) {
+            // the thread is checked (and created) and the user's message saved before anything else
+            state.history = new ArrayList<>(memory.openForRun(state.threadId, state.resourceId));
+            state.memory = memory.save(state.threadId, runId, state.messages, 0);
+            state.memorySaved = state.memory ? 1 : 0;
+        }
         return new AgentStream(new RunExecution(this, state, null, "start", List.of(), null, parentRunId != null));
     }
 
@@ -377,6 +391,7 @@ public final class Agent implements AutoCloseable {
         private final List<RunListener> listeners = new ArrayList<>();
         private @Nullable Duration waitTimeout;
         private ExpiryPolicy expiryPolicy = ExpiryPolicy.keep();
+        private dev.baton.memory.@Nullable Memory memory;
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -490,6 +505,16 @@ public final class Agent implements AutoCloseable {
         /** What {@link Agent#expireDueRuns(int)} does with expired runs (default {@link ExpiryPolicy#keep()}). */
         public Builder onExpiry(ExpiryPolicy policy) {
             this.expiryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Thread memory: runs that name a {@code threadId} see the thread's earlier messages and save
+         * theirs to it, in this agent's store (which must declare
+         * {@link dev.baton.store.StoreCapability#THREAD_MEMORY}). See {@link dev.baton.memory.Memory}.
+         */
+        public Builder memory(dev.baton.memory.Memory memory) {
+            this.memory = Objects.requireNonNull(memory, "memory");
             return this;
         }
 

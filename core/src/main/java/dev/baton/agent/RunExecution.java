@@ -179,16 +179,18 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     private void openModel() {
         if (state.step >= state.maxSteps) {
+            saveMemory();
             emit(new AgentEvent.Finish(state.runId, "max-steps", state.text));
             complete();
             return;
         }
+        saveMemory();        // a complete step goes to the thread before the run records it
         writes.progress();   // every tool result is stored before the model is called again
         state.step++;
         emit(new AgentEvent.StepStart(state.runId, state.step));
         phase = Phase.MODEL_STREAM;
         try {
-            turn = new ModelTurn(agent, context, state.step, new ModelRequest(agent.instructions(), state.messages,
+            turn = new ModelTurn(agent, context, state.step, new ModelRequest(agent.instructions(), conversation(),
                     agent.toolDefinitions()));
         } catch (RuntimeException e) {
             modelFailed(e);
@@ -235,6 +237,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         state.messages.add(new Message.Assistant(text, calls));
         state.text = state.text + text;
         if (calls.isEmpty()) {
+            saveMemory();
             emit(new AgentEvent.StepFinish(state.runId, state.step, "stop"));
             emit(new AgentEvent.Finish(state.runId, "stop", state.text));
             complete();
@@ -269,6 +272,31 @@ final class RunExecution implements Iterator<AgentEvent> {
         }
         turn = null;
         end(RunOutcome.FAILED, e, "error");
+    }
+
+    /** What the model sees: the thread's earlier messages (thread memory), then the run's own. */
+    private List<Message> conversation() {
+        if (state.history.isEmpty()) return state.messages;
+        List<Message> all = new ArrayList<>(state.history.size() + state.messages.size());
+        all.addAll(state.history);
+        all.addAll(state.messages);
+        return all;
+    }
+
+    /**
+     * Saves the run's messages not yet in its thread; called only where every tool call has its
+     * result (before a model call, and with the final answer). Idempotent: a retry after a crash
+     * saves nothing twice. A thread deleted meanwhile stays deleted: the run saves nothing more.
+     */
+    private void saveMemory() {
+        if (!state.memory || state.threadId == null || state.memorySaved >= state.messages.size()) return;
+        dev.baton.memory.Memory memory = agent.memory().orElse(null);
+        if (memory == null || !memory.save(state.threadId, state.runId, state.messages, state.memorySaved)) {
+            state.memory = false;
+        } else {
+            state.memorySaved = state.messages.size();
+        }
+        writes.changed();
     }
 
     // ---- tools ----------------------------------------------------------------------------------

@@ -34,6 +34,12 @@ public final class RunState {
      * run is claimed again.
      */
     public @Nullable String interruption;
+    /** The thread's earlier messages the model sees before the run's own (thread memory), as they were when the run started. */
+    public List<Message> history = new ArrayList<>();
+    /** True when the run saves its messages to its thread (the agent has a Memory and the run a threadId). */
+    public boolean memory;
+    /** How many of the run's own messages are saved to its thread. */
+    public int memorySaved;
     /** The run's own wait timeout (RunOptions.waitTimeout), in milliseconds, or null. */
     public @Nullable Long waitTimeoutMillis;
 

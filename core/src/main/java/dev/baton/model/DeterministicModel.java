@@ -40,11 +40,16 @@ public final class DeterministicModel implements LanguageModel {
     private record Rule(String keyword, String toolName, Function<String, Object> args) {
     }
 
+    private record Answer(String keyword, Function<List<Message>, String> answer) {
+    }
+
     private final List<Rule> rules;
+    private final List<Answer> answers;
     private final Function<ModelRequest, List<ModelChunk>> script;
 
-    private DeterministicModel(List<Rule> rules, Function<ModelRequest, List<ModelChunk>> script) {
+    private DeterministicModel(List<Rule> rules, List<Answer> answers, Function<ModelRequest, List<ModelChunk>> script) {
         this.rules = List.copyOf(rules);
+        this.answers = List.copyOf(answers);
         this.script = script;
     }
 
@@ -55,7 +60,7 @@ public final class DeterministicModel implements LanguageModel {
 
     /** A model that answers each request with {@code script}'s chunks. */
     public static DeterministicModel scripted(Function<ModelRequest, List<ModelChunk>> script) {
-        return new DeterministicModel(List.of(), Objects.requireNonNull(script, "script"));
+        return new DeterministicModel(List.of(), List.of(), Objects.requireNonNull(script, "script"));
     }
 
     @Override
@@ -66,6 +71,9 @@ public final class DeterministicModel implements LanguageModel {
         if (last instanceof Message.User user) {
             List<ModelChunk> calls = new ArrayList<>();
             String lower = user.text().toLowerCase(Locale.ROOT);
+            for (Answer a : answers) {
+                if (lower.contains(a.keyword())) return words(a.answer().apply(request.messages()));
+            }
             for (Rule rule : rules) {
                 if (lower.contains(rule.keyword())) {
                     JsonNode args = JSON.valueToTree(rule.args().apply(user.text()));
@@ -94,9 +102,24 @@ public final class DeterministicModel implements LanguageModel {
         return chunks.stream();
     }
 
+    /**
+     * The text of the latest tool result in {@code conversation} (for example one an earlier run of the
+     * thread produced, seen through thread memory), as {@code "toolName: result"}, or null if none.
+     */
+    public static @org.jspecify.annotations.Nullable String lastToolResult(List<Message> conversation) {
+        for (int i = conversation.size() - 1; i >= 0; i--) {
+            if (conversation.get(i) instanceof Message.ToolResult r) {
+                JsonNode result = r.result();
+                return r.toolName() + ": " + (result.isTextual() ? result.asText() : result.toString());
+            }
+        }
+        return null;
+    }
+
     /** Builder of keyword rules. */
     public static final class Builder {
         private final List<Rule> rules = new ArrayList<>();
+        private final List<Answer> answers = new ArrayList<>();
 
         private Builder() {
         }
@@ -115,8 +138,24 @@ public final class DeterministicModel implements LanguageModel {
             return this;
         }
 
+        /**
+         * When the user's message contains {@code keyword}, answer with {@code answer} applied to the
+         * whole conversation the model is given (earlier messages of the thread included, with thread
+         * memory), and call no tool. Answer rules are checked before tool rules.
+         *
+         * <pre>{@code
+         * .whenUserAsks("what did i book", conversation -> "You booked " + DeterministicModel.lastToolResult(conversation))
+         * }</pre>
+         */
+        public Builder whenUserAsks(String keyword, Function<List<Message>, String> answer) {
+            Objects.requireNonNull(keyword, "keyword");
+            Objects.requireNonNull(answer, "answer");
+            answers.add(new Answer(keyword.toLowerCase(Locale.ROOT), answer));
+            return this;
+        }
+
         public DeterministicModel build() {
-            return new DeterministicModel(rules, null);
+            return new DeterministicModel(rules, answers, null);
         }
     }
 }

@@ -49,7 +49,7 @@ public final class CertificationListener implements TestExecutionListener {
     /** Contracts scanned for {@link ProvesCapability}, to say which contract proves what. */
     private static final List<Class<?>> CONTRACTS = List.of(SnapshotStoreContract.class, AgentContract.class,
             ProcessContract.class, LeaseContract.class, RecoveryContract.class, ListingContract.class,
-            MemoryStoreContract.class, LifecycleContract.class);
+            MemoryStoreContract.class, LifecycleContract.class, MemoryContract.class);
     /** The contracts every store must pass. */
     private static final List<String> REQUIRED = List.of("SnapshotStoreContract", "AgentContract");
     private static final String BASE = "duties of every store";

@@ -163,6 +163,54 @@ public final class FaultyStore implements SnapshotStore {
     }
 
     @Override
+    public java.util.List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        alive();
+        return store.listDue(agentId, now, limit);
+    }
+
+    /** The store's thread memory, with its writes (creating a thread, appending) counted and crashable like the rest. */
+    @Override
+    public Optional<dev.baton.memory.MemoryStore> memory() {
+        return store.memory().map(m -> new dev.baton.memory.MemoryStore() {
+            public boolean createThread(dev.baton.memory.MemoryThread t) {
+                return write("create-thread", t.id(), "", "", () -> m.createThread(t));
+            }
+
+            public Optional<dev.baton.memory.MemoryThread> findThread(String id) {
+                alive();
+                return m.findThread(id);
+            }
+
+            public boolean updateThread(dev.baton.memory.MemoryThread t) {
+                return write("update-thread", t.id(), "", "", () -> m.updateThread(t));
+            }
+
+            public dev.baton.memory.ThreadPage listThreads(String resourceId, long offset, int limit) {
+                alive();
+                return m.listThreads(resourceId, offset, limit);
+            }
+
+            public boolean deleteThread(String id) {
+                return write("delete-thread", id, "", "", () -> m.deleteThread(id));
+            }
+
+            public boolean append(String threadId, java.util.List<dev.baton.memory.StoredMessage.New> messages, Instant at) {
+                return write("append", threadId, "", "", () -> m.append(threadId, messages, at));
+            }
+
+            public java.util.List<dev.baton.memory.StoredMessage> lastMessages(String threadId, int n) {
+                alive();
+                return m.lastMessages(threadId, n);
+            }
+
+            public dev.baton.memory.StoredMessagePage listMessages(String threadId, long offset, int limit) {
+                alive();
+                return m.listMessages(threadId, offset, limit);
+            }
+        });
+    }
+
+    @Override
     public String describe() {
         return "faulty " + store.describe();
     }
