@@ -296,7 +296,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         } else {
             state.memorySaved = state.messages.size();
         }
-        writes.changed();
+        // not a change the store must see at once: saving again after a crash is harmless (idempotent)
     }
 
     // ---- tools ----------------------------------------------------------------------------------
@@ -365,8 +365,9 @@ final class RunExecution implements Iterator<AgentEvent> {
             JsonNode result = c.result == null ? NullNode.getInstance() : c.result;
             state.messages.add(new Message.ToolResult(c.toolCallId, c.toolName, result, c.isError));
         }
+        // only moves what is stored into the messages: no new write needed for it (a declined call's
+        // result was stored with its claim; a tool's result marked the run changed when it came)
         state.calls = new ArrayList<>();
-        writes.changed();
         emit(new AgentEvent.StepFinish(state.runId, state.step, "tool-calls"));
         phase = Phase.MODEL_OPEN;
     }
