@@ -94,8 +94,19 @@ public abstract class ProcessContract {
     }
 
     @AfterEach
-    void stopWorkers() {
-        for (Worker w : workers) w.process.destroyForcibly();
+    void stopWorkers() throws InterruptedException {
+        // workers still alive at the end stop cleanly, so that only the kills a test makes are kills
+        for (Worker w : workers) {
+            if (!w.process.isAlive()) continue;
+            try {
+                w.send("exit");
+            } catch (IOException e) {
+                // it is going anyway
+            }
+        }
+        for (Worker w : workers) {
+            if (!w.process.waitFor(10, TimeUnit.SECONDS)) w.process.destroyForcibly();
+        }
     }
 
     /** A running worker JVM. */

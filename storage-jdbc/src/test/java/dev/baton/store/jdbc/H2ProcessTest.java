@@ -7,8 +7,11 @@ import dev.baton.tck.ProcessContract;
  * first JVM serve the file to the others (and another take over when it is killed).
  */
 class H2ProcessTest extends ProcessContract {
+    /** A file per test: what one test's kills do to H2's file never reaches the next test. */
+    private final String file = "baton-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+
     @Override
     protected String storeUrl() {
-        return "jdbc:h2:file:" + TestDatabases.dir("h2-shared").resolve("baton").toAbsolutePath() + ";AUTO_SERVER=TRUE";
+        return "jdbc:h2:file:" + TestDatabases.dir("h2-shared").resolve(file).toAbsolutePath() + ";AUTO_SERVER=TRUE";
     }
 }
