@@ -26,8 +26,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A stream's observation has the observation current when the stream started (an HTTP request,
  * say) as its parent; tool and model calls have the stream's observation as theirs. The tool's
  * observation is open in scope while the tool runs, so the tool's own instrumentation (an HTTP
- * client, a JDBC call) joins the trace; a subagent's run becomes a child of the tool that called
- * it. The model call's observation is not put in scope: its answer is read step by step,
+ * client, a JDBC call) joins the trace, and a run that a tool's code starts on another agent
+ * becomes a child of that tool's span. The model call's observation is not put in scope: its answer is read step by step,
  * interleaved with the code that reads the stream.
  *
  * <p>Outcomes are lower case: {@code completed}, {@code suspended}, {@code interrupted},
@@ -88,15 +88,13 @@ public final class BatonObservationListener implements RunListener {
 
     @Override
     public void toolStarted(RunContext run, String toolCallId, String toolName, int attempt) {
-        Observation o = Observation.createNotStarted(TOOL, registry)
-                .parentObservation(parent(run))
+        Observation o = startChild(run, Observation.createNotStarted(TOOL, registry)
                 .contextualName("baton tool " + toolName)
                 .lowCardinalityKeyValue("agent", run.agentId())
                 .lowCardinalityKeyValue("tool", toolName)
                 .highCardinalityKeyValue(RUN_ID, run.runId())
                 .highCardinalityKeyValue("baton.tool.call.id", toolCallId)
-                .highCardinalityKeyValue("baton.tool.attempt", Integer.toString(attempt))
-                .start();
+                .highCardinalityKeyValue("baton.tool.attempt", Integer.toString(attempt)));
         run.attributes().put(TOOL_KEY + toolCallId, new OpenTool(o, o.openScope()));
     }
 
@@ -112,13 +110,11 @@ public final class BatonObservationListener implements RunListener {
 
     @Override
     public void modelCallStarted(RunContext run, int step) {
-        Observation o = Observation.createNotStarted(MODEL, registry)
-                .parentObservation(parent(run))
+        Observation o = startChild(run, Observation.createNotStarted(MODEL, registry)
                 .contextualName("baton model " + run.agentId())
                 .lowCardinalityKeyValue("agent", run.agentId())
                 .highCardinalityKeyValue(RUN_ID, run.runId())
-                .highCardinalityKeyValue("baton.model.step", Integer.toString(step))
-                .start();
+                .highCardinalityKeyValue("baton.model.step", Integer.toString(step)));
         Object previous = run.attributes().put(MODEL_KEY + step, o);
         if (previous instanceof Observation stale) stale.stop();
     }
@@ -131,7 +127,16 @@ public final class BatonObservationListener implements RunListener {
         o.stop();
     }
 
-    private static @Nullable Observation parent(RunContext run) {
-        return run.attributes().get(RUN_KEY) instanceof Observation o ? o : null;
+    /**
+     * Starts {@code child} under the stream's observation. The stream's observation is put in scope
+     * while the child starts: a tracer takes the span in scope as the parent (an HTTP request's, say,
+     * which is current on this thread), so the stream's span has to be the one in scope then.
+     */
+    private static Observation startChild(RunContext run, Observation child) {
+        if (!(run.attributes().get(RUN_KEY) instanceof Observation parent)) return child.start();
+        child.parentObservation(parent);
+        try (Observation.Scope ignored = parent.openScope()) {
+            return child.start();
+        }
     }
 }
