@@ -333,12 +333,32 @@ final class RunExecution implements Iterator<AgentEvent> {
         if (tool.executor() instanceof SubagentExecutor sub) {
             SubagentExecutor.prepare(sub, next);   // the inner run's id is stored before the inner run can be
             writes.executing(next);
-            sub.execute(this, next);
+            runSubagent(sub, next);
         } else {
             writes.executing(next);
             tools.run(tool, next, this::emit);
         }
         writes.changed();
+    }
+
+    /** A subagent call, seen by listeners as a tool execution (its inner run's spans nest under it). */
+    private void runSubagent(SubagentExecutor sub, CallState call) {
+        RunListeners listeners = agent.listeners();
+        listeners.toolStarted(context, call.toolCallId, call.toolName, call.attempts);
+        long t0 = System.nanoTime();
+        RunListener.ToolOutcome outcome = RunListener.ToolOutcome.INTERRUPTED;
+        Throwable failure = null;
+        try {
+            sub.execute(this, call);
+            outcome = call.waiting() ? RunListener.ToolOutcome.SUSPENDED
+                    : call.isError ? RunListener.ToolOutcome.ERROR : RunListener.ToolOutcome.SUCCESS;
+        } catch (RuntimeException e) {
+            failure = e;
+            throw e;
+        } finally {
+            listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+                    outcome, java.time.Duration.ofNanos(System.nanoTime() - t0), failure));
+        }
     }
 
     void done(CallState call, JsonNode result, boolean isError) {

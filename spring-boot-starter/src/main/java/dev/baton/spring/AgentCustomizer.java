@@ -1,0 +1,24 @@
+package dev.baton.spring;
+
+import dev.baton.agent.Agent;
+
+/**
+ * Changes every agent that {@link BatonAgents} builds, after the starter's settings and before the
+ * bean method's own: declare one as a bean to give all agents a listener, a lower
+ * {@code maxSteps}, or a store other than the application's.
+ *
+ * <pre>{@code
+ * @Bean
+ * AgentCustomizer shortRuns() {
+ *     return (agentId, builder) -> builder.maxSteps(4);
+ * }
+ * }</pre>
+ *
+ * Customizers run in their {@code @Order}.
+ */
+@FunctionalInterface
+public interface AgentCustomizer {
+
+    /** Adjusts the builder of the agent {@code agentId}. */
+    void customize(String agentId, Agent.Builder builder);
+}

@@ -1,0 +1,46 @@
+package dev.baton.spring;
+
+import dev.baton.agent.RunListener;
+import dev.baton.store.SnapshotStore;
+import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Baton's core beans: the {@link SnapshotStore} (from {@code baton.store.url}, else on the
+ * application's {@code DataSource}, {@code MongoClient} or {@code RedisClient}, else in memory with
+ * a warning), a {@link Clock}, and {@link BatonAgents} to build agents with them. Each is skipped
+ * when the application declares its own bean of that type.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.autoconfigure.mongo.MongoAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@EnableConfigurationProperties(BatonProperties.class)
+@Import({StoreConfigurations.ByUrl.class, StoreConfigurations.OnDataSource.class, StoreConfigurations.OnMongoClient.class,
+        StoreConfigurations.OnRedisClient.class, StoreConfigurations.InMemory.class})
+public class BatonAutoConfiguration {
+
+    /** Creates the auto-configuration (Spring does). */
+    public BatonAutoConfiguration() {
+    }
+
+    /** The UTC system clock, for creation, suspension and lease times. */
+    @Bean
+    @ConditionalOnMissingBean
+    public Clock batonClock() {
+        return Clock.systemUTC();
+    }
+
+    /** Builds agents on the store, with the clock, the listeners and {@code baton.agent.*}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonAgents batonAgents(SnapshotStore store, Clock clock, BatonProperties properties,
+                                   ObjectProvider<RunListener> listeners, ObjectProvider<AgentCustomizer> customizers) {
+        return new BatonAgents(store, clock, properties.getAgent(), listeners, customizers);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.baton.spring;
+
+import dev.baton.agent.Agent;
+import dev.baton.http.Authenticator;
+import dev.baton.http.BatonHttpApi;
+import dev.baton.http.BearerTokenAuthenticator;
+import dev.baton.http.Principal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.catalina.connector.Connector;
+import org.apache.tomcat.util.buf.EncodedSolidusHandling;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
+
+/**
+ * Mounts Baton's HTTP API and inbox page ({@code baton-http}) in Spring MVC when
+ * {@code baton.http.enabled=true}: every {@link Agent} bean is served under
+ * {@code baton.http.base-path} (default {@code /baton}, the page at {@code /baton/}).
+ *
+ * <p>Who may call is decided by your {@link Authenticator} bean if you declare one. Otherwise by a
+ * chain, first answer wins: the request's Spring Security authentication (when Spring Security is
+ * on the class path), mapped by a {@link BatonPrincipalMapper} bean (default: every authenticated
+ * user sees every run); then the bearer tokens of {@code baton.http.tokens}; then, only with
+ * {@code baton.http.anonymous=true}, everyone as one unrestricted principal. With none of these the
+ * application does not start.
+ */
+@AutoConfiguration(after = BatonAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({BatonHttpApi.class, SimpleUrlHandlerMapping.class})
+@ConditionalOnProperty(prefix = "baton.http", name = "enabled", havingValue = "true")
+public class BatonHttpAutoConfiguration {
+
+    /** The name of the bean that takes the principal from Spring Security. */
+    static final String SPRING_SECURITY_AUTHENTICATOR = "batonSpringSecurityAuthenticator";
+
+    /** Creates the auto-configuration (Spring does). */
+    public BatonHttpAutoConfiguration() {
+    }
+
+    /** The API over every agent bean. */
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonHttpApi batonHttpApi(ObjectProvider<Agent> agents, ListableBeanFactory beans, BatonProperties properties) {
+        BatonProperties.Http http = properties.getHttp();
+        Map<String, Agent> byId = new LinkedHashMap<>();
+        agents.orderedStream().forEach(a -> {
+            Agent other = byId.putIfAbsent(a.id(), a);
+            if (other != null && other != a) {
+                throw new IllegalStateException("Two Agent beans have the id '" + a.id() + "': the HTTP API serves each id once");
+            }
+        });
+        if (byId.isEmpty()) {
+            throw new IllegalStateException("baton.http.enabled=true but there is no Agent bean to serve: declare one "
+                    + "(@Bean Agent myAgent(BatonAgents baton) { return baton.agent(\"my-agent\")...build(); })");
+        }
+        return BatonHttpApi.builder()
+                .agents(byId.values())
+                .authenticator(authenticator(beans, http))
+                .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, http.getMaxBodySize().toBytes()))
+                .inbox(http.isInbox())
+                .build();
+    }
+
+    private static Authenticator authenticator(ListableBeanFactory beans, BatonProperties.Http http) {
+        Map<String, Authenticator> own = new LinkedHashMap<>(beans.getBeansOfType(Authenticator.class));
+        Authenticator springSecurity = own.remove(SPRING_SECURITY_AUTHENTICATOR);
+        if (own.size() > 1) {
+            throw new IllegalStateException("Several Authenticator beans " + own.keySet() + ": the HTTP API takes one; "
+                    + "combine them in one bean");
+        }
+        if (own.size() == 1) return own.values().iterator().next();
+        List<Authenticator> chain = new ArrayList<>();
+        if (springSecurity != null) chain.add(springSecurity);
+        List<BatonProperties.Token> tokens = http.getTokens();
+        if (!tokens.isEmpty()) {
+            BearerTokenAuthenticator.Builder b = Authenticator.bearerTokens();
+            for (int i = 0; i < tokens.size(); i++) {
+                BatonProperties.Token t = tokens.get(i);
+                if (t.getToken() == null || t.getToken().isBlank()) {
+                    throw new IllegalStateException("baton.http.tokens[" + i + "].token is empty");
+                }
+                String name = t.getName() != null && !t.getName().isBlank() ? t.getName() : "token-" + i;
+                b.token(t.getToken(), t.getResourceIds().isEmpty() ? Principal.unrestricted(name)
+                        : Principal.limitedTo(name, t.getResourceIds()));
+            }
+            chain.add(b.build());
+        }
+        if (http.isAnonymous()) chain.add(Authenticator.anonymous());
+        if (chain.isEmpty()) {
+            throw new IllegalStateException("baton.http.enabled=true but nobody can sign in: add Spring Security, declare an "
+                    + "Authenticator bean, set baton.http.tokens[0].token (from the environment), or set "
+                    + "baton.http.anonymous=true for a server bound to loopback on a single-user machine");
+        }
+        List<Authenticator> all = List.copyOf(chain);
+        return request -> {
+            for (Authenticator a : all) {
+                Optional<Principal> p = a.authenticate(request);
+                if (p.isPresent()) return p;
+            }
+            return Optional.empty();
+        };
+    }
+
+    /** The MVC handler that writes the API's answers. */
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonHttpHandler batonHttpHandler(BatonHttpApi api, BatonProperties properties) {
+        return new BatonHttpHandler(api, properties.getHttp().getBasePath());
+    }
+
+    /** Routes the base path and everything below it to {@link BatonHttpHandler}, ahead of the controllers. */
+    @Bean
+    public SimpleUrlHandlerMapping batonHttpHandlerMapping(BatonHttpHandler handler) {
+        String mount = handler.mount();
+        SimpleUrlHandlerMapping mapping = new SimpleUrlHandlerMapping(
+                mount.isEmpty() ? Map.of("/**", handler) : Map.of(mount, handler, mount + "/**", handler));
+        mapping.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
+        return mapping;
+    }
+
+    /** The principal from Spring Security, when it is on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+    static class SpringSecurityPrincipal {
+        @Bean(SPRING_SECURITY_AUTHENTICATOR)
+        @ConditionalOnMissingBean
+        SpringSecurityAuthenticator batonSpringSecurityAuthenticator(ObjectProvider<BatonPrincipalMapper> mapper) {
+            return new SpringSecurityAuthenticator(mapper.getIfAvailable(BatonPrincipalMapper::unrestricted));
+        }
+    }
+
+    /** Lets Tomcat pass {@code %2F} through to the API (it rejects it by default), unless {@code baton.http.allow-encoded-slash=false}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.apache.catalina.startup.Tomcat", "org.apache.tomcat.util.buf.EncodedSolidusHandling"})
+    @ConditionalOnProperty(prefix = "baton.http", name = "allow-encoded-slash", matchIfMissing = true)
+    static class TomcatEncodedSlash {
+        @Bean
+        WebServerFactoryCustomizer<TomcatServletWebServerFactory> batonEncodedSlashCustomizer() {
+            return factory -> factory.addConnectorCustomizers((Connector c) ->
+                    c.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue()));
+        }
+    }
+}

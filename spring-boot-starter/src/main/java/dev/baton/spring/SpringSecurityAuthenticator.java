@@ -1,0 +1,33 @@
+package dev.baton.spring;
+
+import dev.baton.http.ApiRequest;
+import dev.baton.http.Authenticator;
+import dev.baton.http.Principal;
+import java.util.Objects;
+import java.util.Optional;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+/**
+ * Takes the HTTP API's principal from Spring Security: the {@link Authentication} of the current
+ * request (its security context, on the request's thread), mapped by a {@link BatonPrincipalMapper}.
+ * No authentication, an unauthenticated one, or an anonymous one: empty (401, unless another
+ * authenticator of the chain knows the caller).
+ */
+public final class SpringSecurityAuthenticator implements Authenticator {
+
+    private final BatonPrincipalMapper mapper;
+
+    /** Maps authentications with {@code mapper}. */
+    public SpringSecurityAuthenticator(BatonPrincipalMapper mapper) {
+        this.mapper = Objects.requireNonNull(mapper, "mapper");
+    }
+
+    @Override
+    public Optional<Principal> authenticate(ApiRequest request) {
+        Authentication auth = SecurityContextHolder.getContext().getAuthentication();
+        if (auth == null || !auth.isAuthenticated() || auth instanceof AnonymousAuthenticationToken) return Optional.empty();
+        return mapper.map(auth);
+    }
+}

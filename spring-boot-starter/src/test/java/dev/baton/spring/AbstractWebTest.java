@@ -1,0 +1,190 @@
+package dev.baton.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentResult;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.jdbc.JdbcSnapshotStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The starter in a running application: the HTTP API and inbox under /baton in Spring MVC behind
+ * Spring Security, the store on the application's DataSource, metrics and health under Actuator.
+ * Subclasses choose the database.
+ */
+@SpringBootTest(classes = WebTestApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "test.agent-id=concierge-${random.uuid}",
+        "baton.http.enabled=true",
+        "baton.metrics.suspended-runs-refresh=1h",
+        "management.endpoints.web.exposure.include=health,metrics",
+        "management.endpoint.health.show-details=always"})
+abstract class AbstractWebTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    Agent agent;
+
+    @Autowired
+    SnapshotStore store;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    BatonRunGauges gauges;
+
+    /** What the store's describe() names, e.g. "PostgreSQL". */
+    abstract String database();
+
+    HttpResponse<String> send(String user, String method, String path, String body, String accept) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Accept", accept);
+        if (body != null) b.header("Content-Type", "application/json");
+        if (user != null) {
+            String basic = Base64.getEncoder().encodeToString((user + ":" + WebTestApp.PASSWORD).getBytes(StandardCharsets.UTF_8));
+            b.header("Authorization", "Basic " + basic);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    JsonNode getJson(String user, String path) throws Exception {
+        HttpResponse<String> r = send(user, "GET", path, null, "application/json");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    String runs() {
+        return "/baton/agents/" + agent.id() + "/suspended-runs";
+    }
+
+    String action(String runId, String what) {
+        return "/baton/agents/" + agent.id() + "/runs/" + runId + "/" + what;
+    }
+
+    double resumeCount(String action, String outcome) {
+        var t = meters.find("baton.resume").tags("agent", agent.id(), "action", action, "outcome", outcome).timer();
+        return t == null ? 0 : t.count();
+    }
+
+    @Test
+    void theStoreIsBuiltOnTheApplicationsDataSource() {
+        assertThat(store).isInstanceOf(JdbcSnapshotStore.class);
+        assertThat(store.describe()).contains(database());
+    }
+
+    @Nested
+    class TheInbox {
+        @Test
+        void theBasePathRedirectsToThePageWhichIsServed() throws Exception {
+            HttpResponse<String> redirect = send(WebTestApp.OPS, "GET", "/baton", null, "text/html");
+            assertThat(redirect.statusCode()).isEqualTo(308);
+            assertThat(redirect.headers().firstValue("Location")).hasValue("/baton/");
+            HttpResponse<String> page = send(WebTestApp.OPS, "GET", "/baton/", null, "text/html");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+            assertThat(page.body()).contains("inbox.js");
+        }
+
+        @Test
+        void withoutCredentialsSpringSecurityAnswers401() throws Exception {
+            assertThat(send(null, "GET", "/baton/me", null, "application/json").statusCode()).isEqualTo(401);
+        }
+
+        @Test
+        void thePrincipalComesFromSpringSecurity() throws Exception {
+            assertThat(getJson(WebTestApp.OPS, "/baton/me").path("name").asText()).isEqualTo("ops");
+            JsonNode alice = getJson("alice", "/baton/me");
+            assertThat(alice.path("name").asText()).isEqualTo("alice");
+            assertThat(alice.path("resourceIds").toString()).isEqualTo("[\"alice\"]");
+        }
+    }
+
+    @Nested
+    class ListAndApprove {
+        @Test
+        void eachUserListsTheRunsTheyMaySee() throws Exception {
+            AgentResult alices = TestAgents.suspendedRun(agent, "alice");
+            AgentResult bobs = TestAgents.suspendedRun(agent, "bob");
+
+            JsonNode forOps = getJson(WebTestApp.OPS, runs());
+            assertThat(forOps.path("runs").findValuesAsText("runId")).contains(alices.runId(), bobs.runId());
+            JsonNode forAlice = getJson("alice", runs());
+            assertThat(forAlice.path("runs").findValuesAsText("runId")).contains(alices.runId()).doesNotContain(bobs.runId());
+            assertThat(forAlice.path("runs").get(0).path("toolCalls").get(0).path("toolName").asText()).isEqualTo("bookFlight");
+        }
+
+        @Test
+        void approvingStreamsTheRunsEventsAndIsCountedInTheMetrics() throws Exception {
+            AgentResult run = TestAgents.suspendedRun(agent, "alice");
+            String call = run.waitingCalls().get(0).toolCallId();
+            double before = resumeCount("approve", "completed");
+
+            HttpResponse<String> stream = send("alice", "POST", action(run.runId(), "approve"),
+                    "{\"toolCallId\":\"" + call + "\"}", "text/event-stream");
+            assertThat(stream.statusCode()).as(stream.body()).isEqualTo(200);
+            assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+            assertThat(stream.body()).contains("event: tool-result", "\"booked\":\"Lisbon\"", "event: outcome", "\"outcome\":\"COMPLETED\"");
+            assertThat(getJson(WebTestApp.OPS, runs()).path("runs").findValuesAsText("runId")).doesNotContain(run.runId());
+
+            assertThat(resumeCount("approve", "completed")).isEqualTo(before + 1);
+            JsonNode metric = getJson(null, "/actuator/metrics/baton.resume?tag=agent:" + agent.id() + "&tag=action:approve");
+            assertThat(metric.path("measurements").get(0).path("statistic").asText()).isEqualTo("COUNT");
+            assertThat(metric.path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);
+            assertThat(getJson(null, "/actuator/metrics/baton.tool.executions?tag=tool:bookFlight").path("measurements").get(0)
+                    .path("value").asDouble()).isGreaterThanOrEqualTo(1);
+        }
+
+        @Test
+        void anotherUsersRunAnswersLikeAMissingOne() throws Exception {
+            AgentResult bobs = TestAgents.suspendedRun(agent, "bob");
+            String call = bobs.waitingCalls().get(0).toolCallId();
+            HttpResponse<String> r = send("alice", "POST", action(bobs.runId(), "approve"), "{\"toolCallId\":\"" + call + "\"}",
+                    "application/json");
+            assertThat(r.statusCode()).isEqualTo(404);
+            assertThat(r.body()).contains("urn:baton:problem:run-not-found");
+        }
+
+        @Test
+        void anIdHoldingAnEncodedSlashReachesTheApi() throws Exception {
+            HttpResponse<String> r = send(WebTestApp.OPS, "POST", action("no%2Fsuch-run", "approve"), "{\"toolCallId\":\"c\"}",
+                    "application/json");
+            assertThat(r.statusCode()).as(r.headers() + " " + r.body()).isEqualTo(404);
+            assertThat(r.body()).contains("urn:baton:problem:run-not-found").contains("no/such-run");
+        }
+
+        @Test
+        void theSuspendedRunsGaugeIsReadFromItsLastCount() throws Exception {
+            TestAgents.suspendedRun(agent, "carol");
+            gauges.refresh();
+            double stored = agent.countRuns().get(dev.baton.agent.RunStatus.SUSPENDED);
+            JsonNode gauge = getJson(null, "/actuator/metrics/baton.runs.suspended?tag=agent:" + agent.id());
+            assertThat(gauge.path("measurements").get(0).path("value").asDouble()).isEqualTo(stored);
+        }
+    }
+
+    @Test
+    void theStoreIsHealthy() throws Exception {
+        JsonNode health = getJson(null, "/actuator/health/batonStore");
+        assertThat(health.path("status").asText()).isEqualTo("UP");
+        assertThat(health.path("details").path("store").asText()).contains(database());
+    }
+}

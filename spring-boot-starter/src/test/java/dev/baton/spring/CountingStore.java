@@ -1,0 +1,36 @@
+package dev.baton.spring;
+
+import dev.baton.store.RunPage;
+import dev.baton.store.RunQuery;
+import dev.baton.store.RunSnapshot;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A store that counts the listings it answers, around another store. */
+final class CountingStore implements SnapshotStore {
+    final SnapshotStore delegate;
+    final AtomicInteger lists = new AtomicInteger();
+
+    CountingStore(SnapshotStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override public boolean insert(RunSnapshot snapshot) { return delegate.insert(snapshot); }
+    @Override public Optional<RunSnapshot> find(String runId) { return delegate.find(runId); }
+    @Override public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) { return delegate.compareAndSet(expectedVersion, replacement); }
+    @Override public boolean delete(String runId, long expectedVersion) { return delegate.delete(runId, expectedVersion); }
+    @Override public boolean renewLease(String runId, long v, String owner, Instant expiry) { return delegate.renewLease(runId, v, owner, expiry); }
+    @Override public Instant now() { return delegate.now(); }
+    @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
+    @Override public void close() { delegate.close(); }
+
+    @Override
+    public RunPage list(RunQuery query) {
+        lists.incrementAndGet();
+        return delegate.list(query);
+    }
+}
