@@ -42,7 +42,7 @@ final class InboxCommands {
         Root root = new Root(out, env);
         CommandLine line = new CommandLine(root);
         for (Object sub : List.of(new Demo(), new DemoRestart(), new Start(), new ListRuns(), new Approve(), new Decline(),
-                new Resume(), new ContinueRun(), new Discard(), new Serve(), new Help())) {
+                new Resume(), new ContinueRun(), new Cancel(), new Discard(), new Serve(), new Help())) {
             line.addSubcommand(sub);
         }
         line.setPosixClusteredShortOptionsAllowed(false);
@@ -336,6 +336,24 @@ final class InboxCommands {
         @Override
         int run(TravelAgents agents, Agent agent, Inbox inbox) {
             return exitCode(inbox.continueRun(agent, args.get(0)));
+        }
+    }
+
+    @Command(name = "cancel", description = "cancel a waiting run: nothing more runs, its snapshot goes")
+    static final class Cancel extends OnAgents {
+        @Option(names = "--reason", paramLabel = "TEXT") @Nullable String reason;
+        @Parameters(paramLabel = "RUN") List<String> args = new ArrayList<>();
+
+        @Override
+        void check() {
+            exactly(args, 1, "cancel", "RUN");
+        }
+
+        @Override
+        int run(TravelAgents agents, Agent agent, Inbox inbox) {
+            AgentResult r = agent.cancelRun(args.get(0), reason);
+            root.out.println("Cancelled run " + r.runId() + (reason == null ? "" : ": " + reason));
+            return 0;
         }
     }
 
