@@ -8,6 +8,7 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentStream;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOptions;
@@ -28,6 +29,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,10 +62,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code GET /}: the inbox page; {@code GET /openapi.json}: the OpenAPI 3.1 document</li>
  *   <li>{@code GET /me}: the caller; {@code GET /agents}: the agents</li>
- *   <li>{@code GET /agents/{agentId}/suspended-runs?threadId&resourceId&fromDate&toDate&perPage&page}</li>
+ *   <li>{@code GET /agents/{agentId}/suspended-runs?threadId&resourceId&fromDate&toDate&perPage&page&cursor}</li>
  *   <li>{@code POST /agents/{agentId}/runs} {@code {prompt, threadId?, resourceId?, maxSteps?}}</li>
  *   <li>{@code POST /agents/{agentId}/runs/{runId}/approve} {@code {toolCallId}},
- *       {@code .../decline} {@code {toolCallId, reason?}}, {@code .../resume} {@code {toolCallId?, resumeData}}</li>
+ *       {@code .../decline} {@code {toolCallId, reason?}}, {@code .../resume} {@code {toolCallId?, resumeData}},
+ *       {@code .../continue} (no body), {@code .../cancel} {@code {reason?}}</li>
+ *   <li>{@code DELETE /agents/{agentId}/runs/{runId}}: discards the stored run (204)</li>
  * </ul>
  * Runs and actions answer with the run's events as Server-Sent Events, or with the drained result
  * for {@code Accept: application/json}. Every error is an RFC 9457 {@code application/problem+json}
@@ -76,6 +80,14 @@ public final class BatonHttpApi {
     public static final int DEFAULT_PER_PAGE = 20;
     /** The largest page a listing may ask for. */
     public static final int MAX_PER_PAGE = 200;
+    /**
+     * How many runs per resource a listing merged over several resources (a principal limited to
+     * several, naming none) may read to answer one numbered page: {@code (page + 1) * perPage} at
+     * most. Deeper pages are a 400 naming {@code page}; the cursor reads any depth at the cost of one page.
+     */
+    public static final int MAX_MERGED_DEPTH = 10_000;
+    /** How often a merged listing is read again when the runs changed between its queries. */
+    static final int MERGE_ATTEMPTS = 5;
 
     static final String JSON = "application/json";
     static final String PROBLEM_JSON = "application/problem+json";
@@ -96,12 +108,16 @@ public final class BatonHttpApi {
             "POST /agents/{agentId}/runs",
             "POST /agents/{agentId}/runs/{runId}/approve",
             "POST /agents/{agentId}/runs/{runId}/decline",
-            "POST /agents/{agentId}/runs/{runId}/resume");
+            "POST /agents/{agentId}/runs/{runId}/resume",
+            "POST /agents/{agentId}/runs/{runId}/continue",
+            "POST /agents/{agentId}/runs/{runId}/cancel",
+            "DELETE /agents/{agentId}/runs/{runId}");
 
     /** Routes anyone may read: they hold no data. */
     private static final Set<String> PUBLIC = Set.of("GET /", "GET /inbox.css", "GET /inbox.js", "GET /openapi.json");
 
-    private static final Set<String> LIST_PARAMETERS = Set.of("threadId", "resourceId", "fromDate", "toDate", "perPage", "page");
+    private static final Set<String> LIST_PARAMETERS = Set.of("threadId", "resourceId", "fromDate", "toDate", "perPage", "page",
+            "cursor");
 
     private final Map<String, Agent> agents;
     private final List<Agent> agentOrder;
@@ -193,6 +209,12 @@ public final class BatonHttpApi {
                 return decline(request, agent(params), params.get("runId"), principal);
             case "POST /agents/{agentId}/runs/{runId}/resume":
                 return resume(request, agent(params), params.get("runId"), principal);
+            case "POST /agents/{agentId}/runs/{runId}/continue":
+                return continueRun(request, agent(params), params.get("runId"), principal);
+            case "POST /agents/{agentId}/runs/{runId}/cancel":
+                return cancel(request, agent(params), params.get("runId"), principal);
+            case "DELETE /agents/{agentId}/runs/{runId}":
+                return discard(agent(params), params.get("runId"), principal);
             default:
                 throw new IllegalStateException("route without a handler: " + matched);
         }
@@ -274,48 +296,143 @@ public final class BatonHttpApi {
 
     // ---- listing -------------------------------------------------------------------------------
 
+    /**
+     * One listing request, validated as core validates it.
+     *
+     * @param page   the zero-based page, or null when the listing continues after {@code cursor}
+     * @param cursor a {@code nextCursor} of an earlier page, or null
+     */
+    private record Listing(@Nullable String threadId, @Nullable Instant from, @Nullable Instant to, int perPage,
+                           @Nullable Integer page, @Nullable String cursor) {
+
+        /** This listing's options, for one resource (or all). */
+        AgentListSuspendedRunsOptions options(@Nullable String resourceId) {
+            return AgentListSuspendedRunsOptions.builder()
+                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
+                    .perPage(perPage).page(page).cursor(cursor)
+                    .build();
+        }
+
+        /** The first {@code n} runs of one resource from where this listing starts: after the cursor, or from the first run. */
+        AgentListSuspendedRunsOptions fromStart(String resourceId, int n) {
+            return AgentListSuspendedRunsOptions.builder()
+                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
+                    .perPage(n).page(cursor == null ? Integer.valueOf(0) : null).cursor(cursor)
+                    .build();
+        }
+    }
+
+    /** Listing order: newest creation first, ties by runId descending, as core and every store order them. */
+    static final Comparator<AgentRun> LISTING_ORDER = Comparator.comparing(AgentRun::createdAt).reversed()
+            .thenComparing(AgentRun::runId, Comparator.reverseOrder());
+
     private ApiResponse list(ApiRequest request, Agent agent, Principal principal) {
         Map<String, String> q = query(request.rawQuery(), LIST_PARAMETERS);
         int perPage = intParameter(q, "perPage", DEFAULT_PER_PAGE);
-        int page = intParameter(q, "page", 0);
         if (perPage > MAX_PER_PAGE) {
             throw Problem.invalidOption("perPage", "must be at most " + MAX_PER_PAGE + ", was " + perPage).raise();
         }
+        String cursor = q.get("cursor");
+        Integer page = q.containsKey("page") ? Integer.valueOf(intParameter(q, "page", 0)) : cursor == null ? Integer.valueOf(0) : null;
+        Listing listing = new Listing(q.get("threadId"),
+                q.containsKey("fromDate") ? date("fromDate", q.get("fromDate"), false) : null,
+                q.containsKey("toDate") ? date("toDate", q.get("toDate"), true) : null,
+                perPage, page, cursor);
+        checkListing(listing);
         String resourceId = q.get("resourceId");
-        Instant from = q.containsKey("fromDate") ? date("fromDate", q.get("fromDate"), false) : null;
-        Instant to = q.containsKey("toDate") ? date("toDate", q.get("toDate"), true) : null;
         if (principal.isRestricted()) {
             Set<String> mine = Objects.requireNonNull(principal.resourceIds());
             if (resourceId == null) {
                 if (mine.size() > 1) {
-                    throw Problem.invalidOption("resourceId", "required: you may see several resources " + new TreeSet<>(mine)
-                            + " and a listing covers one at a time").raise();
+                    return json(200, Json.page(merged(agent, new TreeSet<>(mine), listing), page, perPage, agent.clock().instant()));
                 }
                 resourceId = mine.iterator().next();
             } else if (!mine.contains(resourceId)) {
-                // someone else's resource: exactly as if it had no runs
-                checkRange(from, to, page, perPage);
-                return json(200, Json.page(new AgentListSuspendedRunsResult(List.of(), 0), page, perPage));
+                // someone else's resource: exactly as if it had no runs (a bad cursor is still a 400)
+                agent.listSuspendedRuns(listing.options(resourceId));
+                return json(200, Json.page(new AgentListSuspendedRunsResult(List.of(), 0, null), page, perPage,
+                        agent.clock().instant()));
             }
         }
-        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(AgentListSuspendedRunsOptions.builder()
-                .threadId(q.get("threadId"))
-                .resourceId(resourceId)
-                .fromDate(from)
-                .toDate(to)
-                .perPage(perPage)
-                .page(page)
-                .build());
-        return json(200, Json.page(found, page, perPage));
+        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(listing.options(resourceId));
+        return json(200, Json.page(found, page, perPage, agent.clock().instant()));
     }
 
-    /** The checks core makes, for the answer that skips core. */
-    private static void checkRange(@Nullable Instant from, @Nullable Instant to, int page, int perPage) {
-        if (perPage < 1) throw new InvalidOptionException("perPage", "must be a positive integer, was " + perPage);
-        if (page < 0) throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + page);
-        if (from != null && to != null && from.isAfter(to)) {
-            throw new InvalidOptionException("fromDate", "must not be after toDate (" + from + " > " + to + ")");
+    /** The checks core makes, made before a merged listing changes the page into per-resource queries. */
+    private static void checkListing(Listing l) {
+        if (l.perPage() < 1) throw new InvalidOptionException("perPage", "must be a positive integer, was " + l.perPage());
+        if (l.page() != null && l.page() < 0) {
+            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + l.page());
         }
+        if (l.from() != null && l.to() != null && l.from().isAfter(l.to())) {
+            throw new InvalidOptionException("fromDate", "must not be after toDate (" + l.from() + " > " + l.to() + ")");
+        }
+        if (l.cursor() != null && l.page() != null) {
+            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
+        }
+    }
+
+    /**
+     * One page over several resources, exactly as the store would page them together: each
+     * resource's runs are read in listing order (one query each, from the same start: the cursor,
+     * or the first run), merged by (createdAt, runId) descending, and cut to the page; the totals
+     * add up, as a run has one resource. The next cursor must name the page's last run: it is
+     * core's own cursor of the resource that run came from, read with a page that ends on it (one
+     * more query unless that resource's page ended there already). If that resource's runs changed
+     * between the queries, the page is read again.
+     */
+    private static AgentListSuspendedRunsResult merged(Agent agent, Set<String> resources, Listing l) {
+        long depth = l.cursor() != null ? l.perPage() : ((long) Objects.requireNonNull(l.page()) + 1) * l.perPage();
+        if (depth > MAX_MERGED_DEPTH) {
+            throw Problem.invalidOption("page", "too deep for a listing over your " + resources.size() + " resources ("
+                    + "(page + 1) * perPage must be at most " + MAX_MERGED_DEPTH + "): follow nextCursor instead, "
+                    + "or name one resourceId").raise();
+        }
+        for (int attempt = 1; ; attempt++) {
+            AgentListSuspendedRunsResult page = mergeOnce(agent, resources, l, (int) depth);
+            if (page != null) return page;
+            if (attempt == MERGE_ATTEMPTS) {
+                throw Problem.of(503, "listing-changed", "Listing changed while read",
+                                "Runs of your resources were created or ended while this page was read, "
+                                        + MERGE_ATTEMPTS + " times in a row. Try again.")
+                        .withHeader("Retry-After", "1").raise();
+            }
+        }
+    }
+
+    /** A run of a merged listing, with where it came from. */
+    private record Source(AgentRun run, String resourceId, AgentListSuspendedRunsResult of, int index) {
+    }
+
+    /** The merged page, or null if a resource's runs changed between the queries (read it again). */
+    private static @Nullable AgentListSuspendedRunsResult mergeOnce(Agent agent, Set<String> resources, Listing l, int depth) {
+        List<Source> all = new ArrayList<>();
+        long total = 0;
+        for (String resourceId : resources) {
+            AgentListSuspendedRunsResult found = agent.listSuspendedRuns(l.fromStart(resourceId, depth));
+            total += found.total();
+            for (int i = 0; i < found.runs().size(); i++) all.add(new Source(found.runs().get(i), resourceId, found, i));
+        }
+        all.sort(Comparator.comparing(Source::run, LISTING_ORDER));
+        int from = l.cursor() != null ? 0 : Objects.requireNonNull(l.page()) * l.perPage();
+        List<Source> cut = all.subList(Math.min(from, all.size()), Math.min(from + l.perPage(), all.size()));
+        String next = null;
+        if (cut.size() == l.perPage()) {
+            // a full page has a next cursor, as core's pages do: the position of its last run
+            Source last = cut.get(cut.size() - 1);
+            if (last.index() == last.of().runs().size() - 1 && last.of().nextCursor() != null) {
+                next = last.of().nextCursor();
+            } else {
+                AgentListSuspendedRunsResult upTo = agent.listSuspendedRuns(l.fromStart(last.resourceId(), last.index() + 1));
+                List<AgentRun> runs = upTo.runs();
+                if (runs.size() != last.index() + 1 || !runs.get(last.index()).runId().equals(last.run().runId())
+                        || upTo.nextCursor() == null) {
+                    return null;
+                }
+                next = upTo.nextCursor();
+            }
+        }
+        return new AgentListSuspendedRunsResult(cut.stream().map(Source::run).toList(), total, next);
     }
 
     /** {@code yyyy-MM-dd} (UTC; {@code toDate}: the whole day, inclusive) or an ISO-8601 date-time with offset. */
@@ -424,6 +541,27 @@ public final class BatonHttpApi {
         return streamOrResult(request, agent.resumeStream(data, options));
     }
 
+    private ApiResponse continueRun(ApiRequest request, Agent agent, String runId, Principal principal) {
+        optionalBody(request, Set.of());
+        checkAccess(agent, runId, principal);
+        return streamOrResult(request, agent.continueRun(runId));
+    }
+
+    private ApiResponse cancel(ApiRequest request, Agent agent, String runId, Principal principal) {
+        ObjectNode body = optionalBody(request, Set.of("reason"));
+        String reason = string(body, "reason", false);
+        checkAccess(agent, runId, principal);
+        AgentResult result = agent.cancelRun(runId, reason);
+        if (wantsJson(request.header("Accept"))) return json(200, Json.result(result));
+        return new ApiResponse(200, eventStreamHeaders(), EventStreamBody.bytes(result), null);
+    }
+
+    private ApiResponse discard(Agent agent, String runId, Principal principal) {
+        checkAccess(agent, runId, principal);
+        agent.discardRun(runId);
+        return new ApiResponse(204, headers(null), null, null);
+    }
+
     /**
      * A principal limited to resources may act only on their runs; any other run answers exactly
      * like a missing one. (The run's resource never changes, so checking before the claim is safe.)
@@ -445,9 +583,13 @@ public final class BatonHttpApi {
             }
             return json(200, Json.result(result));
         }
+        return new ApiResponse(200, eventStreamHeaders(), null, new EventStreamBody(stream));
+    }
+
+    private static Map<String, String> eventStreamHeaders() {
         Map<String, String> headers = headers(EVENT_STREAM + "; charset=utf-8");
         headers.put("X-Accel-Buffering", "no");   // nginx: pass each event through at once
-        return new ApiResponse(200, headers, null, new EventStreamBody(stream));
+        return headers;
     }
 
     /** True if {@code Accept} names {@code application/json} before (or without) {@code text/event-stream}. */
@@ -464,6 +606,10 @@ public final class BatonHttpApi {
     // ---- request bodies ------------------------------------------------------------------------
 
     private ObjectNode body(ApiRequest request, Set<String> fields) {
+        return body(request, fields, null);
+    }
+
+    private ObjectNode body(ApiRequest request, Set<String> fields, byte @Nullable [] read) {
         String contentType = request.header("Content-Type");
         if (contentType != null) {
             String type = contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
@@ -472,7 +618,7 @@ public final class BatonHttpApi {
                         "The body must be application/json, was " + type + ".").with("option", "Content-Type").raise();
             }
         }
-        ObjectNode body = Json.parseObject(readBody(request));
+        ObjectNode body = Json.parseObject(read != null ? read : readBody(request));
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!fields.contains(name)) {
@@ -480,6 +626,13 @@ public final class BatonHttpApi {
             }
         }
         return body;
+    }
+
+    /** A body that may be absent (no bytes: as {@code {}}); if present, as {@link #body}. */
+    private ObjectNode optionalBody(ApiRequest request, Set<String> fields) {
+        byte[] bytes = readBody(request);
+        if (bytes.length == 0) return Json.object();
+        return body(request, fields, bytes);
     }
 
     private byte[] readBody(ApiRequest request) {
@@ -547,9 +700,9 @@ public final class BatonHttpApi {
         return new ApiResponse(p.status(), h, Json.bytes(Json.problem(p)), null);
     }
 
-    private static Map<String, String> headers(String contentType) {
+    private static Map<String, String> headers(@Nullable String contentType) {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put("Content-Type", contentType);
+        if (contentType != null) h.put("Content-Type", contentType);
         h.put("Cache-Control", "no-store");
         h.put("X-Content-Type-Options", "nosniff");
         h.put("Referrer-Policy", "no-referrer");

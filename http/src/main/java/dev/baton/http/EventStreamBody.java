@@ -53,6 +53,18 @@ final class EventStreamBody implements ApiResponse.StreamingBody {
         stream.close();
     }
 
+    /** A run already ended (a cancel): its events and its outcome, as one event-stream body. */
+    static byte[] bytes(AgentResult result) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try {
+            for (AgentEvent e : result.events()) write(out, e.type(), Json.text(Json.event(e)));
+            write(out, OUTCOME, Json.text(Json.outcome(result)));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);   // never: it writes to memory
+        }
+        return out.toByteArray();
+    }
+
     static void write(OutputStream out, String event, String data) throws IOException {
         // Jackson writes one line: newlines inside strings are escaped, so one data: line suffices
         out.write(("event: " + event + "\ndata: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));

@@ -109,13 +109,22 @@ final class Json {
         return n;
     }
 
-    static ObjectNode page(AgentListSuspendedRunsResult found, int page, int perPage) {
+    /**
+     * A listing page.
+     *
+     * @param page  the zero-based page asked for, or null when the page continued after a cursor
+     * @param asOf  the agent's clock when the page was read: what {@code expiresAt} compares with
+     */
+    static ObjectNode page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf) {
         ObjectNode n = object();
         ArrayNode runs = n.putArray("runs");
         for (AgentRun r : found.runs()) runs.add(run(r));
         n.put("total", found.total());
-        n.put("page", page);
+        if (page == null) n.putNull("page");
+        else n.put("page", page.intValue());
         n.put("perPage", perPage);
+        putNullable(n, "nextCursor", found.nextCursor());
+        n.put("asOf", instant(asOf));
         return n;
     }
 
@@ -125,7 +134,12 @@ final class Json {
         n.put("status", r.status().name());
         putNullable(n, "threadId", r.threadId());
         putNullable(n, "resourceId", r.resourceId());
+        n.put("createdAt", instant(r.createdAt()));
         n.put("suspendedAt", instant(r.suspendedAt()));
+        putNullable(n, "expiresAt", r.expiresAt() == null ? null : instant(r.expiresAt()));
+        n.put("interrupted", r.interrupted());
+        putNullable(n, "interruption", r.interruption());
+        putNullable(n, "parentRunId", r.parentRunId());
         ArrayNode calls = n.putArray("toolCalls");
         for (AgentRunToolCall c : r.toolCalls()) calls.add(call(c));
         return n;
@@ -138,6 +152,7 @@ final class Json {
         n.put("requiresApproval", c.requiresApproval());
         n.set("args", c.args() == null ? NODES.nullNode() : c.args());
         n.set("suspendPayload", c.suspendPayload() == null ? NODES.nullNode() : c.suspendPayload());
+        putNullable(n, "expiresAt", c.expiresAt() == null ? null : instant(c.expiresAt()));
         return n;
     }
 
@@ -175,6 +190,8 @@ final class Json {
         } else if (e instanceof AgentEvent.Finish f) {
             n.put("finishReason", f.finishReason());
             n.put("text", f.text());
+        } else if (e instanceof AgentEvent.Cancelled c) {
+            n.put("reason", c.reason());
         } else if (e instanceof AgentEvent.Error err) {
             n.put("message", err.message());
         }
@@ -186,7 +203,11 @@ final class Json {
         n.put("toolName", toolName);
     }
 
-    /** How a stream ended: the drained result without its events (the closing {@code outcome} event). */
+    /**
+     * How a stream ended: the drained result without its events (the closing {@code outcome} event).
+     * {@code error} is the message of what stopped a {@code FAILED} or {@code INTERRUPTED} run (for an
+     * interrupted one, a {@link dev.baton.RunInterruptedException}'s, naming its cause); never a stack trace.
+     */
     static ObjectNode outcome(AgentResult r) {
         ObjectNode n = object();
         n.put("runId", r.runId());

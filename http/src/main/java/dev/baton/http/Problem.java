@@ -8,6 +8,7 @@ import dev.baton.RunNotFoundException;
 import dev.baton.RunNotSuspendedException;
 import dev.baton.SnapshotFormatException;
 import dev.baton.StorageException;
+import dev.baton.ThreadOwnershipException;
 import dev.baton.ToolCallNotFoundException;
 import dev.baton.UnknownToolException;
 import java.util.LinkedHashMap;
@@ -117,6 +118,12 @@ record Problem(int status, String slug, String title, String detail, Map<String,
         }
         if (e instanceof ResumeMismatchException) {
             return of(422, "resume-mismatch", "Resume mismatch", e.getMessage());
+        }
+        if (e instanceof ThreadOwnershipException to) {
+            // core's message names the owning resource: not for a caller who may not see it
+            return of(409, "thread-owned-elsewhere", "Thread of another resource",
+                    "Thread '" + to.threadId() + "' belongs to another resource: a run may use only a thread of its own "
+                            + "resource. Nothing was stored.").with("option", "threadId");
         }
         if (e instanceof StorageException) {
             String incident = incident();

@@ -11,10 +11,13 @@
     token: sessionStorage.getItem(TOKEN_KEY),
     principal: null,
     agent: null,
-    page: 0,
     perPage: 10,
     filters: {},
+    runs: [],           // the runs shown, in listing order
+    loads: 1,           // how many loads of perPage runs are shown: a refresh reads as many again
+    nextCursor: null,   // where "Load more" continues
     total: 0,
+    clock: null,        // { asOf, at }: the server's time of the last listing, and when it arrived
     loading: 0,
     actionCount: 0,
   };
@@ -94,10 +97,6 @@
       return o;
     }));
     state.agent = agents.length ? agents[0].id : null;
-    if (state.principal.resourceIds && state.principal.resourceIds.length > 1) {
-      $('resource').value = state.principal.resourceIds[0];
-      state.filters.resourceId = state.principal.resourceIds[0];
-    }
     await loadRuns();
   }
 
@@ -133,25 +132,40 @@
     setStatus(e.message || String(e), true);
   }
 
-  async function loadRuns() {
+  /**
+   * Reads the list. Without `more`: from the start, as many runs as are shown (so a refresh after an
+   * action keeps what was loaded). With `more`: the next perPage runs after the last one shown, by the
+   * listing's cursor, which skips or repeats no run while others come and go.
+   */
+  async function loadRuns(more) {
     if (!state.agent) {
       setStatus('No agents are served here.', true);
       return;
     }
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(state.filters)) if (v) q.set(k, v);
-    q.set('perPage', String(state.perPage));
-    q.set('page', String(state.page));
+    if (more && state.nextCursor) {
+      q.set('perPage', String(state.perPage));
+      q.set('cursor', state.nextCursor);
+    } else {
+      q.set('perPage', String(Math.min(200, state.perPage * state.loads)));
+    }
     state.loading++;
     document.body.setAttribute('aria-busy', 'true');
     try {
       const page = await getJson(agentPath() + '/suspended-runs?' + q.toString());
-      if (page.runs.length === 0 && page.total > 0 && state.page > 0) {
-        // the page emptied (runs were resumed): show the last page that has runs
-        state.page = Math.max(0, Math.ceil(page.total / state.perPage) - 1);
-        return loadRuns();
+      state.clock = { asOf: Date.parse(page.asOf), at: Date.now() };
+      state.total = page.total;
+      state.nextCursor = page.nextCursor;
+      if (more) {
+        state.loads++;
+        state.runs = state.runs.concat(page.runs);
+        $('run-list').append(...page.runs.map(runItem));
+      } else {
+        state.runs = page.runs;
+        $('run-list').replaceChildren(...page.runs.map(runItem));
       }
-      render(page);
+      renderSummary();
       setStatus('Updated ' + new Date().toLocaleTimeString() + '.', false);
     } catch (e) {
       showError(e);
@@ -161,21 +175,35 @@
     }
   }
 
-  function render(page) {
-    state.total = page.total;
-    const list = $('run-list');
-    list.replaceChildren(...page.runs.map(runItem));
-    const first = page.page * page.perPage + 1;
-    const last = page.page * page.perPage + page.runs.length;
-    $('summary').textContent = page.total === 0 ? 'No suspended runs match.'
-      : (page.runs.length === 0 ? 'No runs on this page; ' : 'Runs ' + first + '–' + last + ' of ')
-        + page.total + (page.total === 1 ? ' waiting run' : ' waiting runs') + '.';
-    const pages = Math.max(1, Math.ceil(page.total / page.perPage));
-    $('page-info').textContent = 'Page ' + (page.page + 1) + ' of ' + pages;
-    $('prev').disabled = page.page === 0;
-    $('next').disabled = page.page + 1 >= pages;
-    list.dataset.total = String(page.total);
+  function renderSummary() {
+    const shown = state.runs.length;
+    const total = state.total;
+    $('summary').textContent = total === 0 ? 'No suspended runs match.'
+      : (shown === 0 ? 'No runs shown; ' : 'Runs 1–' + shown + ' of ') + total + (total === 1 ? ' waiting run' : ' waiting runs') + '.';
+    const more = $('load-more');
+    more.hidden = !state.nextCursor || shown >= total;
+    more.textContent = 'Load ' + Math.min(state.perPage, Math.max(0, total - shown)) + ' more runs';
+    $('run-list').dataset.total = String(total);
   }
+
+  /** The server's time now: its time at the last listing, plus what passed here since (no trust in this machine's clock). */
+  function serverNow() {
+    return state.clock ? state.clock.asOf + (Date.now() - state.clock.at) : Date.now();
+  }
+
+  /** "expires in 2 h", "expires in 25 min", "expired". */
+  function expiry(expiresAt) {
+    const ms = Date.parse(expiresAt) - serverNow();
+    if (ms <= 0) return 'expired';
+    const minutes = Math.floor(ms / 60000);
+    if (minutes < 1) return 'expires in less than a minute';
+    if (minutes < 60) return 'expires in ' + minutes + ' min';
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48) return 'expires in ' + hours + ' h';
+    return 'expires in ' + Math.floor(hours / 24) + ' days';
+  }
+
+  const when = (iso) => new Date(iso).toLocaleString();
 
   function el(tag, props, ...children) {
     const e = document.createElement(tag);
@@ -194,32 +222,114 @@
   function runItem(run) {
     const n = ++uid;
     const who = [run.resourceId || 'no resource', run.threadId || 'no thread'].join(' · ');
+    // the run's deadline is the soonest of its calls'; a store that keeps no run deadline still has theirs
+    const deadlines = run.toolCalls.map((c) => c.expiresAt).filter(Boolean).sort((a, b) => Date.parse(a) - Date.parse(b));
+    const expiresAt = run.expiresAt || deadlines[0] || null;
+    const expires = expiresAt ? expiry(expiresAt) : null;
+    const header = el('header', {}, el('h3', { id: 'run-' + n + '-title', text: who }),
+      el('span', { class: 'badges' },
+        run.interrupted ? el('span', { class: 'badge interrupted', text: 'interrupted' }) : null,
+        expires ? el('span', { class: 'badge expiry' + (expires === 'expired' ? ' expired' : ''), text: expires }) : null));
     const meta = el('dl', { class: 'meta' },
       pair('Run', run.runId, 'mono'),
       pair('Resource', run.resourceId || '–'),
       pair('Thread', run.threadId || '–'),
-      pair('Suspended', new Date(run.suspendedAt).toLocaleString()));
-    const item = el('li', { class: 'run' },
-      el('article', { 'aria-labelledby': 'run-' + n + '-title' },
-        el('header', {}, el('h3', { id: 'run-' + n + '-title', text: who })),
-        meta,
-        ...run.toolCalls.map((call, i) => callBlock(run, call, n + '-' + i, who))));
+      pair('Created', when(run.createdAt)),
+      pair('Suspended', when(run.suspendedAt)),
+      pair('Expires', expiresAt ? when(expiresAt) + ' (' + expires + ')' : 'never'));
+    const article = el('article', { 'aria-labelledby': 'run-' + n + '-title' }, header, meta);
+    const item = el('li', { class: 'run' + (run.interrupted ? ' is-interrupted' : '') }, article);
     item.dataset.runId = run.runId;
     item.dataset.resourceId = run.resourceId || '';
     item.dataset.threadId = run.threadId || '';
+    item.dataset.interrupted = String(run.interrupted);
+    const inner = !!run.parentRunId;
+    if (inner) {
+      article.append(el('p', { class: 'note', text: 'The inner run of a subagent: its supervisor’s run ' + run.parentRunId
+        + ' drives it. Approve, decline, answer or cancel it there.' }));
+    }
+    if (run.interrupted) article.append(interruptionBlock(item, run, n, who, inner));
+    article.append(...run.toolCalls.map((call, i) => callBlock(item, run, call, n + '-' + i, who, inner, expiresAt)));
+    if (!inner) article.append(cancelBlock(item, run, n, who));
     return item;
+  }
+
+  /** Why the run stopped part-way; Continue (if nothing waits for a person) and Discard. */
+  function interruptionBlock(item, run, n, who, inner) {
+    const box = el('div', { class: 'interruption' },
+      el('p', {}, el('strong', { text: 'Interrupted: ' }), run.interruption || 'it stopped part-way'));
+    const row = el('div', { class: 'row' });
+    if (run.toolCalls.length === 0 && !inner) {
+      const go = el('button', { type: 'button', class: 'continue', text: 'Continue', 'aria-label': 'Continue the run of ' + who });
+      go.addEventListener('click', () => act(item, 'continue', {}, 'Continue', run));
+      row.append(go);
+    } else if (!inner) {
+      box.append(el('p', { class: 'hint', text: 'Its calls below still wait for a person: answering them goes on.' }));
+    }
+    row.append(discardControl(item, run, n, who));
+    box.append(row);
+    return box;
+  }
+
+  /** Discard, behind a confirmation in the page (no dialog): a discarded run is gone for good. */
+  function discardControl(item, run, n, who) {
+    const wrap = el('span', { class: 'discard' });
+    const ask = el('button', { type: 'button', class: 'discard-ask', text: 'Discard…', 'aria-label': 'Discard the run of ' + who + '…',
+      'aria-expanded': 'false', 'aria-controls': 'confirm-' + n });
+    const yes = el('button', { type: 'button', class: 'discard-confirm danger', text: 'Discard for good',
+      'aria-label': 'Discard the run of ' + who + ' for good' });
+    const no = el('button', { type: 'button', class: 'discard-keep', text: 'Keep it', 'aria-label': 'Keep the run of ' + who });
+    const confirm = el('span', { id: 'confirm-' + n, class: 'confirm', role: 'group', 'aria-label': 'Confirm discarding',
+      hidden: true }, el('span', { text: 'Remove this run? Nothing more runs and the model is not told. ' }), yes, no);
+    ask.addEventListener('click', () => {
+      confirm.hidden = false;
+      ask.setAttribute('aria-expanded', 'true');
+      no.focus();
+    });
+    no.addEventListener('click', () => {
+      confirm.hidden = true;
+      ask.setAttribute('aria-expanded', 'false');
+      ask.focus();
+    });
+    yes.addEventListener('click', () => discard(item, run));
+    wrap.append(ask, confirm);
+    return wrap;
+  }
+
+  /** Cancel with an optional reason: every run has it. */
+  function cancelBlock(item, run, n, who) {
+    const reasonId = 'cancel-reason-' + n;
+    const reason = el('input', { id: reasonId, class: 'cancel-reason', type: 'text', placeholder: 'optional' });
+    const cancel = el('button', { type: 'button', class: 'cancel', text: 'Cancel run', 'aria-label': 'Cancel the run of ' + who });
+    const doCancel = () => {
+      const body = {};
+      if (reason.value.trim()) body.reason = reason.value.trim();
+      act(item, 'cancel', body, 'Cancel' + (body.reason ? ' ("' + body.reason + '")' : ''), run);
+    };
+    cancel.addEventListener('click', doCancel);
+    reason.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter') { ev.preventDefault(); doCancel(); }
+    });
+    return el('div', { class: 'run-actions row' }, el('label', { for: reasonId, text: 'Reason for cancelling' }), reason, cancel);
   }
 
   function pair(term, value, cls) {
     return el('div', {}, el('dt', { text: term }), el('dd', { text: value, class: cls || '' }));
   }
 
-  function callBlock(run, call, key, who) {
+  function callBlock(item, run, call, key, who, inner, runExpiresAt) {
     const box = el('div', { class: 'call' });
     box.dataset.toolCallId = call.toolCallId;
     const title = call.toolName + ' for ' + who;
+    // a call's own deadline, when it differs from the run's (the soonest of its calls)
+    const own = call.expiresAt && Date.parse(call.expiresAt) !== Date.parse(runExpiresAt) ? el('span', { class: 'kind', text: ' · ' + expiry(call.expiresAt) }) : null;
+    if (inner) {
+      box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind', text: call.requiresApproval ? '— needs approval' : '— waits for data' }), own));
+      box.append(el('pre', { class: 'args', text: JSON.stringify(call.requiresApproval ? call.args : call.suspendPayload, null, 2) }));
+      return box;
+    }
     if (call.requiresApproval) {
-      box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind approval', text: '— needs approval' })));
+      box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind approval', text: '— needs approval' }), own));
       box.append(el('pre', { class: 'args', text: JSON.stringify(call.args, null, 2) }));
       const approve = el('button', { type: 'button', class: 'approve', text: 'Approve', 'aria-label': 'Approve ' + title });
       const reasonId = 'reason-' + key;
@@ -227,19 +337,19 @@
       const decline = el('button', { type: 'button', class: 'decline', text: 'Decline', 'aria-label': 'Decline ' + title });
       box.append(el('div', { class: 'row' }, approve));
       box.append(el('div', { class: 'row' }, el('label', { for: reasonId, text: 'Reason for declining' }), reason, decline));
-      approve.addEventListener('click', () => act(box, 'approve', { toolCallId: call.toolCallId },
+      approve.addEventListener('click', () => act(item, 'approve', { toolCallId: call.toolCallId },
         'Approve ' + call.toolName, run));
       const doDecline = () => {
         const body = { toolCallId: call.toolCallId };
         if (reason.value.trim()) body.reason = reason.value.trim();
-        act(box, 'decline', body, 'Decline ' + call.toolName + (body.reason ? ' ("' + body.reason + '")' : ''), run);
+        act(item, 'decline', body, 'Decline ' + call.toolName + (body.reason ? ' ("' + body.reason + '")' : ''), run);
       };
       decline.addEventListener('click', doDecline);
       reason.addEventListener('keydown', (ev) => {
         if (ev.key === 'Enter') { ev.preventDefault(); doDecline(); }
       });
     } else {
-      box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind', text: '— waits for data' })));
+      box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind', text: '— waits for data' }), own));
       const payload = call.suspendPayload;
       const question = payload && typeof payload.question === 'string' ? payload.question : JSON.stringify(payload);
       box.append(el('p', { class: 'question', text: question }));
@@ -264,7 +374,7 @@
         }
         data.removeAttribute('aria-invalid');
         error.textContent = '';
-        act(box, 'resume', { toolCallId: call.toolCallId, resumeData: value }, 'Send data to ' + call.toolName, run);
+        act(item, 'resume', { toolCallId: call.toolCallId, resumeData: value }, 'Send data to ' + call.toolName, run);
       };
       send.addEventListener('click', doSend);
       data.addEventListener('keydown', (ev) => {
@@ -276,8 +386,8 @@
 
   // ---- actions, streamed live ----------------------------------------------------------------
 
-  async function act(box, action, body, label, run) {
-    for (const b of box.querySelectorAll('button')) b.disabled = true;
+  async function act(item, action, body, label, run) {
+    for (const b of item.querySelectorAll('button')) b.disabled = true;
     const log = startLog(label + ' · ' + (run.resourceId || '') + ' · run ' + run.runId.substring(0, 8));
     try {
       const res = await fetch(agentPath() + '/runs/' + seg(run.runId) + '/' + action, {
@@ -292,6 +402,28 @@
         if (res.status === 401) showLogin('Your token is no longer accepted; sign in again.');
       } else {
         await readEvents(res, (event, data) => logEvent(log, event, data));
+      }
+    } catch (e) {
+      logLine(log, 'problem', e.message || String(e), 'problem');
+    } finally {
+      log.item.classList.add('done');
+      log.item.dataset.done = 'true';
+      await loadRuns();
+    }
+  }
+
+  /** Discards a run (DELETE): no events, 204 when done. */
+  async function discard(item, run) {
+    for (const b of item.querySelectorAll('button')) b.disabled = true;
+    const log = startLog('Discard · ' + (run.resourceId || '') + ' · run ' + run.runId.substring(0, 8));
+    try {
+      const res = await fetch(agentPath() + '/runs/' + seg(run.runId), { method: 'DELETE', credentials: 'omit', headers: headers() });
+      if (res.status === 204) {
+        logLine(log, '⇒ DISCARDED', 'run ' + run.runId + ' removed', 'outcome DISCARDED').dataset.outcome = 'DISCARDED';
+      } else {
+        const p = await problemOf(res);
+        logLine(log, 'problem', res.status + ' ' + (p ? p.title + ': ' + p.detail : res.statusText), 'problem');
+        if (res.status === 401) showLogin('Your token is no longer accepted; sign in again.');
       }
     } catch (e) {
       logLine(log, 'problem', e.message || String(e), 'problem');
@@ -372,11 +504,14 @@
       case 'tool-output-denied': logLine(log, type, e.toolName + ' did not run: ' + compact(e.reason)); break;
       case 'step-finish': logLine(log, type, 'step ' + e.step + ', ' + e.finishReason); break;
       case 'finish': logLine(log, type, e.finishReason + ': ' + compact(e.text)); break;
+      case 'cancelled': logLine(log, type, compact(e.reason)); break;
       case 'error': logLine(log, type, e.message, 'problem'); break;
       case 'outcome': {
         const waits = e.waitingCalls.map((c) => (c.requiresApproval ? 'approval of ' : 'data for ') + c.toolName);
         const li = logLine(log, '⇒ ' + e.outcome,
-          e.outcome === 'SUSPENDED' ? 'waits for ' + waits.join(', ') : (e.error || 'run ' + e.runId), 'outcome ' + e.outcome);
+          e.outcome === 'SUSPENDED' ? 'waits for ' + waits.join(', ')
+            : e.outcome === 'INTERRUPTED' ? (e.error || 'stopped part-way; it is kept') + (waits.length ? ' It waits for ' + waits.join(', ') + '.' : '')
+              : (e.error || 'run ' + e.runId), 'outcome ' + e.outcome);
         li.dataset.outcome = e.outcome;
         break;
       }
@@ -385,7 +520,7 @@
     }
   }
 
-  // ---- filters and paging -------------------------------------------------------------------
+  // ---- filters and loading more -------------------------------------------------------------
 
   $('filters').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -397,25 +532,25 @@
       fromDate: $('from').value,
       toDate: $('to').value,
     };
-    state.page = 0;
+    state.loads = 1;
+    state.nextCursor = null;
     loadRuns();
   });
   $('agent').addEventListener('change', () => $('filters').requestSubmit());
   $('per-page').addEventListener('change', () => $('filters').requestSubmit());
   $('clear').addEventListener('click', () => {
     for (const id of ['thread', 'resource', 'from', 'to']) $(id).value = '';
-    if (state.principal && state.principal.resourceIds && state.principal.resourceIds.length > 1) {
-      $('resource').value = state.principal.resourceIds[0];
-    }
     $('filters').requestSubmit();
   });
   $('refresh').addEventListener('click', () => loadRuns());
-  $('prev').addEventListener('click', () => {
-    if (state.page > 0) { state.page--; loadRuns(); }
-  });
-  $('next').addEventListener('click', () => {
-    state.page++;
-    loadRuns();
+  $('load-more').addEventListener('click', () => {
+    // keep the keyboard where the reader is: on the first of the new runs
+    const before = state.runs.length;
+    loadRuns(true).then(() => {
+      const first = $('run-list').children[before];
+      const heading = first && first.querySelector('h3');
+      if (heading) { heading.tabIndex = -1; heading.focus(); }
+    });
   });
 
   // ---- start --------------------------------------------------------------------------------

@@ -108,6 +108,11 @@ final class ApiClient {
         return send("POST", rawPath, json, "application/json");
     }
 
+    /** DELETE, no body. */
+    Response delete(String rawPath) {
+        return send("DELETE", rawPath, null, null);
+    }
+
     Response send(String method, String rawPathAndQuery, @Nullable String json, @Nullable String accept) {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(rawPathAndQuery.substring(1)))
                 .timeout(Duration.ofSeconds(60))

@@ -168,6 +168,46 @@ class HttpApiTest {
         }
 
         @Test
+        void theCursorContinuesAfterThePageEvenWhenRunsComeAndGo() {
+            JsonNode first = list("?perPage=2");
+            assertThat(first.get("runs").findValuesAsText("resourceId")).containsExactly("dave", "carol");
+            assertThat(first.get("page").asInt()).isZero();
+            String cursor = first.get("nextCursor").asText();
+            assertThat(cursor).isNotBlank();
+
+            // meanwhile: bob's run (next in line) ends, and a newer run arrives
+            String bob = t.concierge.listSuspendedRuns().runs().stream().filter(r -> "bob".equals(r.resourceId())).findFirst()
+                    .orElseThrow().runId();
+            t.concierge.declineToolCall(bob, "call_1_0", "no").result();
+            t.suspend(t.concierge, "2026-06-07T08:00:00Z", "zoe", "zoe-new", "Book a flight to Oslo");
+
+            JsonNode second = list("?perPage=2&cursor=" + cursor);
+            assertThat(second.get("runs").findValuesAsText("threadId")).containsExactly("alice-lisbon", "alice-lisbon");
+            assertThat(second.get("page").isNull()).as("a cursor page has no number").isTrue();
+            assertThat(second.get("total").asLong()).as("the total ignores the cursor").isEqualTo(5);
+            JsonNode third = list("?perPage=2&cursor=" + second.get("nextCursor").asText());
+            assertThat(third.get("runs")).isEmpty();
+            assertThat(third.get("nextCursor").isNull()).isTrue();
+        }
+
+        @Test
+        void numberedPagesHaveANextCursorToo() {
+            JsonNode p1 = list("?perPage=2&page=1");
+            assertThat(p1.get("runs").findValuesAsText("resourceId")).containsExactly("bob", "alice");
+            JsonNode after = list("?perPage=2&cursor=" + p1.get("nextCursor").asText());
+            assertThat(after.get("runs").findValuesAsText("resourceId")).containsExactly("alice");
+            assertThat(after.get("nextCursor").isNull()).as("not a full page: the last").isTrue();
+        }
+
+        @Test
+        void aBadCursorIs400NamingIt() {
+            assertInvalid("?cursor=not-a-cursor", "cursor", "is not a cursor this Baton gave");
+            String cursor = list("?perPage=2").get("nextCursor").asText();
+            assertInvalid("?page=1&cursor=" + cursor, "cursor", "cannot be combined with page");
+            assertInvalid("?cursor=a&cursor=b", "cursor", "given twice");
+        }
+
+        @Test
         void anUnknownAgentIs404() {
             ApiClient.Response r = admin.get("/agents/nobody/suspended-runs");
             assertThat(r.status()).isEqualTo(404);
@@ -280,6 +320,183 @@ class HttpApiTest {
         }
     }
 
+
+    @Nested
+    class RunFields {
+        @Test
+        void aListedRunShowsItsCreationSuspensionAndExpiry() {
+            t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Lisbon");
+            t.clock.set(Instant.parse("2026-06-01T10:00:00Z"));
+            t.concierge.generate("Refund 250 EUR", dev.baton.agent.RunOptions.builder().resourceId("bob")
+                    .waitTimeout(Duration.ofHours(2)).build());
+            t.clock.set(Instant.parse("2026-06-01T10:30:00Z"));
+
+            JsonNode page = admin.get("/agents/concierge/suspended-runs").json();
+            assertThat(page.get("asOf").asText()).as("the agent's clock").isEqualTo("2026-06-01T10:30:00Z");
+            JsonNode bob = page.get("runs").get(0);
+            assertThat(bob.get("createdAt").asText()).isEqualTo("2026-06-01T10:00:00Z");
+            assertThat(bob.get("suspendedAt").asText()).isEqualTo("2026-06-01T10:00:00Z");
+            assertThat(bob.get("expiresAt").asText()).isEqualTo("2026-06-01T12:00:00Z");
+            assertThat(bob.get("toolCalls").get(0).get("expiresAt").asText()).isEqualTo("2026-06-01T12:00:00Z");
+            assertThat(bob.get("interrupted").asBoolean()).isFalse();
+            assertThat(bob.get("interruption").isNull()).isTrue();
+            assertThat(bob.get("parentRunId").isNull()).isTrue();
+            JsonNode alice = page.get("runs").get(1);
+            assertThat(alice.get("createdAt").asText()).isEqualTo("2026-06-01T09:00:00Z");
+            assertThat(alice.get("expiresAt").isNull()).as("no wait timeout: never expires").isTrue();
+            assertThat(alice.get("toolCalls").get(0).get("expiresAt").isNull()).isTrue();
+        }
+
+        @Test
+        void aSubagentsInnerRunNamesItsSupervisorsRunAndCannotBeActedOnAlone() {
+            Agent desk = TestAgents.concierge("flight-desk", t.store, t.clock);
+            Agent supervisor = TestAgents.supervisor("travel-desk", desk, t.store, t.clock);
+            String outer = supervisor.generate("Book a flight to Oslo", dev.baton.agent.RunOptions.DEFAULT).runId();
+            BatonHttpApi api = BatonHttpApi.builder().agents(supervisor, desk).authenticator(Authenticator.anonymous()).build();
+            try (BatonHttpServer s = BatonHttpServer.builder(api).port(0).start()) {
+                ApiClient c = new ApiClient(s.uri(), null);
+                JsonNode inner = c.get("/agents/flight-desk/suspended-runs").json().get("runs").get(0);
+                assertThat(inner.get("parentRunId").asText()).isEqualTo(outer);
+                String innerPath = "/agents/flight-desk/runs/" + inner.get("runId").asText();
+                for (ApiClient.Response r : List.of(c.delete(innerPath), c.post(innerPath + "/cancel", "{}"),
+                        c.post(innerPath + "/continue", "{}"), c.post(innerPath + "/approve", approve("call_1_0")))) {
+                    assertThat(r.status()).as(r.body()).isEqualTo(422);
+                    assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:resume-mismatch");
+                }
+                assertThat(desk.listSuspendedRuns().total()).as("untouched").isEqualTo(1);
+                // the supervisor's run is the one to act on: cancelling it removes the inner run too
+                ApiClient.Response cancelled = c.postForJson("/agents/travel-desk/runs/" + outer + "/cancel", "{}");
+                assertThat(cancelled.json().get("outcome").asText()).isEqualTo("CANCELLED");
+                assertThat(desk.listSuspendedRuns().total()).isZero();
+            }
+        }
+    }
+
+    @Nested
+    class Lifecycle {
+        @Test
+        void aModelFailureAfterAnApprovalInterruptsTheRunAndContinueGoesOn() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Lisbon");
+            t.flaky.failNext(1);
+            ApiClient.Response approved = admin.post(runs(run) + "/approve", approve("call_1_0"));
+            assertThat(approved.status()).as("the action succeeded; the run stopped").isEqualTo(200);
+            assertThat(approved.eventNames()).startsWith("start", "tool-result").contains("error").endsWith("finish", "outcome");
+            JsonNode outcome = approved.last().json();
+            assertThat(outcome.get("outcome").asText()).isEqualTo("INTERRUPTED");
+            assertThat(outcome.get("error").asText()).contains("was interrupted", "provider answered 503", "continueRun");
+
+            JsonNode listed = admin.get("/agents/concierge/suspended-runs").json().get("runs").get(0);
+            assertThat(listed.get("runId").asText()).isEqualTo(run);
+            assertThat(listed.get("interrupted").asBoolean()).isTrue();
+            assertThat(listed.get("interruption").asText()).contains("the model failed", "provider answered 503");
+            assertThat(listed.get("toolCalls")).as("it waits for nobody").isEmpty();
+
+            ApiClient.Response continued = admin.send("POST", runs(run) + "/continue", null, "text/event-stream");
+            assertThat(continued.status()).as(continued.body()).isEqualTo(200);
+            assertThat(continued.eventNames()).startsWith("start").endsWith("finish", "outcome")
+                    .as("the stored tool result is reused").doesNotContain("tool-result", "tool-call");
+            assertThat(continued.last().json().get("outcome").asText()).isEqualTo("COMPLETED");
+            assertThat(t.concierge.listSuspendedRuns().total()).isZero();
+        }
+
+        @Test
+        void continueAnswersJsonAndTakesAnEmptyObject() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            t.flaky.failNext(1);
+            assertThat(admin.postForJson(runs(run) + "/approve", approve("call_1_0")).json().get("outcome").asText())
+                    .isEqualTo("INTERRUPTED");
+            assertThat(admin.post(runs(run) + "/continue", "{\"force\":true}").json().get("option").asText()).isEqualTo("force");
+            ApiClient.Response r = admin.postForJson(runs(run) + "/continue", "{}");
+            assertThat(r.contentType()).isEqualTo("application/json");
+            assertThat(r.json().get("outcome").asText()).isEqualTo("COMPLETED");
+            assertThat(r.json().get("error").isNull()).isTrue();
+        }
+
+        @Test
+        void continuingARunThatWaitsForAPersonIs422AndAMissingOne404() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            ApiClient.Response waits = admin.post(runs(run) + "/continue", "");
+            assertThat(waits.status()).isEqualTo(422);
+            assertThat(waits.json().get("detail").asText()).contains("approve, decline or resume those calls");
+            assertThat(admin.post(runs("no-such-run") + "/continue", "").status()).isEqualTo(404);
+            // and the other way round: resuming a run that waits for nobody says to continue it
+            t.flaky.failNext(1);
+            admin.post(runs(run) + "/approve", approve("call_1_0"));
+            ApiClient.Response resume = admin.post(runs(run) + "/resume", "{\"resumeData\":{}}");
+            assertThat(resume.status()).isEqualTo(422);
+            assertThat(resume.json().get("detail").asText()).contains("continueRun");
+        }
+
+        @Test
+        void cancelEndsTheRunWithTheReasonAsEvents() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "bob", "b", "Refund 250 EUR");
+            ApiClient.Response r = admin.post(runs(run) + "/cancel", "{\"reason\":\"Customer withdrew the request\"}");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.contentType()).startsWith("text/event-stream");
+            assertThat(r.eventNames()).containsExactly("start", "cancelled", "finish", "outcome");
+            assertThat(r.events().get(1).json().get("reason").asText()).isEqualTo("Customer withdrew the request");
+            assertThat(r.events().get(2).json().get("finishReason").asText()).isEqualTo("cancelled");
+            assertThat(r.last().json().get("outcome").asText()).isEqualTo("CANCELLED");
+            assertThat(t.concierge.listSuspendedRuns().total()).isZero();
+            assertThat(admin.post(runs(run) + "/cancel", "{}").status()).as("gone").isEqualTo(404);
+        }
+
+        @Test
+        void cancelWithoutABodyAnswersJsonWithTheDefaultReason() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "dave", "d", "Take my passport number");
+            ApiClient.Response r = admin.send("POST", runs(run) + "/cancel", null, "application/json");
+            assertThat(r.json().get("outcome").asText()).isEqualTo("CANCELLED");
+            assertThat(r.json().get("events").findValuesAsText("type")).containsExactly("start", "cancelled", "finish");
+            assertThat(r.json().get("events").get(1).get("reason").asText()).isEqualTo("cancelled");
+            assertThat(admin.post(runs(run) + "/cancel", "{\"reason\":7}").json().get("option").asText()).isEqualTo("reason");
+        }
+
+        @Test
+        void anInterruptedRunCanBeCancelledToo() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            t.flaky.failNext(1);
+            admin.post(runs(run) + "/approve", approve("call_1_0"));
+            assertThat(admin.postForJson(runs(run) + "/cancel", "{\"reason\":\"gave up\"}").json().get("outcome").asText())
+                    .isEqualTo("CANCELLED");
+            assertThat(t.concierge.listSuspendedRuns().total()).isZero();
+        }
+
+        @Test
+        void discardRemovesTheRunWith204() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            String interrupted = t.suspend(t.concierge, "2026-06-01T09:10:00Z", "alice", "a", "Book a flight to Oslo");
+            t.flaky.failNext(1);
+            admin.post(runs(interrupted) + "/approve", approve("call_1_0"));
+            for (String id : List.of(run, interrupted)) {
+                ApiClient.Response r = admin.delete(runs(id));
+                assertThat(r.status()).isEqualTo(204);
+                assertThat(r.body()).isEmpty();
+                assertThat(r.header("Cache-Control")).isEqualTo("no-store");
+            }
+            assertThat(t.concierge.listSuspendedRuns().total()).isZero();
+            ApiClient.Response again = admin.delete(runs(run));
+            assertThat(again.status()).isEqualTo(404);
+            assertThat(again.json().get("type").asText()).isEqualTo("urn:baton:problem:run-not-found");
+        }
+
+        @Test
+        void anUnreadableRunIsListedAsInterruptedAndCanBeDiscarded() {
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            RunSnapshot s = t.store.find(run).orElseThrow();
+            RunSnapshot broken = new RunSnapshot(s.runId(), s.agentId(), s.status(), s.threadId(), s.resourceId(), s.createdAt(),
+                    s.suspendedAt(), s.version() + 1, null, null, "{not a snapshot", s.expiresAt(), null);
+            assertThat(t.store.compareAndSet(s.version(), broken)).isTrue();
+            JsonNode listed = admin.get("/agents/concierge/suspended-runs").json().get("runs").get(0);
+            assertThat(listed.get("interrupted").asBoolean()).isTrue();
+            assertThat(listed.get("interruption").asText()).startsWith("its snapshot cannot be read");
+            ApiClient.Response cancel = admin.post(runs(run) + "/cancel", "{}");
+            assertThat(cancel.status()).isEqualTo(500);
+            assertThat(cancel.json().get("type").asText()).isEqualTo("urn:baton:problem:unreadable-snapshot");
+            assertThat(admin.delete(runs(run)).status()).isEqualTo(204);
+            assertThat(t.concierge.listSuspendedRuns().total()).isZero();
+        }
+    }
+
     @Nested
     class Errors {
         @Test
@@ -341,6 +558,13 @@ class HttpApiTest {
                 assertThat(loser.status()).isEqualTo(409);
                 assertThat(loser.contentType()).isEqualTo("application/problem+json");
                 assertThat(loser.json().get("title").asText()).isEqualTo("Run not suspended");
+                ApiClient c = new ApiClient(s.uri(), null);
+                String path = "/agents/gated/runs/" + run;
+                for (ApiClient.Response held : List.of(c.post(path + "/cancel", "{\"reason\":\"late\"}"),
+                        c.post(path + "/continue", "{}"), c.delete(path))) {
+                    assertThat(held.status()).as(held.body()).isEqualTo(409);
+                    assertThat(held.json().get("type").asText()).isEqualTo("urn:baton:problem:run-not-suspended");
+                }
 
                 release.countDown();
                 String stream;
@@ -367,6 +591,16 @@ class HttpApiTest {
                     assertThat(r.body()).doesNotContain("secret-host");
                 }
             }
+        }
+
+        @Test
+        void aThreadOfAnotherResourceIs409WithoutNamingItsOwner() {
+            // (no store on this branch keeps thread memory yet, so the mapping is checked on its own)
+            Problem p = Problem.from(new dev.baton.ThreadOwnershipException("trip-7", "carol-secret", "mallory"));
+            assertThat(p.status()).isEqualTo(409);
+            assertThat(p.type()).isEqualTo("urn:baton:problem:thread-owned-elsewhere");
+            assertThat(p.extensions()).containsEntry("option", "threadId");
+            assertThat(p.detail()).contains("trip-7").doesNotContain("carol-secret");
         }
 
         @Test

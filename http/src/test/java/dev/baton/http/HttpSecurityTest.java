@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentRun;
 import dev.baton.store.memory.MemorySnapshotStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -17,8 +18,15 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -31,6 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Every response also goes through {@link ApiClient}'s checks (OpenAPI, no stack trace, no cookie).
  */
 class HttpSecurityTest {
+    KeysetPagingStore store;
     TestServer t;
     String aliceRun;
     String bobRun;
@@ -38,7 +47,8 @@ class HttpSecurityTest {
 
     @BeforeEach
     void start() {
-        t = new TestServer(MemorySnapshotStore.create(), 1024, Duration.ofSeconds(30));
+        store = new KeysetPagingStore(MemorySnapshotStore.create());
+        t = new TestServer(store, 1024, Duration.ofSeconds(30));
         aliceRun = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "alice-lisbon", "Book a flight to Lisbon");
         bobRun = t.suspend(t.concierge, "2026-06-02T09:00:00Z", "bob", "bob-orders", "Refund 250 EUR");
         carolRun = t.suspend(t.concierge, "2026-06-03T09:00:00Z", "carol", "carol-tokyo", "Book a flight to Tokyo");
@@ -137,31 +147,32 @@ class HttpSecurityTest {
         }
 
         @Test
-        void aPrincipalOfSeveralResourcesListsOneAtATime() {
-            ApiClient both = t.client(TestServer.ALICE_AND_CAROL);
-            ApiClient.Response unnamed = both.get("/agents/concierge/suspended-runs");
-            assertThat(unnamed.status()).isEqualTo(400);
-            assertThat(unnamed.json().get("option").asText()).isEqualTo("resourceId");
-            assertThat(both.get("/agents/concierge/suspended-runs?resourceId=carol").json().get("runs")
-                    .findValuesAsText("resourceId")).containsExactly("carol");
-            assertThat(both.get("/agents/concierge/suspended-runs?resourceId=bob").json().get("total").asLong()).isZero();
-        }
-
-        @Test
         void actingOnAnotherUsersRunAnswersExactlyLikeAMissingRun() {
             ApiClient alice = t.client(TestServer.ALICE);
             String missing = "f" + bobRun.substring(1);
-            ApiClient.Response absent = alice.post("/agents/concierge/runs/" + missing + "/approve", approve());
-            for (String action : List.of("approve", "decline")) {
-                ApiClient.Response r = alice.post("/agents/concierge/runs/" + bobRun + "/" + action, approve());
-                assertThat(r.status()).isEqualTo(404);
-                assertThat(r.headers().keySet()).isEqualTo(absent.headers().keySet());
-                assertThat(r.body()).isEqualTo(absent.body().replace(missing, bobRun));
+            // one of bob's runs is interrupted, waiting for nobody: continuing it is the action that fits
+            String bobInterrupted = t.suspend(t.concierge, "2026-06-02T10:00:00Z", "bob", "bob-trips", "Book a flight to Rome");
+            t.flaky.failNext(1);
+            t.admin().post("/agents/concierge/runs/" + bobInterrupted + "/approve", approve());
+            record Act(String method, String action, String body) {
             }
-            ApiClient.Response resume = alice.post("/agents/concierge/runs/" + bobRun + "/resume", "{\"resumeData\":{}}");
-            assertThat(resume.status()).isEqualTo(404);
-            assertThat(resume.body()).isEqualTo(absent.body().replace(missing, bobRun));
-            assertThat(t.concierge.listSuspendedRuns().total()).as("bob's run is untouched").isEqualTo(3);
+            for (Act act : List.of(new Act("POST", "/approve", approve()), new Act("POST", "/decline", approve()),
+                    new Act("POST", "/resume", "{\"resumeData\":{}}"), new Act("POST", "/continue", "{}"),
+                    new Act("POST", "/cancel", "{\"reason\":\"mine now\"}"), new Act("DELETE", "", null))) {
+                ApiClient.Response absent = alice.send(act.method(), "/agents/concierge/runs/" + missing + act.action(), act.body(), null);
+                for (String theirs : List.of(bobRun, bobInterrupted)) {
+                    String m = missing.substring(0, 1) + theirs.substring(1);
+                    ApiClient.Response gone = m.equals(missing) ? absent
+                            : alice.send(act.method(), "/agents/concierge/runs/" + m + act.action(), act.body(), null);
+                    ApiClient.Response r = alice.send(act.method(), "/agents/concierge/runs/" + theirs + act.action(), act.body(), null);
+                    assertThat(r.status()).as(act + " " + r.body()).isEqualTo(404);
+                    assertThat(r.headers().keySet()).as(act.toString()).isEqualTo(gone.headers().keySet());
+                    assertThat(r.body()).as(act.toString()).isEqualTo(gone.body().replace(m, theirs));
+                }
+            }
+            assertThat(t.concierge.listSuspendedRuns().total()).as("bob's runs are untouched").isEqualTo(4);
+            assertThat(t.concierge.listSuspendedRuns().runs()).filteredOn(run -> run.runId().equals(bobInterrupted))
+                    .singleElement().satisfies(run -> assertThat(run.interrupted()).isTrue());
 
             ApiClient.Response own = alice.post("/agents/concierge/runs/" + aliceRun + "/approve", approve());
             assertThat(own.last().json().get("outcome").asText()).isEqualTo("COMPLETED");
@@ -185,6 +196,154 @@ class HttpSecurityTest {
             assertThat(alice.get("/agents/concierge/suspended-runs").json().get("total").asLong())
                     .as("the run took alice's resource").isEqualTo(2);
             assertThat(t.client(TestServer.ALICE_AND_CAROL).post("/agents/concierge/runs", "{\"prompt\":\"x\"}").status()).isEqualTo(400);
+        }
+    }
+
+    /**
+     * A principal limited to several resources lists all of them at once: one query per resource,
+     * merged in listing order, totals added; numbered pages and the cursor as exact as one store
+     * query would be.
+     */
+    @Nested
+    class SeveralResources {
+        static final Set<String> BOTH = Set.of("alice", "carol");
+
+        JsonNode list(String query) {
+            ApiClient.Response r = t.client(TestServer.ALICE_AND_CAROL).get("/agents/concierge/suspended-runs" + query);
+            assertThat(r.status()).as(query + " " + r.body()).isEqualTo(200);
+            return r.json();
+        }
+
+        List<String> ids(JsonNode page) {
+            return page.get("runs").findValuesAsText("runId");
+        }
+
+        /** What one store query over both resources would list: the agent's own listing, filtered. */
+        List<String> expected(Predicate<AgentRun> filter) {
+            return t.concierge.listSuspendedRuns().runs().stream()
+                    .filter(r -> BOTH.contains(r.resourceId())).filter(filter).map(AgentRun::runId).toList();
+        }
+
+        @Test
+        void withoutAResourceIdTheRunsOfAllItsResourcesAreListedNewestFirst() {
+            JsonNode page = list("");
+            assertThat(page.get("runs").findValuesAsText("resourceId")).containsExactly("carol", "alice");
+            assertThat(page.get("total").asLong()).isEqualTo(2);
+            assertThat(list("?resourceId=carol").get("runs").findValuesAsText("resourceId")).containsExactly("carol");
+            JsonNode foreign = list("?resourceId=bob");
+            assertThat(foreign.get("runs")).isEmpty();
+            assertThat(foreign.get("total").asLong()).isZero();
+            assertThat(foreign.get("nextCursor").isNull()).isTrue();
+        }
+
+        @ParameterizedTest(name = "seed {0}")
+        @ValueSource(longs = {11, 23, 37})
+        void pagesAndCursorsAreExactlyTheSingleQueryListing(long seed) {
+            Random random = new Random(seed);
+            List<String> resources = List.of("alice", "carol", "bob", "dave");
+            for (int i = 0; i < 24; i++) {
+                // a few instants only: runs of different resources tie on createdAt, and runId decides
+                Instant at = Instant.parse("2026-06-10T00:00:00Z").plusSeconds(60L * random.nextInt(6));
+                String resource = resources.get(random.nextInt(resources.size()));
+                t.suspend(t.concierge, at.toString(), resource, resource + "-" + random.nextInt(2), "Book a flight to Oslo");
+            }
+            for (String filter : List.of("", "&threadId=alice-1", "&fromDate=2026-06-03&toDate=2026-06-10T00:03:00Z")) {
+                Predicate<AgentRun> matches = switch (filter) {
+                    case "" -> r -> true;
+                    case "&threadId=alice-1" -> r -> "alice-1".equals(r.threadId());
+                    default -> r -> !r.createdAt().isBefore(Instant.parse("2026-06-03T00:00:00Z"))
+                            && !r.createdAt().isAfter(Instant.parse("2026-06-10T00:03:00Z"));
+                };
+                List<String> expected = expected(matches);
+                for (int perPage : new int[] {1, 3, 7}) {
+                    String where = "seed " + seed + ", perPage " + perPage + filter;
+                    List<String> byPage = new ArrayList<>();
+                    for (int page = 0; ; page++) {
+                        JsonNode p = list("?perPage=" + perPage + "&page=" + page + filter);
+                        assertThat(p.get("total").asLong()).as(where).isEqualTo(expected.size());
+                        assertThat(p.get("nextCursor").isNull()).as(where).isEqualTo(p.get("runs").size() < perPage);
+                        if (p.get("runs").isEmpty()) break;
+                        byPage.addAll(ids(p));
+                    }
+                    assertThat(byPage).as(where + ", numbered pages").isEqualTo(expected);
+
+                    List<String> byCursor = new ArrayList<>();
+                    JsonNode p = list("?perPage=" + perPage + filter);
+                    for (int guard = 0; guard < 100; guard++) {
+                        byCursor.addAll(ids(p));
+                        if (p.get("nextCursor").isNull()) break;
+                        p = list("?perPage=" + perPage + filter + "&cursor=" + p.get("nextCursor").asText());
+                        assertThat(p.get("page").isNull()).isTrue();
+                    }
+                    assertThat(byCursor).as(where + ", cursor").isEqualTo(expected);
+
+                    if (expected.size() > perPage) {
+                        // a numbered page's cursor continues right after it
+                        JsonNode second = list("?perPage=" + perPage + "&page=1" + filter);
+                        if (!second.get("nextCursor").isNull()) {
+                            JsonNode after = list("?perPage=" + perPage + filter + "&cursor=" + second.get("nextCursor").asText());
+                            assertThat(ids(after)).as(where).isEqualTo(expected.subList(Math.min(2 * perPage, expected.size()),
+                                    Math.min(3 * perPage, expected.size())));
+                        }
+                    }
+                }
+            }
+        }
+
+        @Test
+        void aResourceWhoseRunsChangeBetweenTheQueriesIsReadAgain() {
+            // a page of 2 over alice (06-04, 06-01) and carol (06-03) ends on carol's run, which ended no page
+            // of carol's: its cursor takes one more query, and a newer carol run arrives just before it
+            t.suspend(t.concierge, "2026-06-04T09:00:00Z", "alice", "alice-2", "Book a flight to Rome");
+            AtomicBoolean armed = new AtomicBoolean(true);
+            store.beforeList = q -> {
+                if (Integer.valueOf(1).equals(q.limit()) && armed.compareAndSet(true, false)) {
+                    t.suspend(t.concierge, "2026-06-05T09:00:00Z", q.resourceId(), q.resourceId() + "-new", "Book a flight to Oslo");
+                }
+            };
+            JsonNode first = list("?perPage=2");
+            store.beforeList = null;
+            assertThat(armed).as("the run arrived between the queries").isFalse();
+            List<String> expected = expected(r -> true);
+            assertThat(expected).hasSize(4);
+            assertThat(ids(first)).as("read again, with the new run").isEqualTo(expected.subList(0, 2));
+            assertThat(first.get("total").asLong()).isEqualTo(4);
+            JsonNode second = list("?perPage=2&cursor=" + first.get("nextCursor").asText());
+            assertThat(ids(second)).isEqualTo(expected.subList(2, 4));
+            assertThat(list("?perPage=2&cursor=" + second.get("nextCursor").asText()).get("runs")).isEmpty();
+        }
+
+        @Test
+        void runsThatKeepChangingAnswer503ListingChanged() {
+            t.suspend(t.concierge, "2026-06-04T09:00:00Z", "alice", "alice-2", "Book a flight to Rome");
+            AtomicInteger arrivals = new AtomicInteger();
+            store.beforeList = q -> {
+                if (Integer.valueOf(1).equals(q.limit())) {
+                    String at = Instant.parse("2026-07-01T00:00:00Z").plusSeconds(arrivals.incrementAndGet()).toString();
+                    t.suspend(t.concierge, at, q.resourceId(), q.resourceId() + "-busy", "Book a flight to Oslo");
+                }
+            };
+            ApiClient.Response r = t.client(TestServer.ALICE_AND_CAROL).get("/agents/concierge/suspended-runs?perPage=2");
+            store.beforeList = null;
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:listing-changed");
+            assertThat(r.header("Retry-After")).isEqualTo("1");
+            assertThat(arrivals.get()).isEqualTo(BatonHttpApi.MERGE_ATTEMPTS);
+        }
+
+        @Test
+        void numberedPagesTooDeepForAMergeAre400NamingPageAndBadCursors400NamingCursor() {
+            ApiClient both = t.client(TestServer.ALICE_AND_CAROL);
+            ApiClient.Response deep = both.get("/agents/concierge/suspended-runs?perPage=200&page=50");
+            assertThat(deep.status()).isEqualTo(400);
+            assertThat(deep.json().get("option").asText()).isEqualTo("page");
+            assertThat(deep.json().get("detail").asText()).contains("nextCursor");
+            assertThat(both.get("/agents/concierge/suspended-runs?perPage=200&page=49").status()).as("(49 + 1) * 200 runs per resource").isEqualTo(200);
+            for (String q : List.of("?cursor=c1.bm9wZQ", "?resourceId=bob&cursor=nonsense", "?resourceId=carol&cursor=nonsense")) {
+                ApiClient.Response bad = both.get("/agents/concierge/suspended-runs" + q);
+                assertThat(bad.status()).as(q).isEqualTo(400);
+                assertThat(bad.json().get("option").asText()).as(q).isEqualTo("cursor");
+            }
         }
     }
 

@@ -70,6 +70,15 @@ class OpenApiConformanceTest {
                 .as("no unknown members, such as a stack trace").isNotEmpty();
         assertThat(doc.errors(doc.component("StreamOutcome"),
                 "{\"runId\":\"r\",\"outcome\":\"DONE\",\"text\":\"\",\"waitingCalls\":[],\"error\":null}")).isNotEmpty();
+        assertThat(doc.errors(doc.component("StreamOutcome"),
+                "{\"runId\":\"r\",\"outcome\":\"CANCELLED\",\"text\":\"\",\"waitingCalls\":[],\"error\":null}")).isEmpty();
+        assertThat(doc.errors(doc.component("AgentEvent"), "{\"type\":\"cancelled\",\"runId\":\"r\"}"))
+                .as("a cancelled event names its reason").isNotEmpty();
+        assertThat(doc.errors(doc.component("SuspendedRun"), "{\"runId\":\"r\",\"status\":\"SUSPENDED\",\"threadId\":null,"
+                + "\"resourceId\":null,\"suspendedAt\":\"2026-06-01T09:00:00Z\",\"toolCalls\":[]}"))
+                .as("createdAt, expiresAt, interrupted, interruption and parentRunId are required").isNotEmpty();
+        assertThat(doc.errors(doc.component("SuspendedRunPage"), "{\"runs\":[],\"total\":0,\"page\":null,\"perPage\":20,"
+                + "\"nextCursor\":null,\"asOf\":\"2026-06-01T09:00:00Z\"}")).isEmpty();
     }
 
     @Test
@@ -80,6 +89,10 @@ class OpenApiConformanceTest {
         assertThat(doc.errors(doc.component("ResumeRequest"), "{\"toolCallId\":\"c\",\"resumeData\":{\"a\":1}}")).isEmpty();
         assertThat(doc.errors(doc.component("ResumeRequest"), "{\"resumeData\":null}")).isEmpty();
         assertThat(doc.errors(doc.component("ApproveRequest"), "{}")).isNotEmpty();
+        assertThat(doc.errors(doc.component("CancelRequest"), "{\"reason\":\"Trip called off\"}")).isEmpty();
+        assertThat(doc.errors(doc.component("CancelRequest"), "{}")).isEmpty();
+        assertThat(doc.errors(doc.component("ContinueRequest"), "{}")).isEmpty();
+        assertThat(doc.errors(doc.component("ContinueRequest"), "{\"force\":true}")).isNotEmpty();
     }
 
     /** Each operation answered for real, each answer checked against its documented schema. */
@@ -92,6 +105,15 @@ class OpenApiConformanceTest {
         String data = t.suspend(t.concierge, "2026-06-03T09:00:00Z", "dave", "d", "Take my passport number");
         String data2 = t.suspend(t.concierge, "2026-06-03T10:00:00Z", "dave", "d", "Take my passport number");
         String approval2 = t.suspend(t.concierge, "2026-06-04T09:00:00Z", "alice", "a", "Book a flight to Rome");
+        String toCancel = t.suspend(t.concierge, "2026-06-05T09:00:00Z", "carol", "c", "Book a flight to Oslo");
+        String toCancel2 = t.suspend(t.concierge, "2026-06-05T10:00:00Z", "carol", "c", "Refund 300 EUR");
+        String toDiscard = t.suspend(t.concierge, "2026-06-05T11:00:00Z", "carol", "c", "Take my passport number");
+        String interrupted = t.suspend(t.concierge, "2026-06-06T09:00:00Z", "erin", "e", "Book a flight to Lima");
+        String interrupted2 = t.suspend(t.concierge, "2026-06-06T10:00:00Z", "erin", "e", "Book a flight to Quito");
+        for (String run : List.of(interrupted, interrupted2)) {
+            t.flaky.failNext(1);
+            assertThat(t.concierge.approveToolCall(run, "call_1_0").result().outcome()).isEqualTo(dev.baton.agent.RunOutcome.INTERRUPTED);
+        }
 
         record Call(String method, String path, int status, ApiClient.Response response) {
         }
@@ -102,6 +124,9 @@ class OpenApiConformanceTest {
                 "/agents/concierge/suspended-runs?perPage=x", "/agents/nobody/suspended-runs")) {
             get.accept(path, admin.get(path));
         }
+        String cursor = admin.get("/agents/concierge/suspended-runs?perPage=2").json().get("nextCursor").asText();
+        get.accept("/agents/concierge/suspended-runs?perPage=2&cursor=" + cursor,
+                admin.get("/agents/concierge/suspended-runs?perPage=2&cursor=" + cursor));
         get.accept("/agents", t.client(null).get("/agents"));
         String r = "/agents/concierge/runs/";
         List<Object[]> posts = List.of(
@@ -116,16 +141,29 @@ class OpenApiConformanceTest {
                 new Object[] {r + data + "/resume", "{\"resumeData\":{\"passportNumber\":\"X1234567\"}}", false},
                 new Object[] {r + data2 + "/resume", "{\"toolCallId\":\"call_1_0\",\"resumeData\":{\"passportNumber\":\"X7\"}}", true},
                 new Object[] {r + data + "/resume", "{\"resumeData\":1,\"extra\":2}", false},
-                new Object[] {r + data + "/resume", "{not json", false});
+                new Object[] {r + data + "/resume", "{not json", false},
+                new Object[] {r + interrupted + "/continue", "", false},
+                new Object[] {r + interrupted2 + "/continue", "{}", true},
+                new Object[] {r + toDiscard + "/continue", "{}", false},
+                new Object[] {r + approval2 + "/continue", "{}", false},
+                new Object[] {r + toCancel + "/cancel", "{\"reason\":\"Trip called off\"}", false},
+                new Object[] {r + toCancel2 + "/cancel", "{}", true},
+                new Object[] {r + toCancel + "/cancel", "{}", false},
+                new Object[] {r + toCancel2 + "/cancel", "{\"reason\":7}", false});
         for (Object[] p : posts) {
             String path = (String) p[0];
             ApiClient client = path.endsWith("/runs") && ((String) p[1]).contains("bob") ? t.client(TestServer.ALICE) : admin;
             ApiClient.Response response = (boolean) p[2] ? client.postForJson(path, (String) p[1]) : client.post(path, (String) p[1]);
             calls.add(new Call("POST", path, response.status(), response));
         }
+        for (String run : List.of(toDiscard, toDiscard)) {
+            ApiClient.Response response = admin.delete(r + run);
+            calls.add(new Call("DELETE", r + run, response.status(), response));
+        }
         for (Call c : calls) {
             String template = doc.template(c.path().contains("?") ? c.path().substring(0, c.path().indexOf('?')) : c.path());
-            seen.add(c.method() + " " + template + " " + c.status() + " " + c.response().contentType().split(";")[0]);
+            String type = c.response().contentType() == null ? "-" : c.response().contentType().split(";")[0];
+            seen.add(c.method() + " " + template + " " + c.status() + " " + type);
         }
         assertThat(seen).contains(
                 "GET / 200 text/html", "GET /openapi.json 200 application/json", "GET /me 200 application/json",
@@ -142,7 +180,17 @@ class OpenApiConformanceTest {
                 "POST /agents/{agentId}/runs/{runId}/decline 422 application/problem+json",
                 "POST /agents/{agentId}/runs/{runId}/resume 200 text/event-stream",
                 "POST /agents/{agentId}/runs/{runId}/resume 200 application/json",
-                "POST /agents/{agentId}/runs/{runId}/resume 400 application/problem+json");
+                "POST /agents/{agentId}/runs/{runId}/resume 400 application/problem+json",
+                "POST /agents/{agentId}/runs/{runId}/continue 200 text/event-stream",
+                "POST /agents/{agentId}/runs/{runId}/continue 200 application/json",
+                "POST /agents/{agentId}/runs/{runId}/continue 422 application/problem+json",
+                "POST /agents/{agentId}/runs/{runId}/continue 404 application/problem+json",
+                "POST /agents/{agentId}/runs/{runId}/cancel 200 text/event-stream",
+                "POST /agents/{agentId}/runs/{runId}/cancel 200 application/json",
+                "POST /agents/{agentId}/runs/{runId}/cancel 404 application/problem+json",
+                "POST /agents/{agentId}/runs/{runId}/cancel 400 application/problem+json",
+                "DELETE /agents/{agentId}/runs/{runId} 204 -",
+                "DELETE /agents/{agentId}/runs/{runId} 404 application/problem+json");
         Set<String> operations = new TreeSet<>();
         for (String s : seen) operations.add(s.substring(0, s.indexOf(' ', s.indexOf(' ') + 1)));
         assertThat(operations).containsExactlyInAnyOrderElementsOf(BatonHttpApi.ROUTES);

@@ -2,6 +2,9 @@ package dev.baton.http;
 
 import dev.baton.agent.Agent;
 import dev.baton.model.DeterministicModel;
+import dev.baton.model.LanguageModel;
+import dev.baton.model.ModelChunk;
+import dev.baton.model.ModelRequest;
 import dev.baton.store.SnapshotStore;
 import dev.baton.tool.Tool;
 import java.time.Clock;
@@ -10,8 +13,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /** The agents the HTTP tests serve: a concierge whose tools wait for approval or for data, and others. */
 final class TestAgents {
@@ -25,17 +31,44 @@ final class TestAgents {
 
     /** bookFlight (always approval), refund (approval above 100), askPassportNumber (waits for data). */
     static Agent concierge(String id, SnapshotStore store, Clock clock) {
+        return conciergeBuilder(id, store, clock, m -> m).build();
+    }
+
+    /** The concierge, its model wrapped by {@code wrap} (e.g. in a {@link FlakyModel}), to build further. */
+    static Agent.Builder conciergeBuilder(String id, SnapshotStore store, Clock clock, UnaryOperator<LanguageModel> wrap) {
         return Agent.builder(id)
                 .instructions("You book flights, refund orders and collect passport numbers.")
-                .model(DeterministicModel.builder()
+                .model(wrap.apply(DeterministicModel.builder()
                         .whenUserSays("flight", "bookFlight", text -> Map.of("to", match(DESTINATION, text, "somewhere")))
                         .whenUserSays("refund", "refund", text -> ordered("amount", Integer.parseInt(match(AMOUNT, text, "0")), "order", "A-1"))
                         .whenUserSays("passport", "askPassportNumber", text -> Map.of("purpose", text))
-                        .build())
+                        .build()))
                 .tools(bookFlight(), refund(), askPassportNumber())
                 .store(store)
-                .clock(clock)
-                .build();
+                .clock(clock);
+    }
+
+    /** A model that fails its next {@link #failNext} calls as a provider that is down would, then answers again. */
+    static final class FlakyModel implements LanguageModel {
+        private final LanguageModel delegate;
+        private final AtomicInteger failures = new AtomicInteger();
+
+        FlakyModel(LanguageModel delegate) {
+            this.delegate = delegate;
+        }
+
+        /** The next {@code n} calls fail. */
+        void failNext(int n) {
+            failures.set(n);
+        }
+
+        @Override
+        public Stream<ModelChunk> stream(ModelRequest request) {
+            if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IllegalStateException("provider answered 503 Service Unavailable");
+            }
+            return delegate.stream(request);
+        }
     }
 
     static Agent concierge(SnapshotStore store) {
@@ -58,6 +91,19 @@ final class TestAgents {
                 .model(DeterministicModel.builder().whenUserSays("launch", "launch", Map.of()).build())
                 .tools(launch)
                 .store(store)
+                .build();
+    }
+
+    /** A supervisor that hands flight requests to {@code desk} (its tool {@code agent-<desk>}). */
+    static Agent supervisor(String id, Agent desk, SnapshotStore store, Clock clock) {
+        return Agent.builder(id)
+                .instructions("You supervise; flights go to the desk.")
+                .model(DeterministicModel.builder()
+                        .whenUserSays("flight", "agent-" + desk.id(), text -> Map.of("prompt", text))
+                        .build())
+                .subagents(desk)
+                .store(store)
+                .clock(clock)
                 .build();
     }
 

@@ -16,18 +16,20 @@ final class TestServer implements AutoCloseable {
 
     final SnapshotStore store;
     final TestAgents.MutableClock clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
+    /** The concierge's model: {@code flaky.failNext(1)} makes its next model call fail. */
+    TestAgents.FlakyModel flaky;
     final Agent concierge;
     final Agent other;
     final BatonHttpApi api;
     final BatonHttpServer server;
 
     TestServer() {
-        this(MemorySnapshotStore.create(), BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
+        this(new KeysetPagingStore(MemorySnapshotStore.create()), BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
     }
 
     TestServer(SnapshotStore store, int maxBodyBytes, Duration requestTimeout) {
         this.store = store;
-        this.concierge = TestAgents.concierge(TestAgents.CONCIERGE, store, clock);
+        this.concierge = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, clock, m -> flaky = new TestAgents.FlakyModel(m)).build();
         this.other = TestAgents.concierge("other-desk", store, clock);
         this.api = BatonHttpApi.builder()
                 .agents(concierge, other)
