@@ -52,7 +52,10 @@ final class JdbcAccess {
         return call(what, "run", subject, work);
     }
 
-    /** As {@link #call(String, String, Function)}, naming the subject's kind ("run", "thread") in messages. */
+    /**
+     * As {@link #call(String, String, Function)}, for a subject of another kind: the message of a
+     * failure reads "{@code <what> <kind> '<subject>' failed}", e.g. "appending to thread 't-1' failed".
+     */
     <T> T call(String what, String kind, @Nullable String subject, Function<Handle, T> work) {
         if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
         try {
@@ -62,7 +65,7 @@ final class JdbcAccess {
             });
         } catch (JdbiException e) {
             if (subject != null && !kind.equals("run")) {
-                throw new StorageException(description + ": " + what + " of " + kind + " '" + subject + "' failed: "
+                throw new StorageException(description + ": " + what + " " + kind + " '" + subject + "' failed: "
                         + Schema.rootMessage(e), e);
             }
             throw StorageException.failed(description, what, subject, Schema.rootMessage(e), e);

@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * {@link JdbcSnapshotStore#memory()}.
  *
  * <ul>
- *   <li>An append is one transaction on the thread's row: it bumps the thread's counter
+ *   <li>An append is one transaction on the thread's row (on PostgreSQL one statement, a
+ *       {@code WITH ... UPDATE ... RETURNING} feeding the {@code INSERT}): it bumps the thread's counter
  *       {@code next_seq} by the number of messages (which locks the row, so appends to one thread
  *       take turns and interleave whole; PostgreSQL and SQLite {@code UPDATE ... RETURNING}, H2
  *       {@code FINAL TABLE}, MySQL/MariaDB {@code SELECT ... FOR UPDATE} and {@code UPDATE}),
@@ -48,6 +49,8 @@ import org.jspecify.annotations.Nullable;
 final class JdbcMemoryStore implements MemoryStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_ROLE = 32;
+    /** Messages PostgreSQL appends in one statement (4 parameters each, of at most 65,535); a bigger batch is a transaction. */
+    private static final int MAX_ONE_STATEMENT = 1_000;
 
     private final JdbcAccess db;
     private final String threads;
@@ -113,12 +116,10 @@ final class JdbcMemoryStore implements MemoryStore {
         Objects.requireNonNull(resourceId, "resourceId");
         checkPage(offset, limit);
         if (!db.fits(resourceId)) return new ThreadPage(List.of(), 0);
-        String where = " WHERE resource_id = ?";
-        List<Object> params = List.of(db.id(resourceId));
         List<MemoryThread> page = new ArrayList<>();
         long total = db.call("listing the threads of resource '" + resourceId + "'", null, h ->
-                pageAndTotal(h, Schema.THREAD_COLUMNS, threads, where, params, " ORDER BY updated_at DESC, id DESC", offset,
-                        limit, threadRow(), page));
+                pageAndTotal(h, threads, THREADS_OF, List.of(db.id(resourceId)), threadsPage(offset, limit), offset, limit,
+                        threadRow(), page));
         return new ThreadPage(page, total);
     }
 
@@ -153,6 +154,9 @@ final class JdbcMemoryStore implements MemoryStore {
         }
         if (!db.fits(threadId)) return false;
         long millis = at.toEpochMilli();
+        if (db.dialect == JdbcDialect.POSTGRESQL && !batch.isEmpty() && batch.size() <= MAX_ONE_STATEMENT) {
+            return db.call("appending to", "thread", threadId, h -> appendInOneStatement(h, threadId, batch, millis));
+        }
         return db.call("appending to", "thread", threadId, h -> h.inTransaction(t -> {
             Optional<Long> last = reserve(t, threadId, batch.size(), millis);
             if (last.isEmpty()) return false;
@@ -174,6 +178,39 @@ final class JdbcMemoryStore implements MemoryStore {
             insert.execute();
             return true;
         }));
+    }
+
+    /**
+     * PostgreSQL: the whole append as one statement, so one round trip and no transaction to begin
+     * and commit. The {@code UPDATE} of the thread's counter locks its row until the statement
+     * ends (appends to one thread take turns), the {@code INSERT} takes the seqs it reserved and
+     * skips a message the thread has, and nothing is inserted when the thread does not exist.
+     */
+    private boolean appendInOneStatement(Handle h, String threadId, List<StoredMessage.New> batch, long at) {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < batch.size(); i++) {
+            values.append(i == 0 ? "" : ", ").append("(").append(i + 1)
+                    .append(", CAST(? AS VARCHAR), CAST(? AS INTEGER), CAST(? AS VARCHAR), CAST(? AS TEXT))");
+        }
+        var q = h.createQuery("WITH t AS (UPDATE " + threads + " SET next_seq = next_seq + ?, updated_at = ? WHERE id = ?"
+                + " RETURNING next_seq), i AS (INSERT INTO " + messages + " (" + Schema.MESSAGE_COLUMNS + ")"
+                + " SELECT ?, t.next_seq - ? + v.n, v.run_id, v.run_index, v.role, v.content, ? FROM t, (VALUES " + values
+                + ") AS v (n, run_id, run_index, role, content) ON CONFLICT (thread_id, run_id, run_index) DO NOTHING)"
+                + " SELECT next_seq FROM t");
+        int k = 0;
+        q.bind(k++, (long) batch.size());
+        q.bind(k++, at);
+        q.bind(k++, threadId);
+        q.bind(k++, threadId);
+        q.bind(k++, (long) batch.size());
+        q.bind(k++, at);
+        for (StoredMessage.New m : batch) {
+            q.bind(k++, m.runId());
+            q.bind(k++, m.runIndex());
+            q.bind(k++, m.role());
+            q.bind(k++, m.content());
+        }
+        return q.mapTo(Long.class).findOne().isPresent();
     }
 
     /**
@@ -230,8 +267,7 @@ final class JdbcMemoryStore implements MemoryStore {
         if (n < 0) throw new IllegalArgumentException("n must be >= 0, was " + n);
         if (n == 0 || !db.fits(threadId)) return List.of();
         return db.call("reading the last messages of", "thread", threadId, h -> {
-            var q = h.createQuery("SELECT " + Schema.MESSAGE_COLUMNS + " FROM " + messages
-                    + " WHERE thread_id = ? ORDER BY seq DESC LIMIT " + n);
+            var q = h.createQuery(lastMessages(n));
             db.bindId(q, 0, threadId);
             List<StoredMessage> newestFirst = new ArrayList<>(q.map(messageRow()).list());
             Collections.reverse(newestFirst);
@@ -246,9 +282,31 @@ final class JdbcMemoryStore implements MemoryStore {
         if (!db.fits(threadId)) return new StoredMessagePage(List.of(), 0);
         List<StoredMessage> page = new ArrayList<>();
         long total = db.call("listing the messages of", "thread", threadId, h ->
-                pageAndTotal(h, Schema.MESSAGE_COLUMNS, messages, " WHERE thread_id = ?", List.of(db.id(threadId)),
-                        " ORDER BY seq", offset, limit, messageRow(), page));
+                pageAndTotal(h, messages, MESSAGES_OF, List.of(db.id(threadId)), messagesPage(offset, limit), offset, limit,
+                        messageRow(), page));
         return new StoredMessagePage(page, total);
+    }
+
+    // ---------------------------------------------------------------- statements (package-private for plan tests)
+
+    private static final String THREADS_OF = " WHERE resource_id = ?";
+    private static final String MESSAGES_OF = " WHERE thread_id = ?";
+
+    /** The last {@code n} messages of a thread, newest first: an index range on (thread_id, seq), backwards. */
+    String lastMessages(int n) {
+        return "SELECT " + Schema.MESSAGE_COLUMNS + " FROM " + messages + MESSAGES_OF + " ORDER BY seq DESC LIMIT " + n;
+    }
+
+    /** A page of a resource's threads and their total ({@link PageAndTotal}); parameters: the resource id, twice. */
+    String threadsPage(long offset, int limit) {
+        return PageAndTotal.sql(db.dialect, Schema.THREAD_COLUMNS, Schema.THREAD_COLUMNS, threads, THREADS_OF, "",
+                " ORDER BY updated_at DESC, id DESC", PageAndTotal.page(limit, offset));
+    }
+
+    /** A page of a thread's messages and their total ({@link PageAndTotal}); parameters: the thread id, twice. */
+    String messagesPage(long offset, int limit) {
+        return PageAndTotal.sql(db.dialect, Schema.MESSAGE_COLUMNS, Schema.MESSAGE_COLUMNS, messages, MESSAGES_OF, "",
+                " ORDER BY seq", PageAndTotal.page(limit, offset));
     }
 
     // ---------------------------------------------------------------- plumbing
@@ -258,19 +316,22 @@ final class JdbcMemoryStore implements MemoryStore {
         if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
     }
 
-    /** A page into {@code into} and the total, in one statement ({@link PageAndTotal}) unless the page is past the end. */
-    private <T> long pageAndTotal(Handle h, String columns, String from, String where, List<Object> params, String order,
-                                  long offset, int limit, RowMapper<T> mapper, List<T> into) {
+    /**
+     * A page into {@code into} and the total: {@code pageSql}, one statement whose parameters are
+     * {@code params} twice and whose last column is the total, unless the page is empty (then,
+     * past the end, the count alone: {@code SELECT COUNT(*) FROM table where}).
+     */
+    private <T> long pageAndTotal(Handle h, String table, String where, List<Object> params, String pageSql, long offset,
+                                  int limit, RowMapper<T> mapper, List<T> into) {
         if (limit > 0) {
-            var q = h.createQuery(PageAndTotal.sql(db.dialect, columns, columns, from, where, "", order,
-                    PageAndTotal.page(limit, offset)));
+            var q = h.createQuery(pageSql);
             List<Object> twice = new ArrayList<>(params);
             twice.addAll(params);
             JdbcAccess.bindAll(q, twice);
-            int width = columns.split(",").length;
             long total = q.scanResultSet((supplier, ctx) -> {
                 long n = -1;
                 try (ResultSet rs = supplier.get()) {
+                    int width = rs.getMetaData().getColumnCount() - 1;
                     while (rs.next()) {
                         if (n < 0) n = rs.getLong(width + 1);
                         if (rs.getObject(1) != null) into.add(mapper.map(rs, ctx));
@@ -281,7 +342,7 @@ final class JdbcMemoryStore implements MemoryStore {
             if (total >= 0) return Math.max(total, offset + into.size());
             if (offset == 0) return 0;   // nothing matches at all
         }
-        var count = h.createQuery("SELECT COUNT(*) FROM " + from + where);
+        var count = h.createQuery("SELECT COUNT(*) FROM " + table + where);
         JdbcAccess.bindAll(count, params);
         return count.mapTo(Long.class).one();
     }

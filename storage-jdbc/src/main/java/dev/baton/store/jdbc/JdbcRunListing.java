@@ -31,8 +31,14 @@ final class JdbcRunListing {
         this.table = table;
         this.rows = rows;
         this.withPayload = Schema.COLUMNS;
-        // payload is the 11th column: keep the name, so the row reads the same either way
-        this.withoutPayload = Schema.COLUMNS.replace(" payload,", " CASE WHEN summary IS NULL THEN payload ELSE '' END AS payload,");
+        // payload is the 11th column: keep the name, so the row reads the same either way. InnoDB
+        // fetches every column a statement names, a payload stored off-page included, even where
+        // the CASE never reads it: there the payload comes from a subquery that only a row
+        // without a summary runs. PostgreSQL (TOAST), H2 (LOBs) and SQLite read it only when used.
+        String payloadIfNoSummary = db.dialect == JdbcDialect.MYSQL
+                ? "(SELECT w.payload FROM " + table + " w WHERE w.run_id = " + table + ".run_id)" : "payload";
+        this.withoutPayload = Schema.COLUMNS.replace(" payload,",
+                " CASE WHEN summary IS NULL THEN " + payloadIfNoSummary + " ELSE '' END AS payload,");
     }
 
     /** A statement and its parameters, ids already in their bound form. */

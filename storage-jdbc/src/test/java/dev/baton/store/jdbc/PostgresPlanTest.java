@@ -44,9 +44,18 @@ class PostgresPlanTest {
                 + "  CASE WHEN g % 10 = 0 THEN 1700000000000 + g * 1000 + 3600000 END,"
                 + "  CASE WHEN g > 1000 THEN '{\"calls\":[]}' END"
                 + " FROM generate_series(1, 100000) AS g"));
+        // thread memory: 50 resources x 2,000 threads; the first 1,000 threads have 100 messages each
+        raw.useHandle(h -> h.execute("INSERT INTO " + TABLE + "_threads (id, resource_id, title, metadata, created_at,"
+                + " updated_at, next_seq) SELECT 'thread-' || g, 'user-' || (g % 50), NULL, '{}', 1700000000000,"
+                + " 1700000000000 + g * 1000, 100 FROM generate_series(1, 100000) AS g"));
+        raw.useHandle(h -> h.execute("INSERT INTO " + TABLE + "_messages (thread_id, seq, run_id, run_index, role, content,"
+                + " created_at) SELECT 'thread-' || (g / 100 + 1), g % 100 + 1, 'run-' || g, 0, 'user', '{\"text\":\"hi\"}',"
+                + " 1700000000000 + g FROM generate_series(0, 99999) AS g"));
         // VACUUM marks the pages all-visible (what autovacuum does on a live table), so that an
         // index-only scan needs no heap page; it cannot run in a transaction block
-        raw.useHandle(h -> h.execute("VACUUM ANALYZE " + TABLE));
+        for (String t : new String[] {TABLE, TABLE + "_threads", TABLE + "_messages"}) {
+            raw.useHandle(h -> h.execute("VACUUM ANALYZE " + t));
+        }
     }
 
     @AfterAll
@@ -71,6 +80,11 @@ class PostgresPlanTest {
             for (int i = 0; i < s.params().size(); i++) query.bind(i, s.params().get(i));
             return String.join("\n", query.mapTo(String.class).list());
         });
+    }
+
+    private static String plan(String sql, Object param) {
+        return raw.withHandle((Handle h) -> String.join("\n", h.createQuery("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql)
+                .bind(0, param).bind(1, param).mapTo(String.class).list()));
     }
 
     private static void assertInOrderFrom(String plan, String index) {
@@ -170,6 +184,41 @@ class PostgresPlanTest {
             assertThat(runs).extracting(r -> r.runId()).startsWith("run-10", "run-110", "run-210", "run-310");
             assertThat(runs).hasSize(50).allSatisfy(r -> assertThat(r.payload())
                     .isEqualTo(r.summary() == null ? "{\"formatVersion\":1}" : ""));   // runs up to 1000 have no summary
+        }
+    }
+
+    @Nested
+    class Memory {
+
+        private JdbcMemoryStore memory() {
+            return (JdbcMemoryStore) store.memory().orElseThrow();
+        }
+
+        @Test
+        void theLastMessagesOfAThreadAreAnIndexRangeReadBackwards() {
+            String plan = raw.withHandle((Handle h) -> String.join("\n", h.createQuery("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) "
+                    + memory().lastMessages(20)).bind(0, "thread-500").mapTo(String.class).list()));
+            assertThat(plan).as(plan).contains("Index Scan Backward using " + TABLE + "_messages_pkey")
+                    .contains("actual rows=20 ").doesNotContain("Seq Scan").doesNotContainIgnoringCase("Sort");
+            assertThat(memory().lastMessages("thread-500", 20)).hasSize(20);
+        }
+
+        @Test
+        void aPageOfMessagesWithItsTotalIsAnIndexRangeAndAnIndexOnlyCount() {
+            String plan = plan(memory().messagesPage(40, 20), "thread-500");
+            assertThat(plan).as(plan).contains("Index Scan using " + TABLE + "_messages_pkey")
+                    // the count may use either index that leads with thread_id
+                    .containsPattern("Index Only Scan using " + TABLE + "_messages_(pkey|run)").contains("Heap Fetches: 0")
+                    .doesNotContain("Seq Scan").doesNotContainIgnoringCase("Sort");
+            assertThat(memory().listMessages("thread-500", 40, 20).total()).isEqualTo(100);
+        }
+
+        @Test
+        void aResourcesThreadsNewestFirstWithTheirTotalAreAnIndexRange() {
+            String plan = plan(memory().threadsPage(0, 10), "user-7");
+            assertThat(plan).as(plan).contains(TABLE + "_threads_resource").contains("Index Only Scan using " + TABLE
+                    + "_threads_resource").doesNotContain("Seq Scan").doesNotContainIgnoringCase("Sort");
+            assertThat(memory().listThreads("user-7", 0, 10).total()).isEqualTo(2000);
         }
     }
 }
