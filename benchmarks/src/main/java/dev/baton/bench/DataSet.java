@@ -37,7 +37,7 @@ import java.util.UUID;
  */
 public final class DataSet {
     /** Bump when the generated rows change: seeded databases with another version are re-seeded. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;   // 2: every run has the listing summary core writes beside the payload
     public static final int AGENTS = 100;
     public static final int THREADS = 1_000;
     public static final int RESOURCES = 10_000;
@@ -53,11 +53,14 @@ public final class DataSet {
     public final int n;
     public final int size;
     private final RunState template;
+    /** The summary core stores beside the payload: the waiting approval; the same for every run (it names no run). */
+    private final String summary;
 
     public DataSet(int n, int size) {
         this.n = n;
         this.size = size;
         this.template = template();
+        this.summary = SnapshotCodec.encodeAll(template).summary();
     }
 
     /** A short name for namespaces: {@code 10k_2k}, {@code 1m_2k}, {@code 10k_14k}. */
@@ -121,7 +124,8 @@ public final class DataSet {
         String resourceId = resourceId(resource);
         Instant createdAt = Instant.ofEpochMilli(created);
         return new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, threadId, resourceId, createdAt,
-                Instant.ofEpochMilli(suspended), 1, null, null, payload(runId, agentId, threadId, resourceId, createdAt, r));
+                Instant.ofEpochMilli(suspended), 1, null, null, payload(runId, agentId, threadId, resourceId, createdAt, r),
+                null, summary);
     }
 
     /** The runId of run {@code i}, without building the run (same draws as {@link #run}). */

@@ -49,7 +49,7 @@ public final class Fixture {
             RunQuery.Builder b = RunQuery.forAgent(raw.agentId(), Instant.now())
                     .threadId(raw.threadId()).resourceId(raw.resourceId())
                     .createdFrom(options.fromDate()).createdTo(options.toDate());
-            return b.page(0, PAGE).build();
+            return b.page(0, PAGE).withPayload(false).build();   // as core lists: summaries, not payloads
         }
     }
 

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  * The hand-written baseline: the same filter, order, count and page as a store's listing, sent
  * straight to the database with its own driver, on the same data and indexes, with nothing of
  * Baton in between (no pool, no Jdbi, no RunSnapshot, no JSON decoding). It reads the same
- * columns and the payload text, so the bytes moved are the same.
+ * columns as the store's listing: on the SQL stores every column but the payload, and the
+ * listing summary beside it (in {@link Row#payload()}), so the bytes moved are the same.
  */
 public interface RawQueries extends AutoCloseable {
 

@@ -33,10 +33,15 @@ import org.postgresql.copy.CopyIn;
 final class SqlBackend extends Backend {
     /** The store's columns, in its own order (JdbcSnapshotStore / Schema.COLUMNS). */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
-            + " version, lease_owner, lease_expires_at, payload";
+            + " version, lease_owner, lease_expires_at, payload, expires_at, summary";
+    /** What the listing reads: every column but the payload, which a listing leaves unread when a summary is there. */
+    static final String LISTED = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
+            + " version, lease_owner, lease_expires_at, summary";
     /** The store's effective-status condition for SUSPENDED, spelled exactly as JdbcSnapshotStore spells it. */
     static final String SUSPENDED_NOW = " AND ((status = 'SUSPENDED' AND lease_owner IS NULL AND lease_expires_at IS NULL)"
             + " OR (status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at <= ?))";
+    /** The same on MySQL/MariaDB, where the store folds it into its indexed virtual column lease_state. */
+    static final String SUSPENDED_NOW_MYSQL = " AND lease_state <= ?";
     static final String MARKER = NAMESPACE + "_seed";
 
     private final String url;
@@ -179,28 +184,45 @@ final class SqlBackend extends Backend {
     }
 
     /**
-     * The store's secondary indexes, read from its own DDL ({@link JdbcSnapshotStore#ddl}): name and
-     * the statement that creates it ({@code CREATE INDEX}, or {@code ALTER TABLE ... ADD INDEX} on MySQL).
+     * The secondary indexes of the runs table as the store's migrations leave them, read from its
+     * own DDL ({@link JdbcSnapshotStore#ddl}, every migration in order): name and the statement that
+     * creates it ({@code CREATE INDEX}, or {@code ALTER TABLE ... ADD INDEX} on MySQL), without
+     * the indexes a later migration drops and without those of the thread-memory tables.
      */
     private List<String[]> secondaryIndexes(String t) {
-        List<String[]> out = new ArrayList<>();
-        for (String line : JdbcSnapshotStore.ddl(dialect, t).split("\n")) {
-            String l = line.trim();
-            if (l.endsWith(",") || l.endsWith(";")) l = l.substring(0, l.length() - 1);
-            java.util.regex.Matcher m = CREATE_INDEX.matcher(l);
-            if (m.matches()) {
-                out.add(new String[] {m.group(1), l});
+        Map<String, String[]> out = new java.util.LinkedHashMap<>();
+        for (String raw : JdbcSnapshotStore.ddl(dialect, t).split(";\n")) {
+            String st = raw.lines().filter(l -> !l.strip().startsWith("--")).map(String::strip)
+                    .reduce("", (a, b) -> a.isEmpty() ? b : a + " " + b);
+            java.util.regex.Matcher m = CREATE_INDEX.matcher(st);
+            if (m.matches() && m.group(2).equals(t)) {
+                String create = dialect == JdbcDialect.MYSQL
+                        ? "ALTER TABLE " + t + " ADD INDEX " + m.group(1) + " " + m.group(3) : st;
+                out.put(m.group(1), new String[] {m.group(1), create});
                 continue;
             }
-            m = INLINE_INDEX.matcher(l);
-            if (m.matches()) out.add(new String[] {m.group(1), "ALTER TABLE " + t + " ADD " + l});
+            m = DROP_INDEX.matcher(st);
+            if (m.matches()) {
+                out.remove(m.group(1));
+                continue;
+            }
+            if (st.startsWith("CREATE TABLE IF NOT EXISTS " + t + " (")) {   // MySQL's inline indexes of the runs table
+                for (String line : raw.split("\n")) {
+                    String l = line.strip();
+                    if (l.endsWith(",")) l = l.substring(0, l.length() - 1);
+                    m = INLINE_INDEX.matcher(l);
+                    if (m.matches()) out.put(m.group(1), new String[] {m.group(1), "ALTER TABLE " + t + " ADD " + l});
+                }
+            }
         }
-        if (out.size() != 4) throw new IllegalStateException(name + ": expected the store's 4 secondary indexes in its DDL, found " + out.size());
-        return out;
+        if (out.size() < 4) throw new IllegalStateException(name + ": expected the store's listing indexes in its DDL, found " + out.keySet());
+        return new ArrayList<>(out.values());
     }
 
     private static final java.util.regex.Pattern CREATE_INDEX =
-            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON .*");
+            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON (\\w+) (\\(.*)");
+    private static final java.util.regex.Pattern DROP_INDEX =
+            java.util.regex.Pattern.compile("DROP INDEX (?:IF EXISTS )?(\\w+)(?: ON \\w+)?");
     private static final java.util.regex.Pattern INLINE_INDEX = java.util.regex.Pattern.compile("INDEX (\\w+) \\(.*\\)");
 
     /** PostgreSQL: COPY ... FROM STDIN in text format, 1 MB at a time. */
@@ -221,7 +243,9 @@ final class SqlBackend extends Backend {
                 line.append(s.suspendedAt().toEpochMilli()).append('\t');
                 line.append(s.version()).append('\t');
                 line.append("\\N\t\\N\t");
-                copyField(line, s.payload()).append('\n');
+                copyField(line, s.payload()).append('\t');
+                line.append(s.expiresAt() == null ? "\\N" : Long.toString(s.expiresAt().toEpochMilli())).append('\t');
+                copyField(line, s.summary()).append('\n');
                 byte[] b = line.toString().getBytes(StandardCharsets.UTF_8);
                 buf.write(b, 0, b.length);
                 if (buf.size() > (1 << 20)) {
@@ -256,7 +280,7 @@ final class SqlBackend extends Backend {
     private void insert(Connection c, String t, DataSet data, int[] order, long start) throws SQLException {
         int perStatement = 100;
         StringBuilder sql = new StringBuilder("INSERT INTO " + t + " (" + COLUMNS + ") VALUES ");
-        for (int r = 0; r < perStatement; r++) sql.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)");
+        for (int r = 0; r < perStatement; r++) sql.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)");
         boolean binary = dialect == JdbcDialect.MYSQL;
         c.setAutoCommit(false);
         try (PreparedStatement full = c.prepareStatement(sql.toString())) {
@@ -267,7 +291,7 @@ final class SqlBackend extends Backend {
                 PreparedStatement partial = null;
                 if (rows < perStatement) {
                     StringBuilder tail = new StringBuilder("INSERT INTO " + t + " (" + COLUMNS + ") VALUES ");
-                    for (int r = 0; r < rows; r++) tail.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)");
+                    for (int r = 0; r < rows; r++) tail.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)");
                     partial = c.prepareStatement(tail.toString());
                     p = partial;
                 }
@@ -283,6 +307,9 @@ final class SqlBackend extends Backend {
                     p.setLong(k++, s.suspendedAt().toEpochMilli());
                     p.setLong(k++, s.version());
                     p.setString(k++, s.payload());
+                    if (s.expiresAt() == null) p.setNull(k++, java.sql.Types.BIGINT);
+                    else p.setLong(k++, s.expiresAt().toEpochMilli());
+                    p.setString(k++, s.summary());
                     progress(name + " " + t, i + 1, data.n, start);
                 }
                 p.executeUpdate();
@@ -314,7 +341,7 @@ final class SqlBackend extends Backend {
     @Override
     public RawQueries raw(DataSet data) {
         try {
-            return new Raw(connect(), table(data), dialect == JdbcDialect.MYSQL);
+            return new Raw(connect(), table(data), dialect == JdbcDialect.MYSQL);   // MySQL: binary ids, lease_state
         } catch (SQLException e) {
             throw new StorageException(name + ": cannot connect: " + e.getMessage(), e);
         }
@@ -323,7 +350,10 @@ final class SqlBackend extends Backend {
     /**
      * Plain JDBC on one connection, autocommit, prepared statements kept per query shape: the
      * page {@code SELECT ... ORDER BY created_at DESC, run_id DESC LIMIT 20} and its {@code COUNT(*)},
-     * with the store's WHERE clause (agent, filters, dates, effective status).
+     * with the store's WHERE clause (agent, filters, dates, effective status, on MySQL/MariaDB
+     * through the store's {@code lease_state}). It reads what the store's listing reads: every
+     * column but the payload, and the summary (whose text stands in the {@code payload} of a
+     * {@link RawQueries.Row}).
      */
     static final class Raw implements RawQueries {
         private final Connection c;
@@ -349,9 +379,9 @@ final class SqlBackend extends Backend {
                     if (q.resourceId() != null) where.append(" AND resource_id = ?");
                     if (q.from() != null) where.append(" AND created_at >= ?");
                     if (q.to() != null) where.append(" AND created_at <= ?");
-                    where.append(SUSPENDED_NOW);
+                    where.append(binary ? SUSPENDED_NOW_MYSQL : SUSPENDED_NOW);
                     ps = new PreparedStatement[] {
-                        c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + where
+                        c.prepareStatement("SELECT " + LISTED + " FROM " + table + where
                                 + " ORDER BY created_at DESC, run_id DESC LIMIT " + q.limit()),
                         c.prepareStatement("SELECT COUNT(*) FROM " + table + where)
                     };

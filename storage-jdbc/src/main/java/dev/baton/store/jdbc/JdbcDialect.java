@@ -109,6 +109,41 @@ public enum JdbcDialect {
     }
 
     /**
+     * The condition "suspended as of the one parameter {@code now}" ({@code RunSnapshot.effectiveStatus}):
+     * a {@code SUSPENDED} row without a lease, or a {@code RESUMING} row whose lease has lapsed. It
+     * also spells out the lease invariants of {@code RunSnapshot}, so a corrupt row (unknown status,
+     * a suspended row with a lease, a resuming row without one) matches neither this nor
+     * {@link #resumingAt()}. On MySQL/MariaDB the same test is folded into the indexed virtual
+     * column {@code lease_state} (migration V002), so that it can be answered from the index.
+     */
+    String suspendedAt() {
+        return this == MYSQL ? "lease_state <= ?"
+                : "((status = 'SUSPENDED' AND lease_owner IS NULL AND lease_expires_at IS NULL)"
+                + " OR (status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at <= ?))";
+    }
+
+    /** The condition "resuming under a live lease as of the one parameter {@code now}", see {@link #suspendedAt()}. */
+    String resumingAt() {
+        return this == MYSQL ? "lease_state > ?"
+                : "(status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at > ?)";
+    }
+
+    /**
+     * True when the database reports that a migration statement's object already exists (or, for
+     * a drop, is already gone): MySQL/MariaDB "duplicate column name", "duplicate key name" and
+     * "can't drop; check that it exists", SQLite "duplicate column name". Only these two lack
+     * {@code IF NOT EXISTS} for the statements Baton's migrations use.
+     */
+    boolean isAlreadyApplied(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (!(t instanceof SQLException s)) continue;
+            if (this == MYSQL && (s.getErrorCode() == 1060 || s.getErrorCode() == 1061 || s.getErrorCode() == 1091)) return true;
+            if (this == SQLITE && String.valueOf(s.getMessage()).contains("duplicate column name")) return true;
+        }
+        return false;
+    }
+
+    /**
      * True only for a violated primary key or unique constraint, never for other failures
      * (a NOT NULL violation, a lost connection, ...).
      */

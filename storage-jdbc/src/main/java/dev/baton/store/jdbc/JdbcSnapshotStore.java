@@ -1,47 +1,39 @@
 package dev.baton.store.jdbc;
 
-import dev.baton.SnapshotFormatException;
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
+import dev.baton.memory.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
-import java.nio.charset.StandardCharsets;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import javax.sql.DataSource;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
-import org.jdbi.v3.core.statement.SqlStatement;
-import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SnapshotStore} in one SQL table, through Jdbi 3: PostgreSQL, MySQL/MariaDB, H2 and
- * SQLite.
+ * SQLite; with {@link #memory()}, thread memory in two more tables of the same database.
  *
  * <p>Every field a query filters or orders on is a real, indexed column; the run state is the
- * {@code payload} text beside them, stored verbatim. Listing is one {@code SELECT ... WHERE ...
- * ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?} plus a {@code COUNT(*)}, on an index
- * per filter combination; compare-and-set is {@code UPDATE ... WHERE run_id = ? AND version = ?}
- * (zero rows: the race was lost).
+ * {@code payload} text beside them, stored verbatim, and the {@code summary} a listing shows is
+ * a second text column, so a listing that asks for no payloads never reads them. Each call is
+ * one statement outside any transaction: compare-and-set is {@code UPDATE ... WHERE run_id = ?
+ * AND version = ?} (zero rows: the race was lost); a listing is one {@code SELECT} of the page
+ * ({@code ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?}, or after a cursor) that
+ * carries the total, on an index per filter combination that also covers the count (PostgreSQL
+ * {@code INCLUDE}, MySQL/MariaDB's {@code lease_state}); due runs ({@link #listDue}) are an index
+ * range on {@code (agent_id, expires_at, run_id)}.
  *
  * <p>Open it by URL ({@code SnapshotStores.open("jdbc:postgresql://db/app")}, which pools
  * connections with HikariCP and closes the pool on {@link #close()}), or from the application's
@@ -64,7 +56,8 @@ import org.jspecify.annotations.Nullable;
  * {@code CURRENT_TIMESTAMP}, SQLite {@code strftime('%f', 'now')}); H2 embedded and SQLite run in
  * the application's process, so theirs is this machine's clock.
  *
- * <p>Capabilities ({@link #capabilities()}): every JDBC store has {@link StoreCapability#STORE_CLOCK}.
+ * <p>Capabilities ({@link #capabilities()}): every JDBC store has {@link StoreCapability#STORE_CLOCK}
+ * and {@link StoreCapability#THREAD_MEMORY}.
  * PostgreSQL, MySQL/MariaDB, an SQLite file, H2 over TCP and an H2 file opened with
  * {@code AUTO_SERVER=TRUE} are {@link StoreCapability#SHARED} and {@link StoreCapability#DURABLE};
  * an H2 file without {@code AUTO_SERVER} is only durable (a second process cannot open it);
@@ -77,26 +70,27 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /** Seconds a statement may run before the driver cancels it, unless the builder says otherwise. */
     public static final int DEFAULT_QUERY_TIMEOUT_SECONDS = 30;
 
-    private final Jdbi jdbi;
     private final JdbcDialect dialect;
     private final String table;
     private final String description;
     private final @Nullable AutoCloseable owned;
-    private final String selectColumns;
-    private final int queryTimeoutSeconds;
     private final Set<StoreCapability> capabilities;
-    private volatile boolean closed;
+    private final JdbcAccess db;
+    private final RunRows rows;
+    private final JdbcRunListing listing;
+    private final JdbcMemoryStore memory;
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
                               @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
-        this.jdbi = jdbi;
-        this.capabilities = withStoreClock(capabilities);
-        this.queryTimeoutSeconds = queryTimeoutSeconds;
+        this.capabilities = withOwnCapabilities(capabilities);
         this.dialect = dialect;
         this.table = table;
         this.description = description;
         this.owned = owned;
-        this.selectColumns = "SELECT " + Schema.COLUMNS + " FROM " + table;
+        this.db = new JdbcAccess(jdbi, dialect, description, queryTimeoutSeconds);
+        this.rows = new RunRows(db);
+        this.listing = new JdbcRunListing(db, table, rows);
+        this.memory = new JdbcMemoryStore(db, table);
     }
 
     /** Starts a store on the application's {@link DataSource}; Baton never closes it. */
@@ -199,7 +193,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
                 what = name;
                 switch (schemaMode) {
                     case CREATE -> Schema.migrate(jdbi, d, table);
-                    case VALIDATE -> Schema.validate(jdbi, table);
+                    case VALIDATE -> Schema.validate(jdbi, d, table);
                     case NONE -> { }
                 }
                 if (jdbcUrl == null && schemaMode != SchemaMode.NONE && (d == JdbcDialect.H2 || d == JdbcDialect.SQLITE)) {
@@ -268,13 +262,16 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return sharedAndDurable;
     }
 
-    private static Set<StoreCapability> withStoreClock(Set<StoreCapability> capabilities) {
-        EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK);
+    private static Set<StoreCapability> withOwnCapabilities(Set<StoreCapability> capabilities) {
+        EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
         all.addAll(capabilities);
         return java.util.Collections.unmodifiableSet(all);
     }
 
-    /** The DDL of the runs table (and its history table) for {@code dialect}, as one script. */
+    /**
+     * The DDL of every migration (the runs table, its indexes, the thread memory's tables) and of
+     * the history table, for {@code dialect}, as one script to run in order.
+     */
     public static String ddl(JdbcDialect dialect, String table) {
         return Schema.ddl(Objects.requireNonNull(dialect, "dialect"), table);
     }
@@ -306,19 +303,21 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     @Override
     public boolean insert(RunSnapshot s) {
         checkFits(s);
-        return call("insert", s.runId(), h -> {
-            var u = h.createUpdate("INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            bindId(u, 0, s.runId());
-            bindId(u, 1, s.agentId());
+        return db.call("insert", s.runId(), h -> {
+            var u = h.createUpdate("INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            db.bindId(u, 0, s.runId());
+            db.bindId(u, 1, s.agentId());
             u.bind(2, s.status().name());
-            bindId(u, 3, s.threadId());
-            bindId(u, 4, s.resourceId());
+            db.bindId(u, 3, s.threadId());
+            db.bindId(u, 4, s.resourceId());
             u.bind(5, s.createdAt().toEpochMilli());
             u.bind(6, s.suspendedAt().toEpochMilli());
             u.bind(7, s.version());
-            bindText(u, 8, s.leaseOwner());
-            bindMillis(u, 9, s.leaseExpiresAt());
+            JdbcAccess.bindText(u, 8, s.leaseOwner());
+            JdbcAccess.bindMillis(u, 9, s.leaseExpiresAt());
             u.bind(10, s.payload());
+            JdbcAccess.bindMillis(u, 11, s.expiresAt());
+            JdbcAccess.bindText(u, 12, s.summary());
             try {
                 return u.execute() == 1;
             } catch (UnableToExecuteStatementException e) {
@@ -332,27 +331,30 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     public Optional<RunSnapshot> find(String runId) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return Optional.empty();   // too long to have been stored
-        return call("find", runId, h -> {
-            var q = h.createQuery(selectColumns + " WHERE run_id = ?");
-            bindId(q, 0, runId);
-            return q.map((rs, ctx) -> read(rs)).findOne();
+        return db.call("find", runId, h -> {
+            var q = h.createQuery("SELECT " + Schema.COLUMNS + " FROM " + table + " WHERE run_id = ?");
+            db.bindId(q, 0, runId);
+            return q.map((rs, ctx) -> rows.read(rs)).findOne();
         });
     }
 
+    /** One {@code UPDATE ... WHERE run_id = ? AND version = ?} of every field a run's life changes. */
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot r) {
         checkFits(r);
-        return call("compare-and-set", r.runId(), h -> {
+        return db.call("compare-and-set", r.runId(), h -> {
             var u = h.createUpdate("UPDATE " + table + " SET status = ?, suspended_at = ?, version = ?, lease_owner = ?,"
-                    + " lease_expires_at = ?, payload = ? WHERE run_id = ? AND version = ?");
+                    + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ? WHERE run_id = ? AND version = ?");
             u.bind(0, r.status().name());
             u.bind(1, r.suspendedAt().toEpochMilli());
             u.bind(2, r.version());
-            bindText(u, 3, r.leaseOwner());
-            bindMillis(u, 4, r.leaseExpiresAt());
+            JdbcAccess.bindText(u, 3, r.leaseOwner());
+            JdbcAccess.bindMillis(u, 4, r.leaseExpiresAt());
             u.bind(5, r.payload());
-            bindId(u, 6, r.runId());
-            u.bind(7, expectedVersion);
+            JdbcAccess.bindMillis(u, 6, r.expiresAt());
+            JdbcAccess.bindText(u, 7, r.summary());
+            db.bindId(u, 8, r.runId());
+            u.bind(9, expectedVersion);
             return u.execute() == 1;
         });
     }
@@ -367,11 +369,11 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(newExpiry, "newExpiry");
         if (!dialect.fits(runId)) return false;   // too long to have been stored
-        return call("lease renewal", runId, h -> {
+        return db.call("lease renewal", runId, h -> {
             var u = h.createUpdate("UPDATE " + table + " SET lease_expires_at = ?, version = version + 1"
                     + " WHERE run_id = ? AND version = ? AND status = 'RESUMING' AND " + dialect.leaseOwnerIs());
             u.bind(0, newExpiry.toEpochMilli());
-            bindId(u, 1, runId);
+            db.bindId(u, 1, runId);
             u.bind(2, expectedVersion);
             u.bind(3, owner);
             return u.execute() == 1;
@@ -381,11 +383,11 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /** The database server's clock, see the class comment. */
     @Override
     public Instant now() {
-        return call("reading the clock", null, h -> Instant.ofEpochMilli(
+        return db.call("reading the clock", null, h -> Instant.ofEpochMilli(
                 h.createQuery(dialect.nowMillisSql()).mapTo(Long.class).one()));
     }
 
-    /** See the class comment: {@link StoreCapability#STORE_CLOCK}, and more depending on the database and URL. */
+    /** See the class comment: {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY}, and more depending on the database and URL. */
     @Override
     public Set<StoreCapability> capabilities() {
         return capabilities;
@@ -395,206 +397,69 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     public boolean delete(String runId, long expectedVersion) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return false;
-        return call("delete", runId, h -> {
+        return db.call("delete", runId, h -> {
             var u = h.createUpdate("DELETE FROM " + table + " WHERE run_id = ? AND version = ?");
-            bindId(u, 0, runId);
+            db.bindId(u, 0, runId);
             u.bind(1, expectedVersion);
             return u.execute() == 1;
         });
     }
 
+    /**
+     * The page and its total in one statement (PostgreSQL always; the others unless the page is
+     * past the end, when the total is asked for alone), outside any transaction; see the class comment.
+     */
     @Override
     public RunPage list(RunQuery query) {
-        if (query.emptyDateRange()
-                || !dialect.fits(query.agentId())
-                || (query.threadId() != null && !dialect.fits(query.threadId()))
-                || (query.resourceId() != null && !dialect.fits(query.resourceId()))) {
-            return new RunPage(List.of(), 0);
-        }
-        Where where = where(query);
-        Integer limit = query.limit();
-        return call("list", null, h -> {
-            if (limit != null && limit == 0) return new RunPage(List.of(), count(h, where));
-            String sql = selectColumns + where.sql + " ORDER BY created_at DESC, run_id DESC"
-                    + (limit != null ? " LIMIT " + limit + " OFFSET " + query.offset() : "");
-            if (limit == null) {
-                List<RunSnapshot> all = rows(h, sql, where);
-                return new RunPage(all, all.size());
-            }
-            // page and count in one snapshot, so the total agrees with the page
-            HandleCallback<RunPage, RuntimeException> page = t -> {
-                List<RunSnapshot> items = rows(t, sql, where);
-                long offset = query.offset();
-                boolean lastPage = items.size() < limit && (!items.isEmpty() || offset == 0);
-                long total = lastPage ? offset + items.size() : count(t, where);
-                return new RunPage(items, items.isEmpty() ? total : Math.max(total, offset + items.size()));
-            };
-            // SQLite transactions are serializable anyway, and its driver refuses other levels
-            return dialect == JdbcDialect.SQLITE ? h.inTransaction(page)
-                    : h.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, page);
-        });
+        Objects.requireNonNull(query, "query");
+        return listing.list(query);
     }
 
-    /** The page query for {@code query} and its parameters; for tests that look at plans. */
-    String listSql(RunQuery query) {
-        Integer limit = query.limit();
-        return selectColumns + where(query).sql + " ORDER BY created_at DESC, run_id DESC"
-                + (limit != null ? " LIMIT " + limit + " OFFSET " + query.offset() : "");
+    /**
+     * One {@code SELECT ... WHERE agent_id = ? AND expires_at <= ? AND <suspended now> ORDER BY
+     * expires_at, run_id LIMIT ?} on the index {@code <table>_due}; payloads are left out (empty)
+     * except for rows without a summary.
+     */
+    @Override
+    public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        return listing.listDue(agentId, now, limit);
     }
 
-    List<Object> listParameters(RunQuery query) {
-        return where(query).params;
+    /** The thread memory in this database ({@code <table>_threads}, {@code <table>_messages}), on the same pool. */
+    @Override
+    public Optional<MemoryStore> memory() {
+        return Optional.of(memory);
     }
 
-    private record Where(String sql, List<Object> params) {
+    /** The statement {@link #list} sends for {@code query} and its parameters; for tests that look at plans. */
+    JdbcRunListing.Statement listStatement(RunQuery query) {
+        return query.limit() != null && query.limit() == 0 ? listing.countOnly(query) : listing.pageAndTotal(query);
     }
 
-    private Where where(RunQuery q) {
-        StringBuilder sql = new StringBuilder(" WHERE agent_id = ?");
-        List<Object> params = new ArrayList<>();
-        params.add(id(q.agentId()));
-        if (q.threadId() != null) {
-            sql.append(" AND thread_id = ?");
-            params.add(id(q.threadId()));
-        }
-        if (q.resourceId() != null) {
-            sql.append(" AND resource_id = ?");
-            params.add(id(q.resourceId()));
-        }
-        if (q.createdFrom() != null) {
-            sql.append(" AND created_at >= ?");
-            params.add(q.createdFrom().toEpochMilli());
-        }
-        if (q.createdTo() != null) {
-            sql.append(" AND created_at <= ?");
-            params.add(q.createdTo().toEpochMilli());
-        }
-        // The effective status (a RESUMING run whose lease expired counts as SUSPENDED) is a
-        // residual filter on the rows the (agent, thread, resource, created_at) index yields.
-        // It also spells out the lease invariants of RunSnapshot, so a corrupt row (unknown
-        // status, a SUSPENDED row with a lease, a RESUMING row without one) matches neither
-        // branch: it cannot break the listing of the other runs; find() reports it.
-        if (q.status() == RunStatus.SUSPENDED) {
-            sql.append(" AND ((status = 'SUSPENDED' AND lease_owner IS NULL AND lease_expires_at IS NULL)"
-                    + " OR (status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at <= ?))");
-            params.add(q.now().toEpochMilli());
-        } else if (q.status() == RunStatus.RESUMING) {
-            sql.append(" AND status = 'RESUMING' AND lease_owner IS NOT NULL AND lease_expires_at > ?");
-            params.add(q.now().toEpochMilli());
-        }
-        return new Where(sql.toString(), params);
+    /** The count {@link #list} makes for {@code query}, alone; for tests that look at plans. */
+    JdbcRunListing.Statement countStatement(RunQuery query) {
+        return listing.countOnly(query);
     }
 
-    private List<RunSnapshot> rows(Handle h, String sql, Where where) {
-        var q = h.createQuery(sql);
-        for (int i = 0; i < where.params.size(); i++) q.bind(i, where.params.get(i));
-        return q.map((rs, ctx) -> read(rs)).list();
-    }
-
-    private long count(Handle h, Where where) {
-        var q = h.createQuery("SELECT COUNT(*) FROM " + table + where.sql);
-        for (int i = 0; i < where.params.size(); i++) q.bind(i, where.params.get(i));
-        return q.mapTo(Long.class).one();
-    }
-
-    // ---------------------------------------------------------------- rows
-
-    private RunSnapshot read(ResultSet rs) throws SQLException {
-        String runId = readId(rs, 1);
-        if (runId == null) throw new SnapshotFormatException("(null)", "a row of " + description + " has no run_id", null);
-        try {
-            String agentId = required(runId, "agent_id", readId(rs, 2));
-            String statusText = required(runId, "status", rs.getString(3));
-            RunStatus status;
-            try {
-                status = RunStatus.valueOf(statusText);
-            } catch (IllegalArgumentException e) {
-                throw new SnapshotFormatException(runId, "unknown status '" + statusText + "' in " + description, e);
-            }
-            String threadId = readId(rs, 4);
-            String resourceId = readId(rs, 5);
-            Instant createdAt = Instant.ofEpochMilli(requiredLong(runId, rs, 6, "created_at"));
-            Instant suspendedAt = Instant.ofEpochMilli(requiredLong(runId, rs, 7, "suspended_at"));
-            long version = requiredLong(runId, rs, 8, "version");
-            String leaseOwner = rs.getString(9);
-            long lease = rs.getLong(10);
-            Instant leaseExpiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(lease);
-            String payload = required(runId, "payload", rs.getString(11));
-            return new RunSnapshot(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version,
-                    leaseOwner, leaseExpiresAt, payload);
-        } catch (IllegalArgumentException e) {   // RunSnapshot's own checks: version < 1, a lease on a SUSPENDED run, ...
-            throw new SnapshotFormatException(runId, e.getMessage() + " in " + description, e);
-        }
-    }
-
-    private String required(String runId, String column, @Nullable String value) {
-        if (value == null) throw new SnapshotFormatException(runId, "column " + column + " is NULL in " + description, null);
-        return value;
-    }
-
-    private long requiredLong(String runId, ResultSet rs, int index, String column) throws SQLException {
-        long v = rs.getLong(index);
-        if (rs.wasNull()) throw new SnapshotFormatException(runId, "column " + column + " is NULL in " + description, null);
-        return v;
-    }
-
-    private @Nullable String readId(ResultSet rs, int index) throws SQLException {
-        if (!dialect.idsAreBinary()) return rs.getString(index);
-        byte[] b = rs.getBytes(index);
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
-    }
-
-    private Object id(String value) {
-        return dialect.idsAreBinary() ? value.getBytes(StandardCharsets.UTF_8) : value;
-    }
-
-    private void bindId(SqlStatement<?> st, int index, @Nullable String value) {
-        if (value == null) st.bindNull(index, dialect.idsAreBinary() ? Types.VARBINARY : Types.VARCHAR);
-        else st.bind(index, id(value));
-    }
-
-    private static void bindText(SqlStatement<?> st, int index, @Nullable String value) {
-        if (value == null) st.bindNull(index, Types.VARCHAR);
-        else st.bind(index, value);
-    }
-
-    private static void bindMillis(SqlStatement<?> st, int index, @Nullable Instant value) {
-        if (value == null) st.bindNull(index, Types.BIGINT);
-        else st.bind(index, value.toEpochMilli());
+    /** The statement {@link #listDue} sends; for tests that look at plans. */
+    JdbcRunListing.Statement dueStatement(String agentId, Instant now, int limit) {
+        return listing.due(agentId, now, limit);
     }
 
     private void checkFits(RunSnapshot s) {
-        check("runId", s.runId());
-        check("agentId", s.agentId());
-        check("threadId", s.threadId());
-        check("resourceId", s.resourceId());
+        db.checkFits("runId", s.runId(), "");
+        db.checkFits("agentId", s.agentId(), "");
+        db.checkFits("threadId", s.threadId(), "");
+        db.checkFits("resourceId", s.resourceId(), "");
         if (s.leaseOwner() != null && s.leaseOwner().length() > 255) {
             throw new IllegalArgumentException("leaseOwner of run '" + s.runId() + "' is longer than the 255 characters "
                     + description + " keeps");
         }
     }
 
-    private void check(String field, @Nullable String value) {
-        if (value != null && !dialect.fits(value)) {
-            throw new IllegalArgumentException(field + " '" + value.substring(0, Math.min(40, value.length()))
-                    + "...' is longer than the " + dialect.idLimit() + " " + description + " keeps");
-        }
-    }
-
     // ---------------------------------------------------------------- plumbing
-
-    private <T> T call(String what, @Nullable String runId, Function<Handle, T> work) {
-        if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
-        try {
-            return jdbi.withHandle(h -> {
-                // on the handle's own copy of the configuration: a user's Jdbi keeps its settings
-                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
-                return work.apply(h);
-            });
-        } catch (JdbiException e) {
-            throw StorageException.failed(description, what, runId, Schema.rootMessage(e), e);
-        }
-    }
 
     @Override
     public String describe() {
@@ -607,8 +472,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      */
     @Override
     public void close() {
-        if (closed) return;
-        closed = true;
+        if (!db.close()) return;
         if (owned != null) {
             try {
                 owned.close();

@@ -11,34 +11,49 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.StatementException;
 import org.jdbi.v3.core.statement.UnableToCreateStatementException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The versioned migrations of the runs table, one SQL file per version and dialect under
- * {@code dev/baton/store/jdbc/migrations/<dialect>/}, and the {@code <table>_schema_history}
- * table that records which were applied.
+ * The versioned migrations of the store's tables (the runs table {@code <table>}, and the thread
+ * memory's {@code <table>_threads} and {@code <table>_messages}), one SQL file per version and
+ * dialect under {@code dev/baton/store/jdbc/migrations/<dialect>/}, and the
+ * {@code <table>_schema_history} table that records which were applied.
  *
  * <p>Two instances may start at once. PostgreSQL takes a transaction-scoped advisory lock (its
  * DDL is transactional, so a migration applies whole or not at all); MySQL/MariaDB take a named
  * {@code GET_LOCK}; H2 and SQLite, which have no such lock, retry a migration that lost a race.
- * On every database each statement is idempotent ({@code IF NOT EXISTS}) and a duplicate history
- * row is accepted, so concurrent starts end with one table and one history row per version.
+ * On every database each statement is idempotent ({@code IF NOT EXISTS}; where the database has
+ * no such clause, MySQL's columns and indexes and SQLite's columns, the error "it already
+ * exists" counts as done) and a duplicate history row is accepted, so concurrent starts end with
+ * one set of tables and one history row per version, and a migration that stopped half-way
+ * (MySQL's DDL is not transactional) completes on the next start.
  */
 final class Schema {
     private static final Logger LOG = LoggerFactory.getLogger(Schema.class);
 
     /** Every migration, in order. Append new ones; never edit an applied one. */
-    static final List<Migration> MIGRATIONS = List.of(new Migration(1, "create_runs"));
+    static final List<Migration> MIGRATIONS = List.of(
+            new Migration(1, "create_runs"),
+            new Migration(2, "deadlines_summaries_covering_indexes"),
+            new Migration(3, "thread_memory"));
 
-    /** The columns the store reads and writes; VALIDATE checks that they exist. */
+    /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
-            + " version, lease_owner, lease_expires_at, payload";
+            + " version, lease_owner, lease_expires_at, payload, expires_at, summary";
+    /** The columns of {@code <table>_threads}, in the order {@link JdbcMemoryStore} reads them. */
+    static final String THREAD_COLUMNS = "id, resource_id, title, metadata, created_at, updated_at";
+    /** The columns of {@code <table>_messages}, in the order {@link JdbcMemoryStore} reads them. */
+    static final String MESSAGE_COLUMNS = "thread_id, seq, run_id, run_index, role, content, created_at";
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,39}");
     private static final int LOCK_WAIT_SECONDS = 30;
+    /** Per dialect and table: the migrations of H2 and SQLite stores in this JVM take turns. */
+    private static final java.util.concurrent.ConcurrentMap<String, java.util.concurrent.locks.ReentrantLock> IN_PROCESS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     record Migration(int version, String description) {
         String fileName() {
@@ -60,6 +75,16 @@ final class Schema {
 
     static String historyTable(String table) {
         return table + "_schema_history";
+    }
+
+    /** The thread memory's threads table. */
+    static String threadsTable(String table) {
+        return table + "_threads";
+    }
+
+    /** The thread memory's messages table. */
+    static String messagesTable(String table) {
+        return table + "_messages";
     }
 
     private static String historyDdl(String table) {
@@ -97,7 +122,8 @@ final class Schema {
     static String ddl(JdbcDialect dialect, String table) {
         checkTable(table);
         StringBuilder b = new StringBuilder();
-        b.append("-- Baton runs table for ").append(dialect.displayName()).append('\n');
+        b.append("-- Baton tables for ").append(dialect.displayName()).append(": runs (").append(table)
+                .append("), thread memory (").append(threadsTable(table)).append(", ").append(messagesTable(table)).append(")\n");
         for (Migration m : MIGRATIONS) {
             b.append("-- ").append(m.fileName()).append('\n');
             for (String s : statements(dialect, table, m)) b.append(s).append(";\n");
@@ -139,12 +165,23 @@ final class Schema {
      * H2 and SQLite have no advisory lock, and H2 commits at every DDL statement, so a lock row
      * would not hold. Every statement is idempotent instead: an instance that loses a race
      * ("index already exists" while another creates it) simply runs the migration again.
+     *
+     * <p>Stores in one JVM (where an embedded database's instances usually are) also take turns,
+     * per table name: H2 copies a table for {@code ALTER TABLE ... ADD COLUMN}, and two such
+     * copies of one table at once can wait on each other's lock of the schema for a long time.
      */
     private static void applyWithRetries(Jdbi jdbi, JdbcDialect dialect, String table) {
         java.util.Random jitter = new java.util.Random();
+        java.util.concurrent.locks.ReentrantLock turn = IN_PROCESS.computeIfAbsent(dialect + ":" + table,
+                k -> new java.util.concurrent.locks.ReentrantLock());
         for (int attempt = 1; ; attempt++) {
             try {
-                jdbi.useHandle(h -> apply(h, dialect, table));
+                turn.lock();
+                try {
+                    jdbi.useHandle(h -> apply(h, dialect, table));
+                } finally {
+                    turn.unlock();
+                }
                 return;
             } catch (org.jdbi.v3.core.JdbiException e) {
                 if (attempt == 5) throw e;
@@ -164,7 +201,7 @@ final class Schema {
         Set<Integer> applied = h.createQuery("SELECT version FROM " + historyTable(table)).mapTo(Integer.class).set();
         for (Migration m : MIGRATIONS) {
             if (applied.contains(m.version())) continue;
-            for (String s : statements(dialect, table, m)) h.execute(s);
+            for (String s : statements(dialect, table, m)) execute(h, dialect, s);
             try {
                 h.execute("INSERT INTO " + historyTable(table) + " (version, description, installed_at) VALUES (?, ?, ?)",
                         m.version(), m.description(), System.currentTimeMillis());
@@ -176,15 +213,39 @@ final class Schema {
         }
     }
 
-    /** Fails unless the table has every column the store uses. */
-    static void validate(Jdbi jdbi, String table) {
+    /**
+     * One migration statement. Where the database cannot say {@code IF NOT EXISTS} (MySQL's
+     * columns and indexes, SQLite's columns), "it already exists" (or, for a drop, "it is
+     * already gone") means an earlier, interrupted run of this migration did it.
+     */
+    private static void execute(Handle h, JdbcDialect dialect, String statement) {
         try {
-            jdbi.useHandle(h -> h.createQuery("SELECT " + COLUMNS + " FROM " + table + " WHERE 1 = 0").mapToMap().list());
+            h.execute(statement);
+        } catch (StatementException e) {   // SQLite refuses "duplicate column" when preparing, the others when running
+            if (!(e.getCause() instanceof SQLException se) || !dialect.isAlreadyApplied(se)) throw e;
+            LOG.debug("Already applied, skipped: {} ({})", statement, se.getMessage());
+        }
+    }
+
+    /**
+     * Fails unless every table has every column the store uses: the runs table (with MySQL's
+     * {@code lease_state}) and the thread memory's two tables.
+     */
+    static void validate(Jdbi jdbi, JdbcDialect dialect, String table) {
+        String runColumns = dialect == JdbcDialect.MYSQL ? COLUMNS + ", lease_state" : COLUMNS;
+        validate(jdbi, table, table, runColumns);
+        validate(jdbi, table, threadsTable(table), THREAD_COLUMNS + ", next_seq");
+        validate(jdbi, table, messagesTable(table), MESSAGE_COLUMNS);
+    }
+
+    private static void validate(Jdbi jdbi, String table, String checked, String columns) {
+        try {
+            jdbi.useHandle(h -> h.createQuery("SELECT " + columns + " FROM " + checked + " WHERE 1 = 0").mapToMap().list());
         } catch (UnableToCreateStatementException | UnableToExecuteStatementException e) {
             // H2 and SQLite refuse the statement when preparing it, the others when running it
-            throw new StorageException("schemaMode=validate: table " + table + " is missing or lacks one of the columns "
-                    + COLUMNS + " (" + rootMessage(e) + "). Create it with the DDL of JdbcSnapshotStore.ddl(dialect, \""
-                    + table + "\") or use schemaMode=create.", e);
+            throw new StorageException("schemaMode=validate: table " + checked + " is missing or lacks one of the columns "
+                    + columns + " (" + rootMessage(e) + "). Create the tables with the DDL of JdbcSnapshotStore.ddl(dialect, \""
+                    + table + "\") (every migration, in order) or use schemaMode=create.", e);
         }
     }
 

@@ -41,8 +41,24 @@ class MigrationTest {
 
     private static void drop(String url, String table) {
         Jdbi.create(url).useHandle(h -> {
-            h.execute("DROP TABLE IF EXISTS " + table);
-            h.execute("DROP TABLE IF EXISTS " + table + "_schema_history");
+            for (String t : new String[] {table, table + "_schema_history", table + "_threads", table + "_messages"}) {
+                h.execute("DROP TABLE IF EXISTS " + t);
+            }
+        });
+    }
+
+    /** Runs the statements of {@code migrations} as a user (or an older Baton) would, recording them in the history table. */
+    private static void applyByHand(String url, String table, int... migrations) {
+        JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+        Jdbi.create(url).useHandle(h -> {
+            h.execute("CREATE TABLE IF NOT EXISTS " + table + "_schema_history (version INTEGER NOT NULL PRIMARY KEY,"
+                    + " description VARCHAR(200) NOT NULL, installed_at BIGINT NOT NULL)");
+            for (int v : migrations) {
+                Schema.Migration m = Schema.MIGRATIONS.get(v - 1);
+                for (String stmt : Schema.statements(dialect, table, m)) h.execute(stmt);
+                h.execute("INSERT INTO " + table + "_schema_history (version, description, installed_at) VALUES (?, ?, 0)",
+                        m.version(), m.description());
+            }
         });
     }
 
@@ -66,7 +82,7 @@ class MigrationTest {
             for (Future<SnapshotStore> f : fs) stores.add(f.get(60, TimeUnit.SECONDS));
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1);
+            assertThat(versions).containsExactly(1, 2, 3);
             RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
             assertThat(stores.get(0).insert(s)).isTrue();
             assertThat(stores.get(7).find(s.runId())).contains(s);
@@ -105,6 +121,96 @@ class MigrationTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anUpgradeFromTheFirstSchemaKeepsEveryRunWhichIsListedFromItsPayload(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            applyByHand(url, table, 1);   // a table written by Baton 0.1
+            RunSnapshot old = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
+            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+            Jdbi.create(url).useHandle(h -> {
+                var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
+                        + " suspended_at, version, lease_owner, lease_expires_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)");
+                Object[] values = {id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED", id(dialect, "t"),
+                    id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L, old.payload()};
+                for (int i = 0; i < values.length; i++) u.bind(i, values[i]);
+                u.execute();
+            });
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                assertThat(store.find(old.runId())).contains(old);
+                RunSnapshot listed = store.list(dev.baton.store.RunQuery.forAgent(old.agentId(), old.createdAt().plusSeconds(60))
+                        .withPayload(false).page(0, 10).build()).items().get(0);
+                assertThat(listed.summary()).isNull();
+                assertThat(listed.payload()).as("no summary: the payload, so core can read it").isEqualTo(old.payload());
+                assertThat(store.listDue(old.agentId(), old.createdAt().plusSeconds(60), 10)).isEmpty();
+                assertThat(store.memory()).isPresent();
+            }
+            List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
+            assertThat(versions).containsExactly(1, 2, 3);
+        } finally {
+            drop(url, table);
+        }
+    }
+
+    /**
+     * MySQL's DDL is not transactional and SQLite cannot say ADD COLUMN IF NOT EXISTS: a migration
+     * that stopped after some of its statements must complete on the next start, on every database.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aMigrationThatStoppedHalfWayCompletesOnTheNextStart(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            applyByHand(url, table, 1);
+            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+            List<String> v2 = Schema.statements(dialect, table, Schema.MIGRATIONS.get(1));
+            Jdbi.create(url).useHandle(h -> {
+                // the columns and the first two new indexes, then the process died
+                for (String stmt : v2.subList(0, dialect == JdbcDialect.MYSQL ? 5 : 4)) h.execute(stmt);
+            });
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
+                assertThat(store.insert(s)).isTrue();
+                assertThat(store.find(s.runId())).contains(s);
+            }
+            List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
+            assertThat(versions).containsExactly(1, 2, 3);
+        } finally {
+            drop(url, table);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void validateNamesATableOfTheLaterMigrationsThatIsMissing(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            applyByHand(url, table, 1);   // the DDL of Baton 0.1 only
+            assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
+                    .hasMessageContaining("summary");
+            applyByHand(url, table, 2);
+            assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                    .isInstanceOf(StorageException.class).hasMessageContaining(table + "_threads");
+            applyByHand(url, table, 3);
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate"))) {
+                assertThat(store.memory()).isPresent();
+            }
+        } finally {
+            drop(url, table);
+        }
+    }
+
+    private static Object id(JdbcDialect dialect, String id) {
+        return dialect == JdbcDialect.MYSQL ? id.getBytes(StandardCharsets.UTF_8) : id;
+    }
+
     @Test
     void noneTouchesNothingAndAMissingTableFailsOnUseWithAStorageException() {
         String url = TestDatabases.h2Url();
@@ -125,9 +231,15 @@ class MigrationTest {
     void theDdlNamesTheTableAndItsIndexes(JdbcDialect dialect) {
         String ddl = JdbcSnapshotStore.ddl(dialect, "my_runs");
         assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS my_runs (")
-                .contains("my_runs_agent ").contains("my_runs_agent_thread ").contains("my_runs_agent_resource ")
-                .contains("my_runs_agent_thread_resource ").contains("my_runs_schema_history")
+                .contains("my_runs_list_agent ").contains("my_runs_list_thread ").contains("my_runs_list_resource ")
+                .contains("my_runs_list_thread_resource ").contains("my_runs_due ").contains("my_runs_schema_history")
+                .contains("expires_at").contains("summary")
+                .contains("CREATE TABLE IF NOT EXISTS my_runs_threads (").contains("my_runs_threads_resource ")
+                .contains("CREATE TABLE IF NOT EXISTS my_runs_messages (").contains("my_runs_messages_run")
+                .contains("-- V001__create_runs.sql").contains("-- V002__").contains("-- V003__thread_memory.sql")
                 .doesNotContain("${table}");
+        if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("INCLUDE (status, lease_owner, lease_expires_at)");
+        if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("lease_state BIGINT AS (");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("COLLATE \"C\"");
         if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("VARBINARY(764)");
     }

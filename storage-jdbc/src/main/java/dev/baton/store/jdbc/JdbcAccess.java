@@ -1,0 +1,120 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.StorageException;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.statement.SqlStatement;
+import org.jdbi.v3.core.statement.SqlStatements;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the run store and the memory store of one {@link JdbcSnapshotStore} share: the Jdbi (and
+ * so the pool), the dialect, the name used in messages, the query timeout, and whether the store
+ * is closed. Every call goes through {@link #call}: one handle (one pooled connection) per call,
+ * driver failures wrapped in a {@link StorageException}.
+ */
+final class JdbcAccess {
+    final Jdbi jdbi;
+    final JdbcDialect dialect;
+    final String description;
+    private final int queryTimeoutSeconds;
+    private volatile boolean closed;
+
+    JdbcAccess(Jdbi jdbi, JdbcDialect dialect, String description, int queryTimeoutSeconds) {
+        this.jdbi = jdbi;
+        this.dialect = dialect;
+        this.description = description;
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
+    }
+
+    /** Marks the store closed; every later call fails. Returns false if it already was. */
+    boolean close() {
+        if (closed) return false;
+        closed = true;
+        return true;
+    }
+
+    /**
+     * Runs {@code work} on a handle of its own, with the query timeout set on the handle's own copy
+     * of the configuration (a user's Jdbi keeps its settings).
+     *
+     * @param what  what is being done, for the message of a failure ("insert", "list", ...)
+     * @param subject the run or thread the call is about, or null
+     */
+    <T> T call(String what, @Nullable String subject, Function<Handle, T> work) {
+        return call(what, "run", subject, work);
+    }
+
+    /**
+     * As {@link #call(String, String, Function)}, for a subject of another kind: the message of a
+     * failure reads "{@code <what> <kind> '<subject>' failed}", e.g. "appending to thread 't-1' failed".
+     */
+    <T> T call(String what, String kind, @Nullable String subject, Function<Handle, T> work) {
+        if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
+        try {
+            return jdbi.withHandle(h -> {
+                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
+                return work.apply(h);
+            });
+        } catch (JdbiException e) {
+            if (subject != null && !kind.equals("run")) {
+                throw new StorageException(description + ": " + what + " " + kind + " '" + subject + "' failed: "
+                        + Schema.rootMessage(e), e);
+            }
+            throw StorageException.failed(description, what, subject, Schema.rootMessage(e), e);
+        }
+    }
+
+    // ---------------------------------------------------------------- ids and values
+
+    /** Whether {@code id} fits the id columns, see {@link JdbcDialect#fits}. */
+    boolean fits(@Nullable String id) {
+        return id == null || dialect.fits(id);
+    }
+
+    /** Fails with an {@link IllegalArgumentException} naming {@code field} if {@code value} does not fit an id column. */
+    void checkFits(String field, @Nullable String value, String of) {
+        if (value != null && !dialect.fits(value)) {
+            throw new IllegalArgumentException(field + " '" + value.substring(0, Math.min(40, value.length()))
+                    + "...' " + of + "is longer than the " + dialect.idLimit() + " " + description + " keeps");
+        }
+    }
+
+    /** An id as bound: UTF-8 bytes on MySQL/MariaDB ({@code VARBINARY}), else the string. */
+    Object id(String value) {
+        return dialect.idsAreBinary() ? value.getBytes(StandardCharsets.UTF_8) : value;
+    }
+
+    @Nullable String readId(ResultSet rs, int index) throws SQLException {
+        if (!dialect.idsAreBinary()) return rs.getString(index);
+        byte[] b = rs.getBytes(index);
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    void bindId(SqlStatement<?> st, int index, @Nullable String value) {
+        if (value == null) st.bindNull(index, dialect.idsAreBinary() ? Types.VARBINARY : Types.VARCHAR);
+        else st.bind(index, id(value));
+    }
+
+    static void bindText(SqlStatement<?> st, int index, @Nullable String value) {
+        if (value == null) st.bindNull(index, Types.VARCHAR);
+        else st.bind(index, value);
+    }
+
+    static void bindMillis(SqlStatement<?> st, int index, @Nullable Instant value) {
+        if (value == null) st.bindNull(index, Types.BIGINT);
+        else st.bind(index, value.toEpochMilli());
+    }
+
+    /** Binds {@code params} from position 0 on; ids must already be in their bound form ({@link #id}). */
+    static void bindAll(SqlStatement<?> st, java.util.List<Object> params) {
+        for (int i = 0; i < params.size(); i++) st.bind(i, params.get(i));
+    }
+}

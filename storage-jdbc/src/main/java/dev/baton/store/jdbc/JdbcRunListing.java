@@ -1,0 +1,189 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunPage;
+import dev.baton.store.RunQuery;
+import dev.baton.store.RunSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The reads of many runs: {@link JdbcSnapshotStore#list} and {@link JdbcSnapshotStore#listDue},
+ * each as few statements as the dialect allows, on the listing indexes of migration V002. A page
+ * and its total are one statement ({@link PageAndTotal}), outside any transaction: no
+ * {@code BEGIN}/{@code COMMIT}, no isolation level set and reset around it. Only a page past the
+ * end on MySQL/MariaDB, H2 or SQLite needs a second statement, for the total alone.
+ */
+final class JdbcRunListing {
+    private static final String ORDER = " ORDER BY created_at DESC, run_id DESC";
+
+    private final JdbcAccess db;
+    private final String table;
+    private final RunRows rows;
+    /** {@link Schema#COLUMNS} with the payload, and with the payload only where the summary is missing. */
+    private final String withPayload;
+    private final String withoutPayload;
+
+    JdbcRunListing(JdbcAccess db, String table, RunRows rows) {
+        this.db = db;
+        this.table = table;
+        this.rows = rows;
+        this.withPayload = Schema.COLUMNS;
+        // payload is the 11th column: keep the name, so the row reads the same either way. InnoDB
+        // fetches every column a statement names, a payload stored off-page included, even where
+        // the CASE never reads it: there the payload comes from a subquery that only a row
+        // without a summary runs. PostgreSQL (TOAST), H2 (LOBs) and SQLite read it only when used.
+        String payloadIfNoSummary = db.dialect == JdbcDialect.MYSQL
+                ? "(SELECT w.payload FROM " + table + " w WHERE w.run_id = " + table + ".run_id)" : "payload";
+        this.withoutPayload = Schema.COLUMNS.replace(" payload,",
+                " CASE WHEN summary IS NULL THEN " + payloadIfNoSummary + " ELSE '' END AS payload,");
+    }
+
+    /** A statement and its parameters, ids already in their bound form. */
+    record Statement(String sql, List<Object> params) {
+    }
+
+    // ---------------------------------------------------------------- list
+
+    RunPage list(RunQuery q) {
+        if (q.emptyDateRange() || !db.fits(q.agentId()) || !db.fits(q.threadId()) || !db.fits(q.resourceId())) {
+            return new RunPage(List.of(), 0);
+        }
+        Where where = where(q);
+        Integer limit = q.limit();
+        return db.call("list", null, h -> {
+            if (limit != null && limit == 0) return new RunPage(List.of(), count(h, where));
+            if (limit == null && q.after() == null) {   // every match: the total is the number of rows
+                List<RunSnapshot> all = new ArrayList<>();
+                Statement s = new Statement("SELECT " + columns(q) + " FROM " + table + where.sql + ORDER, where.params);
+                query(h, s, all, false);
+                return new RunPage(all, all.size());
+            }
+            List<RunSnapshot> items = new ArrayList<>();
+            long total = query(h, pageAndTotal(q), items, true);
+            if (items.isEmpty() && total < 0) {
+                // MySQL/MariaDB, H2, SQLite: no row carried the total; 0 unless the page is past the end
+                total = q.offset() == 0 && q.after() == null ? 0 : count(h, where);
+            }
+            long seen = q.offset() + items.size();
+            return new RunPage(items, q.after() == null && !items.isEmpty() ? Math.max(total, seen) : Math.max(total, items.size()));
+        });
+    }
+
+    /** The one statement that returns the page of {@code q} and, in its last column, the total. */
+    Statement pageAndTotal(RunQuery q) {
+        Where where = where(q);
+        List<Object> pageParams = new ArrayList<>(where.params);
+        String cursor = "";
+        if (q.after() != null) {
+            // an index range on created_at, and among the runs created at that very millisecond
+            // only those whose id comes after (before, in binary order) the cursor's
+            cursor = " AND created_at <= ? AND (created_at < ? OR run_id < ?)";
+            long at = q.after().createdAt().toEpochMilli();
+            pageParams.add(at);
+            pageParams.add(at);
+            pageParams.add(db.id(q.after().runId()));
+        }
+        List<Object> params = new ArrayList<>(where.params);   // the count's, first in the text
+        params.addAll(pageParams);
+        return new Statement(PageAndTotal.sql(db.dialect, columns(q), Schema.COLUMNS, table, where.sql, cursor, ORDER,
+                PageAndTotal.page(q.limit(), q.offset())), params);
+    }
+
+    /** The count of {@code q} alone. */
+    Statement countOnly(RunQuery q) {
+        Where where = where(q);
+        return new Statement("SELECT COUNT(*) FROM " + table + where.sql, where.params);
+    }
+
+    private long count(Handle h, Where where) {
+        var query = h.createQuery("SELECT COUNT(*) FROM " + table + where.sql);
+        JdbcAccess.bindAll(query, where.params);
+        return query.mapTo(Long.class).one();
+    }
+
+    /**
+     * Runs {@code s}, adding its runs to {@code into}; returns the total from the last column if
+     * {@code withTotal} and a row carried one, else -1.
+     */
+    private long query(Handle h, Statement s, List<RunSnapshot> into, boolean withTotal) {
+        var query = h.createQuery(s.sql);
+        JdbcAccess.bindAll(query, s.params);
+        long[] total = {-1};
+        query.scanResultSet((supplier, ctx) -> {
+            try (var rs = supplier.get()) {
+                while (rs.next()) {
+                    if (withTotal && total[0] < 0) total[0] = rs.getLong(RunRows.WIDTH + 1);
+                    if (rows.present(rs)) into.add(rows.read(rs));
+                }
+            }
+            return null;
+        });
+        return total[0];
+    }
+
+    private String columns(RunQuery q) {
+        return q.withPayload() ? withPayload : withoutPayload;
+    }
+
+    // ---------------------------------------------------------------- due runs
+
+    List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        if (limit == 0 || !db.fits(agentId)) return List.of();
+        Statement s = due(agentId, now, limit);
+        return db.call("listing due runs", null, h -> {
+            List<RunSnapshot> out = new ArrayList<>(Math.min(limit, 64));
+            query(h, s, out, false);
+            return out;
+        });
+    }
+
+    /** Runs whose deadline has passed and that are suspended at {@code now}: an index range on (agent_id, expires_at, run_id). */
+    Statement due(String agentId, Instant now, int limit) {
+        long at = now.toEpochMilli();
+        return new Statement("SELECT " + withoutPayload + " FROM " + table + " WHERE agent_id = ? AND expires_at <= ? AND "
+                + db.dialect.suspendedAt() + " ORDER BY expires_at, run_id LIMIT " + limit,
+                List.of(db.id(agentId), at, at));
+    }
+
+    // ---------------------------------------------------------------- WHERE
+
+    private record Where(String sql, List<Object> params) {
+    }
+
+    /** Every condition of {@code q} but the page and the cursor, on the columns the listing indexes lead with. */
+    private Where where(RunQuery q) {
+        StringBuilder sql = new StringBuilder(" WHERE agent_id = ?");
+        List<Object> params = new ArrayList<>();
+        params.add(db.id(q.agentId()));
+        if (q.threadId() != null) {
+            sql.append(" AND thread_id = ?");
+            params.add(db.id(q.threadId()));
+        }
+        if (q.resourceId() != null) {
+            sql.append(" AND resource_id = ?");
+            params.add(db.id(q.resourceId()));
+        }
+        if (q.createdFrom() != null) {
+            sql.append(" AND created_at >= ?");
+            params.add(q.createdFrom().toEpochMilli());
+        }
+        if (q.createdTo() != null) {
+            sql.append(" AND created_at <= ?");
+            params.add(q.createdTo().toEpochMilli());
+        }
+        // The effective status is a residual filter on the rows the listing index yields, answered
+        // from the index itself (INCLUDE columns, trailing key columns, MySQL's lease_state).
+        if (q.status() == RunStatus.SUSPENDED) {
+            sql.append(" AND ").append(db.dialect.suspendedAt());
+            params.add(q.now().toEpochMilli());
+        } else if (q.status() == RunStatus.RESUMING) {
+            sql.append(" AND ").append(db.dialect.resumingAt());
+            params.add(q.now().toEpochMilli());
+        }
+        return new Where(sql.toString(), params);
+    }
+}

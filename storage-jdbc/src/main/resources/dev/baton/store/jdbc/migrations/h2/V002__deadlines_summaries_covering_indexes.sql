@@ -1,0 +1,16 @@
+-- Baton 0.2: the run's deadline and its listing summary, found without reading the payload.
+-- Existing rows keep summary NULL: core then reads their payload, as Baton 0.1 did.
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS expires_at BIGINT;
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS summary CHARACTER LARGE OBJECT;
+-- The listing indexes again, in listing order, with the effective-status columns last, so a
+-- count can be answered from the index.
+CREATE INDEX IF NOT EXISTS ${table}_list_agent ON ${table} (agent_id, created_at DESC, run_id DESC, status, lease_owner, lease_expires_at);
+CREATE INDEX IF NOT EXISTS ${table}_list_thread ON ${table} (agent_id, thread_id, created_at DESC, run_id DESC, status, lease_owner, lease_expires_at);
+CREATE INDEX IF NOT EXISTS ${table}_list_resource ON ${table} (agent_id, resource_id, created_at DESC, run_id DESC, status, lease_owner, lease_expires_at);
+CREATE INDEX IF NOT EXISTS ${table}_list_thread_resource ON ${table} (agent_id, thread_id, resource_id, created_at DESC, run_id DESC, status, lease_owner, lease_expires_at);
+-- Due runs (listDue): soonest deadline first, ties by run id.
+CREATE INDEX IF NOT EXISTS ${table}_due ON ${table} (agent_id, expires_at, run_id, status, lease_owner, lease_expires_at);
+DROP INDEX IF EXISTS ${table}_agent;
+DROP INDEX IF EXISTS ${table}_agent_thread;
+DROP INDEX IF EXISTS ${table}_agent_resource;
+DROP INDEX IF EXISTS ${table}_agent_thread_resource;

@@ -1,0 +1,16 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.tck.ListingContract;
+import org.h2.jdbcx.JdbcDataSource;
+
+/** The listing TCK (summaries, deadlines, payload-free listings, cursors, due runs) on H2 through {@link JdbcSnapshotStore#builder(javax.sql.DataSource)}: no pool, a plain DataSource. */
+class H2DataSourceListingTest extends ListingContract {
+    @Override
+    protected SnapshotStore openStore() {
+        JdbcDataSource ds = new JdbcDataSource();
+        // without a pool every call opens a connection: keep the database open between them
+        ds.setURL(TestDatabases.h2Url() + ";LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=10");
+        return JdbcSnapshotStore.builder(ds).table("baton_runs_ds").build();
+    }
+}

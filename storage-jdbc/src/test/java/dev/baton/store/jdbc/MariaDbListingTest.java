@@ -1,0 +1,13 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.tck.ListingContract;
+
+/** The listing TCK (summaries, deadlines, payload-free listings, cursors, due runs) on MariaDB, opened by URL through the provider. */
+class MariaDbListingTest extends ListingContract {
+    @Override
+    protected SnapshotStore openStore() {
+        return SnapshotStores.open(TestDatabases.mariadbUrl());
+    }
+}
