@@ -254,8 +254,8 @@ public abstract class ListingContract {
                 RunQuery.After after = new RunQuery.After(pivot.createdAt(), pivot.runId());
                 int limit = 1 + random.nextInt(10);
                 RunQuery rq = query().threadId(thread).after(after, limit).build();
-                List<String> expected = runs.stream().filter(rq::matches).filter(after::precedes).sorted(RunQuery.ORDER)
-                        .limit(limit).map(RunSnapshot::runId).toList();
+                List<String> expected = ids(runs.stream().filter(rq::matches).filter(after::precedes).sorted(RunQuery.ORDER)
+                        .limit(limit).toList());
                 RunPage page = store.list(rq);
                 assertThat(ids(page.items())).as("query %d: thread %s after %s", q, thread, after).isEqualTo(expected);
                 assertThat(page.total()).isEqualTo(runs.stream().filter(rq::matches).count());
