@@ -1,7 +1,8 @@
 package dev.baton.store.memory;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.StorageException;
+import dev.baton.agent.RunStatus;
+import dev.baton.memory.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -28,8 +30,14 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * restart. For anything else pick the JDBC, MongoDB or Redis store.
  *
  * <p>It behaves like a real store: snapshots are immutable records, so what goes in cannot be
- * changed from outside; compare-and-set is atomic; and listing walks only the index of the
- * queried agent (and thread or resource), in listing order, never other agents' runs.
+ * changed from outside; compare-and-set is atomic; and listing reads only the index of the
+ * queried agent (and thread or resource). Each index is a tree in listing order that counts its
+ * entries, so a page with its total costs O(log n + page) however many runs match: the total of
+ * a date range is a difference of two ranks, a page (at any offset, or after a cursor) starts at a
+ * rank, and only the runs stored as {@code RESUMING} under that index (the runs being resumed right
+ * now) are checked against the query's {@code now}. {@link #listDue} reads a per-agent index in
+ * deadline order. {@link #memory()} keeps threads and their messages beside the runs (see
+ * {@code docs/stores/memory.md}).
  *
  * <p>{@code memory:} opens a private store. {@code memory:NAME} opens the store of that name
  * shared inside this JVM (as H2's named in-memory databases): closing it and opening
@@ -51,17 +59,42 @@ public final class MemorySnapshotStore implements SnapshotStore {
     private static final class Data {
         final ReadWriteLock lock = new ReentrantReadWriteLock();
         final Map<String, RunSnapshot> byId = new HashMap<>();
-        /** Index key (agent, agent+thread, agent+resource) to the runs under it, in listing order. */
-        final Map<String, NavigableMap<Position, RunSnapshot>> indexes = new HashMap<>();
+        /** Index key (agent, agent+thread, agent+resource, all three) to the runs under it. */
+        final Map<String, Index> indexes = new HashMap<>();
+        /** Per agent, its runs with a deadline, soonest first, ties by run id ascending. */
+        final Map<String, NavigableMap<Due, RunSnapshot>> due = new HashMap<>();
+        /** The thread memory of this store (and of every handle on the same named store). */
+        final InMemoryMemoryStore.Threads threads = new InMemoryMemoryStore.Threads();
+    }
+
+    /**
+     * The runs under one index key: all of them in listing order, in a tree that counts (so the
+     * total of any date range and the start of any page are O(log n)), and apart, the ones stored as
+     * {@code RESUMING}, few at any time, which are all an effective-status filter has to look at.
+     */
+    private static final class Index {
+        final CountedTree<Position, RunSnapshot> all = new CountedTree<>();
+        final NavigableMap<Position, RunSnapshot> resuming = new TreeMap<>();
+    }
+
+    /** A place in deadline order: {@code expiresAt} ascending, then run id ascending. */
+    private record Due(Instant expiresAt, String runId) implements Comparable<Due> {
+        @Override
+        public int compareTo(Due o) {
+            int c = expiresAt.compareTo(o.expiresAt);
+            return c != 0 ? c : runId.compareTo(o.runId);
+        }
     }
 
     private final Data data;
     private final String name;
+    private final InMemoryMemoryStore memory;
     private volatile boolean closed;
 
     private MemorySnapshotStore(Data data, String name) {
         this.data = data;
         this.name = name;
+        this.memory = new InMemoryMemoryStore(data.threads, this::checkOpen);
     }
 
     /** A new private, empty store. */
@@ -146,10 +179,13 @@ public final class MemorySnapshotStore implements SnapshotStore {
         return Instant.ofEpochMilli(Clock.systemUTC().millis());
     }
 
-    /** {@link StoreCapability#STORE_CLOCK} only: the store is neither shared between processes nor durable. */
+    /**
+     * {@link StoreCapability#STORE_CLOCK} and {@link StoreCapability#THREAD_MEMORY}: the store is neither
+     * shared between processes nor durable.
+     */
     @Override
     public Set<StoreCapability> capabilities() {
-        return Set.of(StoreCapability.STORE_CLOCK);
+        return Set.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
     }
 
     @Override
@@ -166,32 +202,115 @@ public final class MemorySnapshotStore implements SnapshotStore {
         }
     }
 
+    /**
+     * O(log n + page + r), where r is the number of runs under the index key that are stored as
+     * {@code RESUMING} (runs being resumed right now): the total is the size of a rank range, the
+     * page starts at a rank, and only {@code RESUMING} runs need their lease checked against
+     * {@code now}.
+     */
     @Override
     public RunPage list(RunQuery query) {
         checkOpen("list");
         data.lock.readLock().lock();
         try {
-            NavigableMap<Position, RunSnapshot> index =
-                    data.indexes.get(indexKey(query.agentId(), query.threadId(), query.resourceId()));
+            Index index = data.indexes.get(indexKey(query.agentId(), query.threadId(), query.resourceId()));
             if (index == null || query.emptyDateRange()) return new RunPage(List.of(), 0);
-            // the index is in listing order (newest first), so the date bounds select a contiguous range,
+            // the index is in listing order (newest first), so the date bounds select a contiguous rank range,
             // from the edge before every run created at createdTo to the edge after every run created at createdFrom
-            NavigableMap<Position, RunSnapshot> range = index;
-            if (query.createdTo() != null) range = range.tailMap(Position.before(query.createdTo()), false);
-            if (query.createdFrom() != null) range = range.headMap(Position.after(query.createdFrom()), false);
-            List<RunSnapshot> items = new ArrayList<>();
-            long total = 0;
-            long offset = query.offset();
-            Integer limit = query.limit();
-            for (RunSnapshot s : range.values()) {
-                if (!query.matches(s)) continue;
-                if (total >= offset && (limit == null || items.size() < limit)) items.add(s);
-                total++;
+            Position low = query.createdTo() == null ? null : Position.before(query.createdTo());
+            Position high = query.createdFrom() == null ? null : Position.after(query.createdFrom());
+            int from = low == null ? 0 : index.all.rankBefore(low);
+            int to = high == null ? index.all.size() : index.all.rankBefore(high);
+            RunQuery.After after = query.after();
+            int start = after == null ? from : Math.max(from, index.all.rankThrough(Position.of(after)));
+            Instant now = query.now();
+            // the runs under a live lease in the range: the only ones whose effective status is RESUMING
+            NavigableMap<Position, RunSnapshot> resumingRange = index.resuming;
+            if (low != null) resumingRange = resumingRange.tailMap(low, false);
+            if (high != null) resumingRange = resumingRange.headMap(high, false);
+            List<RunSnapshot> live = new ArrayList<>();
+            for (RunSnapshot s : resumingRange.values()) {
+                if (s.effectiveStatus(now) == RunStatus.RESUMING) live.add(s);
             }
+            Integer limit = query.limit();
+            int max = limit == null ? Integer.MAX_VALUE : limit;
+            List<RunSnapshot> items = new ArrayList<>(Math.min(max, 64));
+            long total;
+            if (query.status() == RunStatus.RESUMING) {
+                total = live.size();
+                long skip = query.offset();
+                for (RunSnapshot s : live) {
+                    if (items.size() >= max) break;
+                    if (after != null && !after.precedes(s)) continue;
+                    if (skip > 0) {
+                        skip--;
+                        continue;
+                    }
+                    items.add(s);
+                }
+            } else {
+                boolean suspendedOnly = query.status() == RunStatus.SUSPENDED;
+                total = (long) (to - from) - (suspendedOnly ? live.size() : 0);
+                // the rank of the first match: skip `offset` matches, stepping over each live run on the way
+                long first = (long) start + query.offset();
+                if (suspendedOnly) {
+                    for (RunSnapshot s : live) {
+                        int rank = index.all.rankBefore(Position.of(s));
+                        if (rank < start) continue;
+                        if (rank <= first) first++;
+                        else break;
+                    }
+                }
+                if (max > 0 && first < to) {
+                    Iterator<RunSnapshot> it = index.all.valuesFrom((int) first);
+                    for (long rank = first; rank < to && items.size() < max && it.hasNext(); rank++) {
+                        RunSnapshot s = it.next();
+                        if (suspendedOnly && s.effectiveStatus(now) != RunStatus.SUSPENDED) continue;
+                        items.add(s);
+                    }
+                }
+            }
+            if (!query.withPayload()) items.replaceAll(MemorySnapshotStore::withoutPayload);
             return new RunPage(items, total);
         } finally {
             data.lock.readLock().unlock();
         }
+    }
+
+    /** Soonest deadline first, from the agent's deadline index; skips only runs under a live lease. */
+    @Override
+    public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        checkOpen("listDue");
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        data.lock.readLock().lock();
+        try {
+            NavigableMap<Due, RunSnapshot> due = data.due.get(agentId);
+            List<RunSnapshot> out = new ArrayList<>();
+            if (due == null) return out;
+            for (RunSnapshot s : due.values()) {
+                if (out.size() >= limit || s.expiresAt().isAfter(now)) break;
+                if (s.effectiveStatus(now) == RunStatus.SUSPENDED) out.add(s);
+            }
+            return out;
+        } finally {
+            data.lock.readLock().unlock();
+        }
+    }
+
+    /** The thread memory of this store: shared by every handle on the same named store, under its own lock. */
+    @Override
+    public Optional<MemoryStore> memory() {
+        checkOpen("memory");
+        return Optional.of(memory);
+    }
+
+    /** A listed run without its payload, as a listing that asked for none returns it; a run without a summary keeps it. */
+    private static RunSnapshot withoutPayload(RunSnapshot s) {
+        if (s.summary() == null || s.payload().isEmpty()) return s;
+        return new RunSnapshot(s.runId(), s.agentId(), s.status(), s.threadId(), s.resourceId(), s.createdAt(),
+                s.suspendedAt(), s.version(), s.leaseOwner(), s.leaseExpiresAt(), "", s.expiresAt(), s.summary());
     }
 
     /**
@@ -207,6 +326,10 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
         static Position of(RunSnapshot s) {
             return new Position(s.createdAt(), RUN, s.runId());
+        }
+
+        static Position of(RunQuery.After after) {
+            return new Position(after.createdAt(), RUN, after.runId());
         }
 
         static Position before(Instant createdAt) {
@@ -229,16 +352,33 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     private void put(RunSnapshot s) {
         data.byId.put(s.runId(), s);
-        for (String key : keys(s)) data.indexes.computeIfAbsent(key, k -> new TreeMap<>()).put(Position.of(s), s);
+        Position p = Position.of(s);
+        for (String key : keys(s)) {
+            Index index = data.indexes.computeIfAbsent(key, k -> new Index());
+            index.all.put(p, s);
+            if (s.status() == RunStatus.RESUMING) index.resuming.put(p, s);
+        }
+        if (s.expiresAt() != null) {
+            data.due.computeIfAbsent(s.agentId(), k -> new TreeMap<>()).put(new Due(s.expiresAt(), s.runId()), s);
+        }
     }
 
     private void remove(RunSnapshot s) {
         data.byId.remove(s.runId());
+        Position p = Position.of(s);
         for (String key : keys(s)) {
-            NavigableMap<Position, RunSnapshot> index = data.indexes.get(key);
+            Index index = data.indexes.get(key);
             if (index != null) {
-                index.remove(Position.of(s));
-                if (index.isEmpty()) data.indexes.remove(key);
+                index.all.remove(p);
+                index.resuming.remove(p);
+                if (index.all.isEmpty()) data.indexes.remove(key);
+            }
+        }
+        if (s.expiresAt() != null) {
+            NavigableMap<Due, RunSnapshot> due = data.due.get(s.agentId());
+            if (due != null) {
+                due.remove(new Due(s.expiresAt(), s.runId()));
+                if (due.isEmpty()) data.due.remove(s.agentId());
             }
         }
     }

@@ -15,10 +15,11 @@ class MemoryLeaseTest extends LeaseContract {
     }
 
     @Test
-    void theInMemoryStoreHasAClockButIsNeitherSharedNorDurable() {
-        assertThat(store.capabilities()).containsExactly(StoreCapability.STORE_CLOCK);
+    void theInMemoryStoreHasAClockAndThreadMemoryButIsNeitherSharedNorDurable() {
+        assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
         try (SnapshotStore privateStore = SnapshotStores.open("memory:")) {
-            assertThat(privateStore.capabilities()).containsExactly(StoreCapability.STORE_CLOCK);
+            assertThat(privateStore.capabilities())
+                    .containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
         }
     }
 }

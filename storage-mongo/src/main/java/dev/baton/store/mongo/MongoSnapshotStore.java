@@ -4,6 +4,8 @@ import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.gt;
 import static com.mongodb.client.model.Filters.gte;
+import static com.mongodb.client.model.Filters.in;
+import static com.mongodb.client.model.Filters.lt;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
@@ -56,12 +58,14 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * { _id: runId, agentId, status: "SUSPENDED" | "RESUMING", threadId, resourceId,
  *   createdAt: Date, suspendedAt: Date, version: long, leaseOwner, leaseExpiresAt: Date,
- *   payload: "<the run state as JSON text>" }
+ *   payload: "<the run state as JSON text>", expiresAt: Date, summary: "<what a listing shows, JSON text>" }
  * }</pre>
  *
  * <p>Every filter, the order, the count and the page are done by the server, on four compound
  * indexes created (idempotently) when the store opens: {@code {agentId, createdAt: -1, _id: -1}}
- * and the same with {@code threadId}, {@code resourceId}, or both, after {@code agentId}.
+ * and the same with {@code threadId}, {@code resourceId}, or both, after {@code agentId}; a fifth,
+ * {@code {agentId, expiresAt, _id}}, serves {@link #listDue}. Listings without payloads project
+ * the payload away.
  * Compare-and-set is a {@code findOneAndUpdate} whose filter holds the {@code _id} and the
  * expected {@code version}; a duplicate key on insert means the run exists. No transactions
  * and no TTL indexes are needed.
@@ -87,8 +91,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A page and its total come from one pass over the matches: see {@link #list(RunQuery)}.
  *
- * <p>Capabilities: {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE} and
- * {@link StoreCapability#STORE_CLOCK}.
+ * <p>Thread memory ({@link #memory()}) lives in two more collections named after this one; see
+ * {@code docs/stores/mongodb.md}.
+ *
+ * <p>Capabilities: {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE},
+ * {@link StoreCapability#STORE_CLOCK} and {@link StoreCapability#THREAD_MEMORY}.
  */
 public final class MongoSnapshotStore implements SnapshotStore {
 
@@ -110,6 +117,11 @@ public final class MongoSnapshotStore implements SnapshotStore {
     static final String INDEX_AGENT_THREAD = "baton_agent_thread_created";
     static final String INDEX_AGENT_RESOURCE = "baton_agent_resource_created";
     static final String INDEX_AGENT_THREAD_RESOURCE = "baton_agent_thread_resource_created";
+    static final String INDEX_AGENT_EXPIRES = "baton_agent_expires";
+
+    /** The thread memory's collections are named after the runs' collection: {@code <runs>_threads}, {@code <runs>_messages}. */
+    static final String THREADS_SUFFIX = "_threads";
+    static final String MESSAGES_SUFFIX = "_messages";
 
     static final String ID = "_id";
     static final String AGENT_ID = "agentId";
@@ -122,8 +134,11 @@ public final class MongoSnapshotStore implements SnapshotStore {
     static final String LEASE_OWNER = "leaseOwner";
     static final String LEASE_EXPIRES_AT = "leaseExpiresAt";
     static final String PAYLOAD = "payload";
+    static final String EXPIRES_AT = "expiresAt";
+    static final String SUMMARY = "summary";
 
     private static final Bson ORDER = Sorts.orderBy(Sorts.descending(CREATED_AT), Sorts.descending(ID));
+    private static final Bson DUE_ORDER = Sorts.orderBy(Sorts.ascending(EXPIRES_AT), Sorts.ascending(ID));
 
     /**
      * Every field of a run, named. Reads ask for exactly these: fields someone else added stay on
@@ -132,9 +147,14 @@ public final class MongoSnapshotStore implements SnapshotStore {
      * fields under its collection lock, so that a read never sees half an update.
      */
     private static final Bson FIELDS = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID, CREATED_AT,
-            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD);
+            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD, EXPIRES_AT, SUMMARY);
+
+    /** Every field but the payload: what a listing without payloads reads. */
+    private static final Bson FIELDS_WITHOUT_PAYLOAD = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID,
+            CREATED_AT, SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, EXPIRES_AT, SUMMARY);
 
     private final MongoCollection<Document> collection;
+    private final MongoMemoryStore memory;
     private final MongoDatabase admin;
     private final @Nullable MongoClient ownedClient;
     private final String description;
@@ -155,7 +175,20 @@ public final class MongoSnapshotStore implements SnapshotStore {
         // never unacknowledged: an unacknowledged insert cannot report a duplicate key, nor an update its match count
         this.collection = c.withWriteConcern(writeConcern.applyTo(c.getWriteConcern()));
         this.admin = client.getDatabase("admin").withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry());
-        createIndexes();
+        MongoCollection<Document> threads = sibling(client, database, collectionName + THREADS_SUFFIX);
+        MongoCollection<Document> messages = sibling(client, database, collectionName + MESSAGES_SUFFIX);
+        this.memory = new MongoMemoryStore(this::run, threads, messages, description);
+        createIndexes(collection, indexModels());
+        createIndexes(threads, MongoMemoryStore.threadIndexes());
+        createIndexes(messages, MongoMemoryStore.messageIndexes());
+    }
+
+    /** Another collection of the store's database, with the same codecs, read preference and write concern as the runs. */
+    private MongoCollection<Document> sibling(MongoClient client, String database, String name) {
+        return client.getDatabase(database).getCollection(name)
+                .withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry())
+                .withReadPreference(ReadPreference.primary())
+                .withWriteConcern(collection.getWriteConcern());
     }
 
     /**
@@ -236,12 +269,14 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, RESOURCE_ID), order),
                         new IndexOptions().name(INDEX_AGENT_RESOURCE)),
                 new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, THREAD_ID, RESOURCE_ID), order),
-                        new IndexOptions().name(INDEX_AGENT_THREAD_RESOURCE)));
+                        new IndexOptions().name(INDEX_AGENT_THREAD_RESOURCE)),
+                // listDue: a range on expiresAt in the agent's part, in deadline order with the runId tie-break,
+                // so the limit stops the scan (no sort of every due run)
+                new IndexModel(Indexes.ascending(AGENT_ID, EXPIRES_AT, ID), new IndexOptions().name(INDEX_AGENT_EXPIRES)));
     }
 
-    private void createIndexes() {
+    private void createIndexes(MongoCollection<Document> collection, List<IndexModel> wanted) {
         // createIndexes with the same names and keys is a no-op on the server, so every open may do it
-        List<IndexModel> wanted = indexModels();
         run("creating the indexes", null, () -> collection.createIndexes(wanted));
         // MongoDB refuses a same-named index with other keys above; check anyway, since not every
         // server that speaks the protocol does, and a wrong index would silently cost every query
@@ -257,7 +292,8 @@ public final class MongoSnapshotStore implements SnapshotStore {
             Document expected = Document.parse(m.getKeys().toBsonDocument().toJson());
             List<Document> actual = found.getOrDefault(name, List.of());
             if (actual.isEmpty() || !actual.stream().allMatch(a -> sameKeys(expected, a))) {
-                throw new StorageException(description + ": the indexes do not match: the collection has an index named "
+                throw new StorageException(description + ": the indexes do not match: the collection "
+                        + collection.getNamespace().getCollectionName() + " has an index named "
                         + name + " with keys " + (actual.isEmpty() ? "(missing)" : actual.stream().map(Document::toJson).toList())
                         + " instead of " + expected.toJson() + "; drop it so that the store can create its own");
             }
@@ -308,7 +344,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 Updates.set(VERSION, replacement.version()),
                 Updates.set(LEASE_OWNER, replacement.leaseOwner()),
                 Updates.set(LEASE_EXPIRES_AT, date(replacement.leaseExpiresAt())),
-                Updates.set(PAYLOAD, replacement.payload()));
+                Updates.set(PAYLOAD, replacement.payload()),
+                Updates.set(EXPIRES_AT, date(replacement.expiresAt())),
+                Updates.set(SUMMARY, replacement.summary()));
         // the projection keeps the (possibly megabytes large) old payload off the wire
         FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
         Document before = run("compare-and-set", replacement.runId(),
@@ -355,10 +393,21 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return date.toInstant();
     }
 
-    /** Shared, durable, and with the server's clock. */
+    /** Shared, durable, with the server's clock and thread memory. */
     @Override
     public Set<StoreCapability> capabilities() {
-        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK);
+        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
+                StoreCapability.THREAD_MEMORY);
+    }
+
+    /**
+     * The thread memory in the same database, on this store's client: collections {@code <runs>_threads} and
+     * {@code <runs>_messages} (see {@link MongoMemoryStore}).
+     */
+    @Override
+    public Optional<dev.baton.memory.MemoryStore> memory() {
+        checkOpen("memory");
+        return Optional.of(memory);
     }
 
     /** The write concern of every write of this store: the client's, or the {@link WriteConcernLevel} asked for. */
@@ -375,14 +424,20 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     /**
      * One {@code find} for the page; when the page alone cannot tell the total (it is full, or
-     * starts past the end), one {@code aggregate} that counts the matches and names the page's
-     * runs ({@code _id} and {@code version}) in the same pass:
-     * {@code [$match, $sort, $facet {page: [$skip, $limit, $project], total: [$count]}]}. The page
-     * is returned with that total only if the aggregate names exactly the runs, at exactly the
-     * versions, the find returned: then page and total describe the same matches. If a write landed
-     * in between, both are read again (at most {@value #LIST_ATTEMPTS} times in all; after that the
-     * last page is returned with the last count). The aggregate carries no payloads, so it stays far
-     * below the 16 MB a {@code $facet} result may have.
+     * starts past the end, or follows a cursor), one {@code aggregate} that counts the matches and
+     * names the page's runs ({@code _id} and {@code version}) in the same pass:
+     * {@code [$match, $sort, $facet {page: [$match cursor, $skip, $limit, $project], total: [$count]}]}.
+     * The page is returned with that total only if the aggregate names exactly the runs, at exactly
+     * the versions, the find returned: then page and total describe the same matches. If a write
+     * landed in between, both are read again (at most {@value #LIST_ATTEMPTS} times in all; after
+     * that the last page is returned with the last count). The aggregate carries no payloads, so it
+     * stays far below the 16 MB a {@code $facet} result may have.
+     *
+     * <p>A cursor ({@link RunQuery#after()}) is the range {@code createdAt <= c} on the same index,
+     * the ties at {@code c} kept only below the cursor's runId: {@code createdAt < c or _id < runId},
+     * a condition on the index's own keys. Without payloads the find projects the payload away,
+     * and reads it in one more {@code find} by {@code _id} only for the page's runs that have no
+     * summary (stored by Baton 0.1).
      */
     @Override
     public RunPage list(RunQuery query) {
@@ -400,38 +455,80 @@ public final class MongoSnapshotStore implements SnapshotStore {
             if (offset >= total) return new RunPage(List.of(), total);
             throw new InvalidOptionException("offset", "at most " + Integer.MAX_VALUE + " on MongoDB, was " + offset);
         }
+        RunQuery.After after = query.after();
+        Bson cursor = after == null ? null : after(after);
+        Bson pageFilter = cursor == null ? filter : and(filter, cursor);
+        boolean withPayload = query.withPayload();
+        if (limit == null && cursor != null) {
+            // every run after the cursor (core always pages; a rare call): the page, then the total
+            List<RunSnapshot> items = page(pageFilter, 0, null, withPayload);
+            return new RunPage(items, count(filter));
+        }
         List<RunSnapshot> items = List.of();
         long total = 0;
         for (int attempt = 1; attempt <= LIST_ATTEMPTS; attempt++) {
-            items = page(filter, offset, limit);
+            items = page(pageFilter, offset, limit, withPayload);
             if (limit == null) return new RunPage(items, items.size());
-            if (items.size() < limit && (!items.isEmpty() || offset == 0)) {
+            if (cursor == null && items.size() < limit && (!items.isEmpty() || offset == 0)) {
                 // a short page that starts inside the matches ends at the last match: no count needed
                 return new RunPage(items, offset + items.size());
             }
             Runnable hook = betweenPageAndCount;
             if (hook != null) hook.run();
-            Document facet = facet(filter, (int) offset, limit);
+            Document facet = facet(filter, cursor, (int) offset, limit);
             total = facetTotal(facet);
             if (samePage(items, facet)) return new RunPage(items, total);
         }
         // still changing under the listing: the last page, and a total that at least covers it
-        return new RunPage(items, items.isEmpty() ? total : Math.max(total, offset + items.size()));
+        return new RunPage(items, items.isEmpty() || cursor != null ? total : Math.max(total, offset + items.size()));
     }
 
-    private List<RunSnapshot> page(Bson filter, long offset, @Nullable Integer limit) {
-        return run("list", null, () -> {
-            FindIterable<Document> find = collection.find(filter).projection(FIELDS).sort(ORDER);
+    /** The runs strictly after {@code a} in listing order: a range on the listing indexes. */
+    static Bson after(RunQuery.After a) {
+        Date c = Date.from(a.createdAt());
+        return and(lte(CREATED_AT, c), or(lt(CREATED_AT, c), lt(ID, a.runId())));
+    }
+
+    private List<RunSnapshot> page(Bson filter, long offset, @Nullable Integer limit, boolean withPayload) {
+        List<RunSnapshot> items = run("list", null, () -> {
+            FindIterable<Document> find = collection.find(filter).projection(withPayload ? FIELDS : FIELDS_WITHOUT_PAYLOAD)
+                    .sort(ORDER);
             if (limit != null) find = find.skip((int) offset).limit(limit);
             List<RunSnapshot> out = new ArrayList<>();
-            for (Document d : find) out.add(fromDocument(d));
+            for (Document d : find) out.add(fromDocument(d, withPayload));
             return out;
         });
+        return withPayload ? items : withLegacyPayloads(items);
+    }
+
+    /**
+     * The runs without payloads, except that a run without a summary (stored by Baton 0.1) gets its
+     * payload, read by {@code _id} in one {@code find} for all of them; none on a store Baton 0.2 wrote.
+     */
+    private List<RunSnapshot> withLegacyPayloads(List<RunSnapshot> items) {
+        List<String> legacy = items.stream().filter(r -> r.summary() == null).map(RunSnapshot::runId).toList();
+        if (legacy.isEmpty()) return items;
+        Map<String, String> payloads = new HashMap<>();
+        run("list", null, () -> {
+            for (Document d : collection.find(in(ID, legacy)).projection(Projections.include(ID, PAYLOAD))) {
+                payloads.put(d.getString(ID), d.getString(PAYLOAD));
+            }
+            return payloads;
+        });
+        List<RunSnapshot> out = new ArrayList<>(items.size());
+        for (RunSnapshot r : items) {
+            String payload = r.summary() == null ? payloads.get(r.runId()) : null;
+            out.add(payload == null ? r : new RunSnapshot(r.runId(), r.agentId(), r.status(), r.threadId(), r.resourceId(),
+                    r.createdAt(), r.suspendedAt(), r.version(), r.leaseOwner(), r.leaseExpiresAt(), payload, r.expiresAt(),
+                    r.summary()));
+        }
+        return out;
     }
 
     /** The total and the page's {@code _id}s and versions, from one pass over the matches. */
-    private Document facet(Bson filter, int offset, int limit) {
-        List<Bson> page = new ArrayList<>(3);
+    private Document facet(Bson filter, @Nullable Bson cursor, int offset, int limit) {
+        List<Bson> page = new ArrayList<>(4);
+        if (cursor != null) page.add(Aggregates.match(cursor));
         if (offset > 0) page.add(Aggregates.skip(offset));
         page.add(Aggregates.limit(limit));
         page.add(Aggregates.project(Projections.include(ID, VERSION)));
@@ -461,6 +558,29 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return true;
     }
 
+    /**
+     * One {@code find} on the index {@code {agentId, expiresAt, _id}}: {@code expiresAt <= now}, effectively
+     * suspended at {@code now}, in deadline order, limited; payloads left out as in a listing without them.
+     */
+    @Override
+    public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        checkOpen("listDue");
+        if (limit == 0) return List.of();
+        Date at = Date.from(now);
+        Bson filter = and(eq(AGENT_ID, agentId), lte(EXPIRES_AT, at), suspendedAt(at));
+        List<RunSnapshot> items = run("listDue", null, () -> {
+            List<RunSnapshot> out = new ArrayList<>();
+            for (Document d : collection.find(filter).projection(FIELDS_WITHOUT_PAYLOAD).sort(DUE_ORDER).limit(limit)) {
+                out.add(fromDocument(d, false));
+            }
+            return out;
+        });
+        return withLegacyPayloads(items);
+    }
+
     private long count(Bson filter) {
         return run("count", null, () -> collection.countDocuments(filter));
     }
@@ -479,15 +599,21 @@ public final class MongoSnapshotStore implements SnapshotStore {
         if (q.createdTo() != null) parts.add(lte(CREATED_AT, Date.from(q.createdTo())));
         Date now = Date.from(q.now());
         if (q.status() == RunStatus.SUSPENDED) {
-            // effective status: suspended, or resuming with a lease that has lapsed (leaseExpiresAt <= now);
-            // the status guard keeps the date comparison away from the null lease of suspended runs
-            parts.add(or(eq(STATUS, RunStatus.SUSPENDED.name()),
-                    and(eq(STATUS, RunStatus.RESUMING.name()), lte(LEASE_EXPIRES_AT, now))));
+            parts.add(suspendedAt(now));
         } else if (q.status() == RunStatus.RESUMING) {
             parts.add(eq(STATUS, RunStatus.RESUMING.name()));
             parts.add(gt(LEASE_EXPIRES_AT, now));
         }
         return and(parts);
+    }
+
+    /**
+     * Effective status SUSPENDED at {@code now}: suspended, or resuming with a lease that has lapsed
+     * ({@code leaseExpiresAt <= now}); the status guard keeps the date comparison away from the null
+     * lease of suspended runs.
+     */
+    private static Bson suspendedAt(Date now) {
+        return or(eq(STATUS, RunStatus.SUSPENDED.name()), and(eq(STATUS, RunStatus.RESUMING.name()), lte(LEASE_EXPIRES_AT, now)));
     }
 
     static Document toDocument(RunSnapshot s) {
@@ -501,7 +627,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 .append(VERSION, s.version())
                 .append(LEASE_OWNER, s.leaseOwner())
                 .append(LEASE_EXPIRES_AT, date(s.leaseExpiresAt()))
-                .append(PAYLOAD, s.payload());
+                .append(PAYLOAD, s.payload())
+                .append(EXPIRES_AT, date(s.expiresAt()))
+                .append(SUMMARY, s.summary());
     }
 
     /**
@@ -511,7 +639,16 @@ public final class MongoSnapshotStore implements SnapshotStore {
      *         (written by something other than this store); it stays in the collection untouched
      */
     static RunSnapshot fromDocument(Document d) {
+        return fromDocument(d, true);
+    }
+
+    /**
+     * Reads a run document back; with {@code payloadRead} false, from a projection that left the payload out,
+     * whose run then gets an empty payload.
+     */
+    static RunSnapshot fromDocument(Document d, boolean payloadRead) {
         try {
+            if (!payloadRead && !d.containsKey(PAYLOAD)) d.put(PAYLOAD, "");
             return readDocument(d);
         } catch (RuntimeException e) {
             Object id = d.get(ID);
@@ -522,6 +659,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     private static RunSnapshot readDocument(Document d) {
         Date lease = d.getDate(LEASE_EXPIRES_AT);
+        Date expires = d.getDate(EXPIRES_AT);
         return new RunSnapshot(
                 d.getString(ID),
                 d.getString(AGENT_ID),
@@ -533,7 +671,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 d.get(VERSION, Number.class).longValue(),
                 d.getString(LEASE_OWNER),
                 lease == null ? null : lease.toInstant(),
-                d.getString(PAYLOAD));
+                d.getString(PAYLOAD),
+                expires == null ? null : expires.toInstant(),
+                d.getString(SUMMARY));
     }
 
     private static @Nullable Date date(@Nullable Instant t) {

@@ -18,7 +18,9 @@ import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import dev.baton.StorageException;
 import dev.baton.agent.RunStatus;
+import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
+import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.util.ArrayList;
@@ -90,7 +92,7 @@ class MongoIndexTest {
     }
 
     @Test
-    void openingCreatesTheFourCompoundIndexesWithTheirKeysInOrder() {
+    void openingCreatesTheFiveCompoundIndexesWithTheirKeysInOrder() {
         String collection = uniqueId("idx");
         try (SnapshotStore store = SnapshotStores.open(MongoTestServer.url(), Map.of("collection", collection))) {
             assertThat(store.describe()).contains(collection);
@@ -107,7 +109,33 @@ class MongoIndexTest {
                 .containsExactlyEntriesOf(key("agentId", 1, "resourceId", 1, "createdAt", -1, "_id", -1));
         assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT_THREAD_RESOURCE)))
                 .containsExactlyEntriesOf(key("agentId", 1, "threadId", 1, "resourceId", 1, "createdAt", -1, "_id", -1));
-        assertThat(keys).hasSize(5);
+        assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT_EXPIRES)))
+                .containsExactlyEntriesOf(key("agentId", 1, "expiresAt", 1, "_id", 1));
+        assertThat(keys).hasSize(6);
+    }
+
+    @Test
+    void openingCreatesTheThreadMemoryCollectionsIndexesNamedAfterTheRunsCollection() {
+        String collection = uniqueId("mem");
+        try (SnapshotStore store = SnapshotStores.open(MongoTestServer.url(), Map.of("collection", collection))) {
+            assertThat(store.memory()).isPresent();
+        }
+        Map<String, Document> threads = indexKeys(collection + MongoSnapshotStore.THREADS_SUFFIX);
+        assertThat(normalised(threads.get(MongoMemoryStore.INDEX_THREADS_RESOURCE)))
+                .containsExactlyEntriesOf(key("resourceId", 1, "updatedAt", -1, "_id", -1));
+        assertThat(threads).hasSize(2);
+        Map<String, Document> messages = indexKeys(collection + MongoSnapshotStore.MESSAGES_SUFFIX);
+        assertThat(normalised(messages.get(MongoMemoryStore.INDEX_MESSAGES_SEQ)))
+                .containsExactlyEntriesOf(key("threadId", 1, "gen", 1, "seq", 1));
+        assertThat(normalised(messages.get(MongoMemoryStore.INDEX_MESSAGES_RUN)))
+                .containsExactlyEntriesOf(key("threadId", 1, "gen", 1, "runId", 1, "runIndex", 1));
+        assertThat(messages).hasSize(3);
+        for (Document index : client.getDatabase(database).getCollection(collection + MongoSnapshotStore.MESSAGES_SUFFIX)
+                .listIndexes()) {
+            if (!index.getString("name").equals("_id_")) {
+                assertThat(index.getBoolean("unique")).as("index %s is unique", index.getString("name")).isTrue();
+            }
+        }
     }
 
     @Test
@@ -118,7 +146,9 @@ class MongoIndexTest {
                 store.insert(suspended("agent", uniqueId("run"), "t", "r", i));
             }
         }
-        assertThat(indexKeys(collection)).hasSize(5);
+        assertThat(indexKeys(collection)).hasSize(6);
+        assertThat(indexKeys(collection + MongoSnapshotStore.THREADS_SUFFIX)).hasSize(2);
+        assertThat(indexKeys(collection + MongoSnapshotStore.MESSAGES_SUFFIX)).hasSize(3);
     }
 
     @Test
@@ -177,6 +207,54 @@ class MongoIndexTest {
                 .extracting(s -> s.getString("indexName")).containsOnly(MongoSnapshotStore.INDEX_AGENT_THREAD);
     }
 
+    /**
+     * On a server with {@code explain}: a cursor page runs on the agent+thread index with no
+     * collection scan and no in-memory sort, and the due runs on the deadline index likewise.
+     */
+    @Test
+    void theCursorAndTheDueQueriesUseTheirIndexesWhereTheServerCanExplain() {
+        String collection = uniqueId("explain");
+        String agent = uniqueId("agent");
+        try (SnapshotStore store = MongoSnapshotStore.builder(client, database).collection(collection).build()) {
+            for (int i = 0; i < 40; i++) {
+                RunSnapshot s = suspended(agent + (i % 4), agent + "-run-" + i, "t" + (i % 5), "r" + (i % 3), i);
+                store.insert(new RunSnapshot(s.runId(), s.agentId(), s.status(), s.threadId(), s.resourceId(), s.createdAt(),
+                        s.suspendedAt(), 1, null, null, s.payload(), T0.plusSeconds(i % 7), "{}"));
+            }
+        }
+        RunQuery q = RunQuery.forAgent(agent + "1", T0.plusSeconds(60)).threadId("t1")
+                .after(new RunQuery.After(T0.plusMillis(20), agent + "-run-21"), 10).build();
+        MongoCollection<Document> c = client.getDatabase(database).getCollection(collection);
+        Document cursorPlan;
+        Document duePlan;
+        try {
+            cursorPlan = c.find(com.mongodb.client.model.Filters.and(MongoSnapshotStore.filter(q), MongoSnapshotStore.after(q.after())))
+                    .sort(new Document("createdAt", -1).append("_id", -1)).limit(10).explain(ExplainVerbosity.QUERY_PLANNER);
+            duePlan = c.find(com.mongodb.client.model.Filters.and(com.mongodb.client.model.Filters.eq("agentId", agent + "1"),
+                            com.mongodb.client.model.Filters.lte("expiresAt", java.util.Date.from(T0.plusSeconds(3)))))
+                    .sort(new Document("expiresAt", 1).append("_id", 1)).limit(5).explain(ExplainVerbosity.QUERY_PLANNER);
+        } catch (MongoCommandException e) {
+            if (e.getErrorCode() == 59 && MongoTestServer.inJvm()) {
+                LOG.info("explain is not supported by the in-JVM server ({}); index keys checked, plans not", e.getErrorMessage());
+                return;
+            }
+            throw e;
+        }
+        assertUsesOnly(cursorPlan, MongoSnapshotStore.INDEX_AGENT_THREAD);
+        assertUsesOnly(duePlan, MongoSnapshotStore.INDEX_AGENT_EXPIRES);
+    }
+
+    private static void assertUsesOnly(Document plan, String index) {
+        Document winning = plan.get("queryPlanner", Document.class).get("winningPlan", Document.class);
+        List<Document> stages = new ArrayList<>();
+        collectStages(winning, stages);
+        List<String> names = stages.stream().map(s -> s.getString("stage")).toList();
+        LOG.info("winning plan stages on {}: {}", MongoTestServer.kind(), names);
+        assertThat(names).as("plan %s", winning.toJson()).contains("IXSCAN").doesNotContain("COLLSCAN", "SORT");
+        assertThat(stages).filteredOn(s -> "IXSCAN".equals(s.getString("stage")))
+                .extracting(s -> s.getString("indexName")).containsOnly(index);
+    }
+
     /** Walks a plan tree (inputStage, inputStages, queryPlan) collecting every stage document. */
     private static void collectStages(Object node, List<Document> out) {
         if (node instanceof Document d) {
@@ -217,6 +295,49 @@ class MongoIndexTest {
             COMMANDS.clear();
             store.find("$ne");
             assertThat(command("find").getDocument("filter")).isEqualTo(new BsonDocument("_id", new BsonString("$ne")));
+        }
+    }
+
+    /**
+     * A cursor page without payloads: the filter carries the cursor's range, the projection leaves the
+     * payload on the server, and only a run without a summary has its payload read, by id. Due runs:
+     * the deadline range, in deadline order, limited, without payloads.
+     */
+    @Test
+    void aCursorPageWithoutPayloadsAndTheDueRunsAreAskedOfTheServerAsRangesWithoutPayloads() {
+        String collection = uniqueId("wire");
+        String agent = uniqueId("agent");
+        try (SnapshotStore store = MongoSnapshotStore.builder(client, database).collection(collection).build()) {
+            for (int i = 0; i < 6; i++) {
+                RunSnapshot s = suspended(agent, agent + "-" + i, "t", "r", i * 1000L);
+                // run 1 is as Baton 0.1 wrote it: no summary, no deadline
+                store.insert(i == 1 ? s : new RunSnapshot(s.runId(), agent, s.status(), "t", "r", s.createdAt(), s.suspendedAt(), 1,
+                        null, null, s.payload(), T0.plusSeconds(i), "{\"calls\":[]}"));
+            }
+            COMMANDS.clear();
+            RunQuery q = RunQuery.forAgent(agent, T0.plusSeconds(60)).threadId("t")
+                    .after(new RunQuery.After(T0.plusMillis(4000), agent + "-4"), 3).withPayload(false).build();
+            RunPage page = store.list(q);
+            assertThat(page.items()).extracting(RunSnapshot::runId).containsExactly(agent + "-3", agent + "-2", agent + "-1");
+            assertThat(page.items()).extracting(RunSnapshot::payload).containsExactly("", "", suspended(agent, agent + "-1", "t",
+                    "r", 1000).payload());
+            assertThat(page.total()).isEqualTo(6);
+            List<BsonDocument> finds = COMMANDS.stream().filter(e -> e.name().equals("find")).map(Sent::command).toList();
+            assertThat(finds).hasSize(2);
+            assertThat(finds.get(0).getDocument("filter").toJson()).contains("\"$lte\"", "\"$lt\"", "\"$or\"", "createdAt", "_id");
+            assertThat(finds.get(0).getDocument("projection").keySet()).contains("summary", "expiresAt").doesNotContain("payload");
+            assertThat(finds.get(1).getDocument("filter").toJson()).contains("\"$in\"", agent + "-1").doesNotContain(agent + "-2");
+            assertThat(command("aggregate").getArray("pipeline").get(0).asDocument().getDocument("$match"))
+                    .isEqualTo(MongoSnapshotStore.filter(q).toBsonDocument());
+
+            COMMANDS.clear();
+            assertThat(store.listDue(agent, T0.plusSeconds(3), 2)).extracting(RunSnapshot::runId)
+                    .containsExactly(agent + "-0", agent + "-2");
+            BsonDocument due = command("find");
+            assertThat(due.getDocument("filter").toJson()).contains("\"expiresAt\"", "\"$lte\"", agent);
+            assertThat(due.getDocument("sort")).isEqualTo(new BsonDocument("expiresAt", new BsonInt32(1)).append("_id", new BsonInt32(1)));
+            assertThat(due.getNumber("limit").intValue()).isEqualTo(2);
+            assertThat(due.getDocument("projection").keySet()).doesNotContain("payload");
         }
     }
 

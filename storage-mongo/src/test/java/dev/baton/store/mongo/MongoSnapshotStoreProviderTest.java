@@ -168,7 +168,7 @@ class MongoSnapshotStoreProviderTest {
             String collection = uniqueId("layout");
             String runId = "{\"$gt\": \"\"}.x";
             RunSnapshot s = new RunSnapshot(runId, uniqueId("agent"), RunStatus.SUSPENDED, "$ne", "a.b", T0.plusMillis(123),
-                    T0.plusMillis(456), 1, null, null, "{\"k\": 1}");
+                    T0.plusMillis(456), 1, null, null, "{\"k\": 1}", T0.plusMillis(999), "{\"calls\": []}");
             try (SnapshotStore store = MongoSnapshotStore.builder(client, "baton_layout").collection(collection).build()) {
                 store.insert(s);
                 RunSnapshot c = s.claimed("owner-1", T0.plusMillis(789), "{\"k\": 2}");
@@ -178,7 +178,7 @@ class MongoSnapshotStoreProviderTest {
                     .find(new Document("_id", runId)).first();
             assertThat(raw).isNotNull();
             assertThat(raw.keySet()).containsExactly("_id", "agentId", "status", "threadId", "resourceId", "createdAt",
-                    "suspendedAt", "version", "leaseOwner", "leaseExpiresAt", "payload");
+                    "suspendedAt", "version", "leaseOwner", "leaseExpiresAt", "payload", "expiresAt", "summary");
             assertThat(raw.get("_id").getBsonType()).isEqualTo(BsonType.STRING);
             assertThat(raw.getString("_id").getValue()).isEqualTo(runId);
             assertThat(raw.getString("threadId").getValue()).isEqualTo("$ne");
@@ -190,6 +190,8 @@ class MongoSnapshotStoreProviderTest {
             assertThat(raw.get("version").getBsonType()).isEqualTo(BsonType.INT64);
             assertThat(raw.getInt64("version").getValue()).isEqualTo(2);
             assertThat(raw.getString("payload").getValue()).isEqualTo("{\"k\": 2}");
+            assertThat(raw.getDateTime("expiresAt").getValue()).isEqualTo(T0.plusMillis(999).toEpochMilli());
+            assertThat(raw.getString("summary").getValue()).isEqualTo("{\"calls\": []}");
         }
 
         @Test
@@ -201,7 +203,8 @@ class MongoSnapshotStoreProviderTest {
             }
             Document d = client.getDatabase("baton_layout").getCollection(collection).find().first();
             assertThat(d).containsEntry("threadId", null).containsEntry("leaseOwner", null)
-                    .containsEntry("leaseExpiresAt", null).containsEntry("createdAt", Date.from(s.createdAt()));
+                    .containsEntry("leaseExpiresAt", null).containsEntry("expiresAt", null).containsEntry("summary", null)
+                    .containsEntry("createdAt", Date.from(s.createdAt()));
         }
     }
 

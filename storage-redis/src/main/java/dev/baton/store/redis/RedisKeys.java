@@ -2,6 +2,7 @@ package dev.baton.store.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Key names. Ids inside key names are the lowercase hex of their UTF-8 bytes, so no character of an
@@ -17,8 +18,17 @@ import java.util.HexFormat;
  * PREFIX:{HEX(agentId)}:FAMILY:tr:HEX(threadId):HEX(resourceId)
  * PREFIX:{HEX(agentId)}:lease:held       zset of RESUMING runIds filed as live, score leaseExpiresAt
  * PREFIX:{HEX(agentId)}:lease:lapsed     zset of RESUMING runIds filed as expired, score leaseExpiresAt
+ * PREFIX:{HEX(agentId)}:due              zset of runIds with a deadline, score expiresAt
+ *
+ * PREFIX:m:id:{HEX(threadId)}            string: nonce + OWNER, which slot holds the thread
+ * PREFIX:m:{OWNER}:th:HEX(threadId)      hash: the thread's fields, its message counter (seq) and nonce (rsv)
+ * PREFIX:m:{OWNER}:msg:HEX(threadId)     hash: seq to message
+ * PREFIX:m:{OWNER}:ids:HEX(threadId)     hash: runIndex:runId to seq, which run messages the thread has
+ * PREFIX:m:{OWNER}:threads               zset of the resource's threadIds, score updatedAt
  * </pre>
  * FAMILY is {@code sus} (effectively suspended), {@code res} (resuming, live lease) or {@code all}.
+ * OWNER is {@code r} + HEX(resourceId) for a thread with a resource (all threads of one resource share a
+ * slot, so its listing is one sorted set), {@code t} + HEX(threadId) for a thread without one.
  */
 final class RedisKeys {
     private static final HexFormat HEX = HexFormat.of();
@@ -52,6 +62,25 @@ final class RedisKeys {
 
     String allIndex(String agentId) {
         return agentBase(agentId) + "all:a";
+    }
+
+    String dueIndex(String agentId) {
+        return agentBase(agentId) + "due";
+    }
+
+    /** The base of the keys of one memory owner (a resource, or an ownerless thread), ending in ':'. */
+    String memoryBase(String owner) {
+        return prefix + ":m:{" + owner + "}:";
+    }
+
+    /** The owner tag of a thread: its resource's, or its own when it has no resource. */
+    static String owner(@Nullable String resourceId, String threadId) {
+        return resourceId == null ? "t" + hex(threadId) : "r" + hex(resourceId);
+    }
+
+    /** The thread-id lookup key; in the thread id's own slot, since most calls know only the thread id. */
+    String threadLookup(String threadId) {
+        return prefix + ":m:id:{" + hex(threadId) + "}";
     }
 
     /** The run-id lookup key; in the run id's own slot, since find and delete know only the run id. */

@@ -2,6 +2,7 @@ package dev.baton.store.redis;
 
 import dev.baton.StorageException;
 import dev.baton.agent.RunStatus;
+import dev.baton.memory.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -87,6 +88,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final LuaScript DELETE = LuaScript.load("delete", true);
     private static final LuaScript RENEW = LuaScript.load("renew", true);
     private static final LuaScript LIST = LuaScript.load("list", true);
+    private static final LuaScript DUE = LuaScript.load("due", true);
     private static final LuaScript RESERVE = LuaScript.load("reserve", false);
     private static final LuaScript SWAP = LuaScript.load("swap", false);
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -99,6 +101,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
     private final String description;
+    private final RedisMemoryStore memory;
     private volatile boolean closed;
 
     private RedisSnapshotStore(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
@@ -109,6 +112,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
         this.redis = redis;
         this.keys = keys;
         this.description = "Redis " + where + " (key prefix '" + keys.prefix() + "')";
+        this.memory = new RedisMemoryStore(this::call, redis, keys, description);
         checkPersistence(where);
     }
 
@@ -320,10 +324,11 @@ public final class RedisSnapshotStore implements SnapshotStore {
         });
     }
 
-    /** Shared, durable (as far as the server's persistence settings make it), and with the server's clock. */
+    /** Shared, durable (as far as the server's persistence settings make it), with the server's clock and thread memory. */
     @Override
     public Set<StoreCapability> capabilities() {
-        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK);
+        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
+                StoreCapability.THREAD_MEMORY);
     }
 
     @Override
@@ -340,12 +345,19 @@ public final class RedisSnapshotStore implements SnapshotStore {
         });
     }
 
+    /**
+     * One script (list.lua): the total, the page as a rank range of one sorted set (after the cursor, if
+     * any, found by its rank), and the page's fields, in one round trip. Without payloads the script
+     * reads every field but the payload ({@code HMGET}), so a listing costs the same whatever the size
+     * of the runs, except for a run without a summary (stored by Baton 0.1), whose payload it returns.
+     */
     @Override
     public RunPage list(RunQuery q) {
         if (closed) throw closed("list");
         if (q.emptyDateRange()) return new RunPage(List.of(), 0);
         return call("list", null, () -> {
             Integer limit = q.limit();
+            RunQuery.After after = q.after();
             List<Object> r = LIST.run(redis, ScriptOutputType.MULTI, new String[] {keys.allIndex(q.agentId())},
                     keys.agentBase(q.agentId()),
                     Long.toString(q.now().toEpochMilli()),
@@ -355,18 +367,42 @@ public final class RedisSnapshotStore implements SnapshotStore {
                     q.createdFrom() == null ? "-inf" : Long.toString(q.createdFrom().toEpochMilli()),
                     q.createdTo() == null ? "+inf" : Long.toString(q.createdTo().toEpochMilli()),
                     Long.toString(q.offset()),
-                    limit == null ? "-1" : Integer.toString(limit));
+                    limit == null ? "-1" : Integer.toString(limit),
+                    q.withPayload() ? "1" : "0",
+                    after == null ? "0" : "1",
+                    after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
+                    after == null ? "" : after.runId());
             long total = (Long) r.get(0);
             List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
-            for (int i = 1; i < r.size(); i++) {
-                @SuppressWarnings("unchecked")
-                List<Object> flat = (List<Object>) r.get(i);
-                Map<String, String> h = new HashMap<>();
-                for (int j = 0; j + 1 < flat.size(); j += 2) h.put((String) flat.get(j), (String) flat.get(j + 1));
-                items.add(snapshot(h));
-            }
+            for (int i = 1; i < r.size(); i++) items.add(row(r.get(i)));
             return new RunPage(items, total);
         });
+    }
+
+    /** One script (due.lua): a range of the agent's deadline set, skipping runs under a live lease; no payloads. */
+    @Override
+    public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        return call("listDue", null, () -> {
+            if (limit == 0) return List.of();
+            List<Object> r = DUE.run(redis, ScriptOutputType.MULTI, new String[] {keys.dueIndex(agentId)},
+                    keys.agentBase(agentId), Long.toString(now.toEpochMilli()), Integer.toString(limit));
+            List<RunSnapshot> items = new ArrayList<>(r.size());
+            for (Object o : r) items.add(row(o));
+            return items;
+        });
+    }
+
+    /**
+     * The thread memory in the same Redis, on this store's connection: see {@link RedisMemoryStore} for
+     * its key layout.
+     */
+    @Override
+    public Optional<MemoryStore> memory() {
+        if (closed) throw closed("memory");
+        return Optional.of(memory);
     }
 
     private @Nullable String agentOf(String runId) {
@@ -392,6 +428,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
         put(out, "leaseOwner", s.leaseOwner());
         put(out, "leaseExpiresAt", s.leaseExpiresAt() == null ? null : Long.toString(s.leaseExpiresAt().toEpochMilli()));
         put(out, "payload", s.payload());
+        put(out, "expiresAt", s.expiresAt() == null ? null : Long.toString(s.expiresAt().toEpochMilli()));
+        put(out, "summary", s.summary());
     }
 
     private static void put(List<String> out, String field, @Nullable String value) {
@@ -403,15 +441,41 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private RunSnapshot snapshot(Map<String, String> h) {
         String runId = h.get("runId");
         try {
-            String lease = h.get("leaseExpiresAt");
             return new RunSnapshot(runId, h.get("agentId"), RunStatus.valueOf(h.get("status")), h.get("threadId"),
-                    h.get("resourceId"), Instant.ofEpochMilli(Long.parseLong(h.get("createdAt"))),
-                    Instant.ofEpochMilli(Long.parseLong(h.get("suspendedAt"))), Long.parseLong(h.get("version")),
-                    h.get("leaseOwner"), lease == null ? null : Instant.ofEpochMilli(Long.parseLong(lease)), h.get("payload"));
+                    h.get("resourceId"), millis(h.get("createdAt")), millis(h.get("suspendedAt")),
+                    Long.parseLong(h.get("version")), h.get("leaseOwner"), millisOrNull(h.get("leaseExpiresAt")),
+                    h.get("payload"), millisOrNull(h.get("expiresAt")), h.get("summary"));
         } catch (RuntimeException e) {
-            throw new StorageException(description + ": the stored hash of run '" + runId + "' is not a valid run ("
-                    + e.getMessage() + "); was it written by something else than Baton?", e);
+            throw invalid(runId, e);
         }
+    }
+
+    /** A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload last. */
+    private RunSnapshot row(Object reply) {
+        @SuppressWarnings("unchecked")
+        List<Object> f = (List<Object>) reply;
+        String runId = (String) f.get(0);
+        try {
+            return new RunSnapshot(runId, (String) f.get(1), RunStatus.valueOf((String) f.get(2)), (String) f.get(3),
+                    (String) f.get(4), millis((String) f.get(5)), millis((String) f.get(6)),
+                    Long.parseLong((String) f.get(7)), (String) f.get(8), millisOrNull((String) f.get(9)),
+                    (String) f.get(12), millisOrNull((String) f.get(10)), (String) f.get(11));
+        } catch (RuntimeException e) {
+            throw invalid(runId, e);
+        }
+    }
+
+    private static Instant millis(String epochMillis) {
+        return Instant.ofEpochMilli(Long.parseLong(epochMillis));
+    }
+
+    private static @Nullable Instant millisOrNull(@Nullable String epochMillis) {
+        return epochMillis == null ? null : millis(epochMillis);
+    }
+
+    private StorageException invalid(@Nullable String runId, RuntimeException e) {
+        return new StorageException(description + ": the stored hash of run '" + runId + "' is not a valid run ("
+                + e.getMessage() + "); was it written by something else than Baton?", e);
     }
 
     private StorageException closed(String operation) {

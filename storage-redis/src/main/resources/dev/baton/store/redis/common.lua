@@ -1,4 +1,4 @@
--- Shared by insert, cas, delete and list. ARGV[1] is the agent's key base "<prefix>:{<hex agentId>}:".
+-- Shared by insert, cas, delete, renew, list and due. ARGV[1] is the agent's key base "<prefix>:{<hex agentId>}:".
 -- Every key below starts with it, so one agent's keys share one hash tag (one Cluster slot).
 -- Ids in key names are hex of their UTF-8 bytes: no character of an id can break the hash tag,
 -- act as a separator or make two keys collide. Sorted-set members are the raw runIds.
@@ -45,11 +45,14 @@ end
 
 local HELD = base .. 'lease:held'
 local LAPSED = base .. 'lease:lapsed'
+-- The runs with a deadline, scored by expiresAt: listDue is a range of it.
+local DUE = base .. 'due'
 
 -- Files a run that was just written. A RESUMING run goes to the "res" family and the held-lease set;
 -- the next listing moves it to "sus" if its lease has expired by then.
 local function fileRun(id, f)
   addTo('all', f.threadId, f.resourceId, f.createdAt, id)
+  if f.expiresAt then redis.call('ZADD', DUE, f.expiresAt, id) end
   if f.status == 'RESUMING' then
     addTo('res', f.threadId, f.resourceId, f.createdAt, id)
     redis.call('ZADD', HELD, f.leaseExpiresAt, id)
@@ -65,6 +68,7 @@ local function unfileRun(id, thread, res)
   removeFrom('res', thread, res, id)
   redis.call('ZREM', HELD, id)
   redis.call('ZREM', LAPSED, id)
+  redis.call('ZREM', DUE, id)
 end
 
 -- ARGV[from..] are field/value pairs; returns them as a table, and the flat list for HSET.
@@ -76,4 +80,19 @@ local function fieldsFrom(from)
     flat[#flat + 1] = ARGV[i + 1]
   end
   return f, flat
+end
+
+-- The fields of a run as list and due return it: fixed positions (nil where absent), the payload last.
+-- Without payloads (withPayload "0") the payload is not read, and comes back as '', unless the run has
+-- no summary (written by Baton 0.1): then core needs the payload, and gets it.
+local ROW = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt', 'version',
+  'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary' }
+local ROW_WITH_PAYLOAD = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt',
+  'version', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'payload' }
+local function row(id, withPayload)
+  local key = runKey(id)
+  if withPayload then return redis.call('HMGET', key, unpack(ROW_WITH_PAYLOAD)) end
+  local r = redis.call('HMGET', key, unpack(ROW))
+  if r[12] then r[13] = '' else r[13] = redis.call('HGET', key, 'payload') end
+  return r
 end

@@ -1,8 +1,10 @@
 -- KEYS[1] the agent's "all" index (for routing); ARGV[1] base, ARGV[2] now (epoch millis),
 -- ARGV[3] status ("SUSPENDED", "RESUMING" or "" for both), ARGV[4]/[5] has-thread flag / thread,
 -- ARGV[6]/[7] has-resource flag / resource, ARGV[8]/[9] min/max createdAt score,
--- ARGV[10] offset, ARGV[11] limit (-1: all, 0: count only).
--- Returns {total, hash1, hash2, ...} with each hash as HGETALL's flat field/value list.
+-- ARGV[10] offset, ARGV[11] limit (-1: all, 0: count only), ARGV[12] with payloads ("1"/"0"),
+-- ARGV[13] has-cursor flag, ARGV[14]/[15] the cursor's createdAt score and runId.
+-- Returns {total, row1, row2, ...}, each row as row() gives it: page, total and the page's fields in one
+-- round trip, and the payloads left unread when the caller needs none.
 local now = ARGV[2]
 
 -- Lazy reaper: a RESUMING run whose lease expired (leaseExpiresAt <= now) counts as SUSPENDED,
@@ -34,13 +36,34 @@ local min, max = ARGV[8], ARGV[9]
 
 local out = { redis.call('ZCOUNT', key, min, max) }
 local limit = tonumber(ARGV[11])
-if limit ~= 0 then
-  local ids
-  if limit < 0 then
-    ids = redis.call('ZREVRANGEBYSCORE', key, max, min)
+if limit == 0 or out[1] == 0 then return out end
+
+-- The page as a rank range in listing order (ZREVRANGE: createdAt descending, then runId descending):
+-- it starts after the runs newer than max (and after the cursor), and ends before the runs older than min.
+local first = 0
+if max ~= '+inf' then first = redis.call('ZCOUNT', key, '(' .. max, '+inf') end
+if ARGV[13] == '1' then
+  local score, id = ARGV[14], ARGV[15]
+  local at = redis.call('ZSCORE', key, id)
+  local after
+  if at and tonumber(at) == tonumber(score) then
+    after = redis.call('ZREVRANK', key, id) + 1
   else
-    ids = redis.call('ZREVRANGEBYSCORE', key, max, min, 'LIMIT', ARGV[10], ARGV[11])
+    -- The cursor's run has left this index (resumed, deleted), or is filed at another time (a cursor not
+    -- made by Baton): its place is where it would be. Filed there and put back inside this script, so no
+    -- other client ever sees it.
+    redis.call('ZADD', key, score, id)
+    after = redis.call('ZREVRANK', key, id)
+    if at then redis.call('ZADD', key, at, id) else redis.call('ZREM', key, id) end
   end
-  for _, id in ipairs(ids) do out[#out + 1] = redis.call('HGETALL', runKey(id)) end
+  if after > first then first = after end
 end
+first = first + tonumber(ARGV[10])
+local last = redis.call('ZCARD', key) - 1
+if min ~= '-inf' then last = redis.call('ZCOUNT', key, min, '+inf') - 1 end
+if limit > 0 and first + limit - 1 < last then last = first + limit - 1 end
+if first > last then return out end
+
+local withPayload = ARGV[12] == '1'
+for _, id in ipairs(redis.call('ZREVRANGE', key, first, last)) do out[#out + 1] = row(id, withPayload) end
 return out

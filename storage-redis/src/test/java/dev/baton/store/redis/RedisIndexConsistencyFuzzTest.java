@@ -32,11 +32,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Many threads insert, claim, renew leases, release, delete and list a few runs of two agents at random (seeded),
+ * Many threads insert, claim, renew leases, release, delete and list (with offsets, cursors and deadlines) a few
+ * runs of two agents at random (seeded),
  * racing on the same run ids; then every key under the test's prefix is read back and checked:
  * each index entry points at an existing run with the same fields, each run is in exactly the
- * indexes its fields and lease demand, and each run's lookup key names its agent. Listings then
- * agree with {@link RunQuery#matches} over the runs read back.
+ * indexes its fields and lease demand (the deadline set included), and each run's lookup key names its agent.
+ * Listings, cursor pages and due runs then agree with {@link RunQuery#matches} over the runs read back.
  */
 class RedisIndexConsistencyFuzzTest {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisIndexConsistencyFuzzTest.class);
@@ -89,16 +90,20 @@ class RedisIndexConsistencyFuzzTest {
                                 case 0 -> {
                                     String agent = agents.get(random.nextInt(agents.size()));
                                     Instant created = T0.plusMillis(random.nextInt(5) * 1000L);
+                                    Instant expires = random.nextBoolean() ? null : T0.plusSeconds(random.nextInt(100));
                                     RunSnapshot s = new RunSnapshot(runId, agent, RunStatus.SUSPENDED,
                                             THREADS[random.nextInt(3)], RESOURCES[random.nextInt(3)], created, created, 1,
-                                            null, null, "{\"op\":" + op + "}");
+                                            null, null, "{\"op\":" + op + "}", expires, random.nextBoolean() ? null : "{}");
                                     if (store.insert(s)) inserts.incrementAndGet();
                                 }
                                 case 1 -> store.find(runId).ifPresent(cur -> {
                                     if (store.compareAndSet(cur.version(), cur.claimed("o" + op, lease, "{}"))) wins.incrementAndGet();
                                 });
                                 case 2 -> store.find(runId).ifPresent(cur -> {
-                                    if (store.compareAndSet(cur.version(), cur.suspended(lease, "{\"back\":1}"))) wins.incrementAndGet();
+                                    // back to suspended, sometimes with a new deadline (or none)
+                                    RunSnapshot back = random.nextBoolean() ? cur.suspended(lease, "{\"back\":1}")
+                                            : cur.suspended(lease, "{\"back\":2}", random.nextBoolean() ? null : lease, "{}");
+                                    if (store.compareAndSet(cur.version(), back)) wins.incrementAndGet();
                                 });
                                 case 3 -> store.find(runId).ifPresent(cur -> {
                                     // sometimes a stale version, which must change nothing
@@ -118,8 +123,19 @@ class RedisIndexConsistencyFuzzTest {
                                     int status = random.nextInt(3);
                                     q.status(status == 0 ? null : status == 1 ? RunStatus.RESUMING : RunStatus.SUSPENDED);
                                     if (random.nextBoolean()) q.threadId(THREADS[random.nextInt(2)]);
-                                    if (random.nextBoolean()) q.page(random.nextInt(3), 1 + random.nextInt(3));
+                                    int page = random.nextInt(3);
+                                    if (page == 1) q.page(random.nextInt(3), 1 + random.nextInt(3));
+                                    // a cursor at a run that may be in this index, in another, or gone: its place
+                                    // is found by filing it for the length of the script, which must leave no trace
+                                    if (page == 2) {
+                                        q.after(new RunQuery.After(T0.plusMillis(random.nextInt(5) * 1000L), runId),
+                                                1 + random.nextInt(3));
+                                    }
+                                    q.withPayload(random.nextBoolean());
                                     store.list(q.build());
+                                    if (random.nextInt(4) == 0) {
+                                        store.listDue(agents.get(random.nextInt(2)), T0.plusSeconds(random.nextInt(100)), 3);
+                                    }
                                 }
                             }
                         }
@@ -170,6 +186,22 @@ class RedisIndexConsistencyFuzzTest {
                 RunPage page = store.list(q);
                 assertThat(page.items()).as("query %s", q).containsExactlyElementsOf(expected);
                 assertThat(page.total()).isEqualTo(expected.size());
+                if (!expected.isEmpty()) {
+                    RunSnapshot pivot = expected.get(random.nextInt(expected.size()));
+                    RunQuery.After after = new RunQuery.After(pivot.createdAt(), pivot.runId());
+                    RunQuery next = b.after(after, 2).build();
+                    assertThat(store.list(next).items()).as("query %s", next)
+                            .containsExactlyElementsOf(expected.stream().filter(after::precedes).limit(2).toList());
+                }
+                Instant now = T0.plusSeconds(random.nextInt(100));
+                String agent = agents.get(random.nextInt(2));
+                List<String> due = runs.values().stream()
+                        .filter(r -> r.agentId().equals(agent) && r.expiresAt() != null && !r.expiresAt().isAfter(now)
+                                && r.effectiveStatus(now) == RunStatus.SUSPENDED)
+                        .sorted(java.util.Comparator.comparing(RunSnapshot::expiresAt).thenComparing(RunSnapshot::runId))
+                        .map(RunSnapshot::runId).toList();
+                assertThat(store.listDue(agent, now, 10)).extracting(RunSnapshot::runId).as("due at %s", now)
+                        .containsExactlyElementsOf(due);
             }
             checkEveryKey(store);
         }
@@ -195,6 +227,9 @@ class RedisIndexConsistencyFuzzTest {
             String base = keys.agentBase(s.agentId());
             double created = s.createdAt().toEpochMilli();
             expect(expected, base, "all", s, created);
+            if (s.expiresAt() != null) {
+                expected.computeIfAbsent(base + "due", k -> new HashMap<>()).put(s.runId(), (double) s.expiresAt().toEpochMilli());
+            }
             if (s.status() == RunStatus.SUSPENDED) {
                 expect(expected, base, "sus", s, created);
             } else {

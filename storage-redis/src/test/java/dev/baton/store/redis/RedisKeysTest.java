@@ -28,6 +28,32 @@ class RedisKeysTest {
     }
 
     @Test
+    void theDeadlineSetOfAnAgentIsInTheAgentsSlot() {
+        for (String agent : ODD) {
+            if (agent.isEmpty()) continue;
+            assertThat(SlotHash.getSlot(keys.dueIndex(agent))).isEqualTo(SlotHash.getSlot(keys.agentBase(agent)));
+        }
+    }
+
+    @Test
+    void everyMemoryKeyOfOneResourceIsInOneSlotAndAnOwnerlessThreadHasItsOwn() {
+        for (String resource : ODD) {
+            String base = keys.memoryBase(RedisKeys.owner(resource, "t"));
+            int slot = SlotHash.getSlot(base + "threads");
+            for (String thread : ODD) {
+                if (thread.isEmpty()) continue;
+                assertThat(RedisKeys.owner(resource, thread)).isEqualTo(RedisKeys.owner(resource, "other"));
+                for (String kind : List.of("th:", "msg:", "ids:")) {
+                    assertThat(SlotHash.getSlot(base + kind + RedisKeys.hex(thread))).isEqualTo(slot);
+                }
+            }
+        }
+        assertThat(RedisKeys.owner(null, "a")).isNotEqualTo(RedisKeys.owner(null, "b"));
+        assertThat(RedisKeys.owner(null, "a")).isNotEqualTo(RedisKeys.owner("a", "a"));
+        assertThat(keys.threadLookup("t")).isNotEqualTo(keys.lookup("t"));
+    }
+
+    @Test
     void differentIdsNeverShareAKey() {
         Set<String> seen = new HashSet<>();
         for (String agent : ODD) for (String run : ODD) assertThat(seen.add(keys.run(agent, run))).isTrue();

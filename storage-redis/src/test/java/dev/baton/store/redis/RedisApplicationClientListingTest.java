@@ -1,0 +1,26 @@
+package dev.baton.store.redis;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.tck.ListingContract;
+import io.lettuce.core.RedisClient;
+import org.junit.jupiter.api.AfterAll;
+
+/** The ListingContract again, on stores built from one application-owned {@link RedisClient}. */
+class RedisApplicationClientListingTest extends ListingContract {
+    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisApplicationClientListingTest.class);
+    private static RedisClient client;
+
+    @Override
+    protected SnapshotStore openStore() {
+        synchronized (RedisApplicationClientListingTest.class) {
+            if (client == null) client = RedisClient.create(RedisTestServer.url());
+        }
+        return RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build();
+    }
+
+    @AfterAll
+    static void shutdownTheClient() {
+        if (client != null) client.shutdown();
+        RedisTestServer.deleteKeys(PREFIX);
+    }
+}
