@@ -8,6 +8,7 @@ import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
+import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -121,6 +122,8 @@ final class Demo {
                 if (store.delete(s.runId(), s.version())) n++;
             }
         }
+        // and its conversations, so a follow-up sees this play's runs only
+        store.memory().ifPresent(memory -> TravelAgents.THREADS.forEach(memory::deleteThread));
         return n;
     }
 
@@ -185,7 +188,17 @@ final class Demo {
                     + "     # erin's visa: the supervisor resumes its subagent's run");
             failures += expect(inbox.approve(agents.travelDesk(), visa.runId(), visa.callId()), RunOutcome.COMPLETED);
 
-            heading("7. Completed runs are gone; the others are still waiting");
+            heading("7. A follow-up in Carol's thread: only thread memory knows what was booked");
+            command("start --thread carol-tokyo --resource carol \"Which flight did you book for me?\"");
+            AgentResult followUp = inbox.start(concierge, "Which flight did you book for me?", "carol-tokyo", "carol");
+            if (!followUp.text().contains("Tokyo")) failures++;
+            out.println();
+            command("start --thread carol-new --resource carol \"Which flight did you book for me?\"     # another thread");
+            inbox.start(concierge, "Which flight did you book for me?", "carol-new", "carol");
+            concierge.memory().ifPresent(m -> m.deleteThread("carol-new"));
+            out.println();
+
+            heading("8. Completed runs are gone; the others are still waiting");
             command("approve " + flight.runId() + " " + flight.callId() + "     # carol's flight, again");
             try {
                 concierge.approveToolCall(flight.runId(), flight.callId()).result();

@@ -2,6 +2,8 @@ package dev.baton.examples;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.agent.Agent;
+import dev.baton.memory.Memory;
+import dev.baton.store.StoreCapability;
 import dev.baton.model.DeterministicModel;
 import dev.baton.model.LanguageModel;
 import dev.baton.store.SnapshotStore;
@@ -31,9 +33,13 @@ import org.jspecify.annotations.Nullable;
  * time) unless a real one is given ({@code --model}, see {@link ModelChoice}); the tools are the same.
  * {@code bookFlight} and {@code refund} declare their input as records: the JSON schema a real
  * model sees is generated from them, and arguments that do not fit go back to the model as a
- * tool error.
+ * tool error. The concierge keeps thread memory: a follow-up question in a thread ("Which flight
+ * did you book for me?") sees the thread's earlier runs.
  */
 public final class TravelAgents implements AutoCloseable {
+    /** The demo's memory threads, deleted by the demo when it starts again. */
+    static final List<String> THREADS = List.of("alice-lisbon", "bob-orders", "carol-tokyo", "carol-orders", "dave-documents");
+
 
     /** The inbox agent's id. */
     public static final String CONCIERGE = "concierge";
@@ -63,17 +69,25 @@ public final class TravelAgents implements AutoCloseable {
      * all three ask {@code model}, or their deterministic rules when it is null.
      */
     public TravelAgents(SnapshotStore store, Clock clock, @Nullable LanguageModel model) {
-        this.concierge = Agent.builder(CONCIERGE)
+        Agent.Builder concierge = Agent.builder(CONCIERGE)
                 .instructions("You book flights, refund orders and collect passport numbers.")
                 .model(model != null ? model : DeterministicModel.builder()
+                        // a follow-up only thread memory can answer: the booking was an earlier run of the thread
+                        .whenUserAsks("which flight", conversation -> {
+                            String booked = DeterministicModel.lastToolResult(conversation);
+                            return booked == null ? "I have no booking in this conversation."
+                                    : "Earlier in this conversation: " + booked;
+                        })
                         .whenUserSays("flight", "bookFlight", text -> Map.of("to", destination(text)))
                         .whenUserSays("refund", "refund", text -> ordered("amount", amount(text), "order", order(text)))
                         .whenUserSays("passport", "askPassportNumber", text -> Map.of("purpose", text))
                         .build())
                 .tools(bookFlight(), refund(), askPassportNumber())
                 .store(store)
-                .clock(clock)
-                .build();
+                .clock(clock);
+        // conversations per thread, in the same store, when the store keeps them (every Baton store does)
+        if (store.capabilities().contains(StoreCapability.THREAD_MEMORY)) concierge.memory(Memory.builder().lastMessages(20).build());
+        this.concierge = concierge.build();
         this.visaDesk = Agent.builder(VISA_DESK)
                 .instructions("You file visa applications.")
                 .model(model != null ? model : DeterministicModel.builder()
