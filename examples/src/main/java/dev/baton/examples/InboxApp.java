@@ -171,6 +171,7 @@ public final class InboxApp {
             }
             for (int i = 1; i < description.length; i++) b.append(nl).append(" ".repeat(41)).append(description[i]);
         }
+        b.append(nl).append("start, approve, decline, resume and continue also take:").append(nl).append(ModelChoice.USAGE);
         for (OptionSpec o : globalOptions(root)) {
             String[] description = o.description();
             b.append(nl).append("  ").append(String.format("%-13s", o.longestName() + " " + o.paramLabel()))

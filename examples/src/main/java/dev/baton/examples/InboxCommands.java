@@ -93,10 +93,9 @@ final class InboxCommands {
 
     /** {@code --model} and {@code --base-url}: the commands whose runs call the model take them. */
     static final class ModelOptions {
-        @Option(names = "--model", paramLabel = "SPEC", description = "deterministic (default) | openai:NAME | anthropic:NAME | ollama:NAME")
-        @Nullable String model;
-        @Option(names = "--base-url", paramLabel = "URL", description = "the provider's endpoint (e.g. http://localhost:11434 for Ollama)")
-        @Nullable String baseUrl;
+        // hidden from each command's synopsis: the usage explains them once (ModelChoice.USAGE)
+        @Option(names = "--model", paramLabel = "SPEC", hidden = true) @Nullable String model;
+        @Option(names = "--base-url", paramLabel = "URL", hidden = true) @Nullable String baseUrl;
     }
 
     /** A command that works on the agents over the store: opens both, runs, closes both. */

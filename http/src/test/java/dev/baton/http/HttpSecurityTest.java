@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentRun;
+import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -39,7 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Every response also goes through {@link ApiClient}'s checks (OpenAPI, no stack trace, no cookie).
  */
 class HttpSecurityTest {
-    KeysetPagingStore store;
+    ListingHookStore store;
     TestServer t;
     String aliceRun;
     String bobRun;
@@ -47,7 +48,7 @@ class HttpSecurityTest {
 
     @BeforeEach
     void start() {
-        store = new KeysetPagingStore(MemorySnapshotStore.create());
+        store = new ListingHookStore(MemorySnapshotStore.create());
         t = new TestServer(store, 1024, Duration.ofSeconds(30));
         aliceRun = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "alice-lisbon", "Book a flight to Lisbon");
         bobRun = t.suspend(t.concierge, "2026-06-02T09:00:00Z", "bob", "bob-orders", "Refund 250 EUR");

@@ -62,8 +62,7 @@ class InboxBrowserTest {
         }
         assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
 
-        // (KeysetPagingStore: this branch's JDBC store does not apply the cursor's position yet; see there)
-        store = new KeysetPagingStore(SnapshotStores.open("jdbc:sqlite:" + dir.resolve("inbox.db")));
+        store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("inbox.db"));
         clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
         // every wait expires 19.5 h after it began: at the test's "now" (06-06 10:00) the two newest
         // runs expire in 2 h, the others have expired

@@ -24,7 +24,7 @@ final class TestServer implements AutoCloseable {
     final BatonHttpServer server;
 
     TestServer() {
-        this(new KeysetPagingStore(MemorySnapshotStore.create()), BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
+        this(MemorySnapshotStore.create(), BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
     }
 
     TestServer(SnapshotStore store, int maxBodyBytes, Duration requestTimeout) {

@@ -15,23 +15,17 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A store that applies {@link RunQuery#after()} (keyset paging) by the SPI's rule on top of any
- * store, and can run a hook before each listing query.
- *
- * <p>Why: on this branch's {@code main}, the stores do not apply {@code after} yet (their keyset
- * indexes arrive with the store branches), so a cursor would list from the start. The HTTP layer's
- * cursor handling is tested here against the rule itself: runs strictly after the position in
- * listing order, at most {@code limit}, the total ignoring the position. Over a store that applies
- * {@code after} already, this only repeats its work.
+ * A store that runs a hook before each listing query (so a test can make runs arrive between the
+ * queries of one merged listing) and counts the queries; everything else goes to the store.
  */
-final class KeysetPagingStore implements SnapshotStore {
+final class ListingHookStore implements SnapshotStore {
     private final SnapshotStore delegate;
     /** Runs before each {@link #list} with the query; null: nothing. */
     volatile @Nullable Consumer<RunQuery> beforeList;
     /** How many listing queries were made. */
     final AtomicInteger lists = new AtomicInteger();
 
-    KeysetPagingStore(SnapshotStore delegate) {
+    ListingHookStore(SnapshotStore delegate) {
         this.delegate = delegate;
     }
 
@@ -40,13 +34,7 @@ final class KeysetPagingStore implements SnapshotStore {
         lists.incrementAndGet();
         Consumer<RunQuery> hook = beforeList;
         if (hook != null) hook.accept(q);
-        RunQuery.After after = q.after();
-        if (after == null) return delegate.list(q);
-        RunPage all = delegate.list(new RunQuery(q.agentId(), q.status(), q.threadId(), q.resourceId(), q.createdFrom(),
-                q.createdTo(), q.now(), 0, null, null, q.withPayload()));
-        List<RunSnapshot> items = all.items().stream().filter(after::precedes)
-                .limit(q.limit() == null ? Long.MAX_VALUE : q.limit()).toList();
-        return new RunPage(items, all.total());
+        return delegate.list(q);
     }
 
     @Override public boolean insert(RunSnapshot s) { return delegate.insert(s); }
