@@ -127,8 +127,9 @@ final class SqlBackend extends Backend {
             createMarker(c);
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM " + MARKER + " WHERE name = '" + t + "'");
-                s.execute("DROP TABLE IF EXISTS " + t);
-                s.execute("DROP TABLE IF EXISTS " + t + "_schema_history");
+                for (String suffix : new String[] {"", "_schema_history", "_threads", "_messages"}) {
+                    s.execute("DROP TABLE IF EXISTS " + t + suffix);   // the runs, history and memory tables
+                }
             }
             // the store creates its own table and indexes, exactly as in production
             try (SnapshotStore store = openStore(data)) {

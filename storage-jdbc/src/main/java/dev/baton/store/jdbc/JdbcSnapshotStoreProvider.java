@@ -23,7 +23,8 @@ import org.jdbi.v3.core.Jdbi;
  * <p>Properties (all optional):
  * <ul>
  *   <li>{@code user}, {@code password}: credentials (or put them in the URL);</li>
- *   <li>{@code table}: the table, default {@value JdbcSnapshotStore#DEFAULT_TABLE};</li>
+ *   <li>{@code table}: the runs table, default {@value JdbcSnapshotStore#DEFAULT_TABLE}; the thread memory is in
+ *       {@code <table>_threads} and {@code <table>_messages};</li>
  *   <li>{@code schemaMode}: {@code create} (default), {@code validate} or {@code none}, see {@link SchemaMode};</li>
  *   <li>{@code poolSize}: most connections in the pool, default 10;</li>
  *   <li>{@code connectTimeout}: seconds to open a connection or wait for one from the pool, default 10;</li>

@@ -9,8 +9,10 @@ import java.util.Locale;
  *   <li>{@link #CREATE} (the default): applies the missing versioned migrations and records them in
  *       the table {@code <table>_schema_history}; safe when several instances start at once.</li>
  *   <li>{@link #VALIDATE}: changes nothing, but fails at start with a {@link dev.baton.StorageException}
- *       if the table or one of its columns is missing. For applications that run the DDL
- *       ({@link JdbcSnapshotStore#ddl(JdbcDialect, String)}) through Flyway or Liquibase.</li>
+ *       if one of the store's tables (the runs table, {@code <table>_threads}, {@code <table>_messages})
+ *       or one of their columns is missing. For applications that run the DDL
+ *       ({@link JdbcSnapshotStore#ddl(JdbcDialect, String)}, every migration in order) through
+ *       Flyway or Liquibase.</li>
  *   <li>{@link #NONE}: touches nothing and checks nothing.</li>
  * </ul>
  */
