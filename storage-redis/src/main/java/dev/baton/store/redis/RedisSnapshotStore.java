@@ -47,12 +47,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each run is a hash in the key space of its agent; sorted sets scored by creation time index
  * the runs of an agent, of an agent and thread, of an agent and resource, and of all three, once
- * for suspended runs, once for runs being resumed under a live lease, and once for both. Every
- * listing is then one {@code ZCOUNT} and one {@code ZREVRANGEBYSCORE ... LIMIT} on one sorted set;
+ * for suspended runs, once for runs being resumed under a live lease, and once for both; a sorted
+ * set scored by deadline serves {@link #listDue}. Every listing is then one script, one round trip:
+ * {@code ZCOUNT} for the total, a rank range of one sorted set for the page (after a cursor, from
+ * the cursor run's rank), and the page's fields without payloads unless asked for;
  * creation-time ties come out by runId descending in binary order, as sorted sets order members.
  * Insert, compare-and-set, delete and list are each one Lua script that updates the run and all
  * its indexes together, so no crash leaves an index entry without its run or a run missing from
  * an index. See {@link RedisKeys} for the key layout; all keys of one agent share a hash tag.
+ * {@link #memory()} keeps thread memory in the same Redis (see {@code docs/stores/redis.md}).
  *
  * <p>Open it by URL ({@code SnapshotStores.open("redis://localhost:6379")}, properties
  * {@code keyPrefix} and {@code timeout}), or from a client the application owns:
@@ -73,7 +76,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Durability is Redis's: without AOF or RDB snapshots suspended runs are lost when Redis
  * restarts; the store logs a warning at open when it sees such a server. It declares
- * {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE} and {@link StoreCapability#STORE_CLOCK}.
+ * {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE}, {@link StoreCapability#STORE_CLOCK}
+ * and {@link StoreCapability#THREAD_MEMORY}.
  */
 public final class RedisSnapshotStore implements SnapshotStore {
     private static final Logger LOG = LoggerFactory.getLogger(RedisSnapshotStore.class);

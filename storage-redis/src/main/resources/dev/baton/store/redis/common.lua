@@ -4,8 +4,17 @@
 -- act as a separator or make two keys collide. Sorted-set members are the raw runIds.
 local base = ARGV[1]
 
+-- gsub with a table looks each character up in C; the table formats a character the first time it is
+-- asked for (a script sees only a few distinct characters), since string.format per character costs
+-- most of a listing's time.
+local HEX_OF = setmetatable({}, { __index = function(t, c)
+  local v = string.format('%02x', string.byte(c))
+  rawset(t, c, v)
+  return v
+end })
+
 local function hex(s)
-  return (string.gsub(s, '.', function(c) return string.format('%02x', string.byte(c)) end))
+  return (string.gsub(s, '.', HEX_OF))
 end
 
 -- HGET/HMGET give false for a missing field: that is "null"; an empty string stays a value.
