@@ -7,10 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import dev.baton.tck.CertificationListener;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,6 +32,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code target/readme-it}, with Maven 3.8 (the machine's {@code mvn}) and Maven 3.9 (the
  * wrapper's), offline, against a local repository holding the freshly built Baton artifacts. The
  * user's own local repository is only read, as a {@code file:} mirror; nothing is installed into it.
+ *
+ * <p>The certification section shows two test classes and names the others in its table; this test
+ * writes those as the section says (see {@link #certificationTests()}) and checks the table's test
+ * counts against the report of the run.
  *
  * <p>Run it with {@code ./mvnw -B -pl readme-it -am verify} (about two minutes).
  */
@@ -108,14 +115,20 @@ class ReadmeSnippetsIT {
 
     // ------------------------------------------------------------------ README parsing
 
-    /** The fenced code blocks of {@code lang} in the README section titled {@code heading}. */
-    private static List<String> blocks(String heading, String lang) {
+    private static final String CERTIFICATION = "Certify your own store with the TCK";
+
+    /** The README section titled {@code heading}, up to the next section. */
+    private static String section(String heading) {
         int start = readme.indexOf("\n## " + heading + "\n");
         assertThat(start).as("README section '%s'", heading).isNotNegative();
         int end = readme.indexOf("\n## ", start + 4);
-        String section = readme.substring(start, end < 0 ? readme.length() : end);
+        return readme.substring(start, end < 0 ? readme.length() : end);
+    }
+
+    /** The fenced code blocks of {@code lang} in the README section titled {@code heading}. */
+    private static List<String> blocks(String heading, String lang) {
         List<String> found = new ArrayList<>();
-        Matcher m = Pattern.compile("```" + lang + "\\n(.*?)```", Pattern.DOTALL).matcher(section);
+        Matcher m = Pattern.compile("```" + lang + "\\n(.*?)```", Pattern.DOTALL).matcher(section(heading));
         while (m.find()) found.add(m.group(1));
         return found;
     }
@@ -125,7 +138,7 @@ class ReadmeSnippetsIT {
     }
 
     private static String certificationPom() {
-        return checkedVersion(blocks("Certify your own store with the TCK", "xml").get(0));
+        return checkedVersion(blocks(CERTIFICATION, "xml").get(0));
     }
 
     private static String checkedVersion(String pom) {
@@ -156,6 +169,39 @@ class ReadmeSnippetsIT {
         return dir;
     }
 
+    /** One row of the README's contract table: the contract, its test count, and the test class that runs it. */
+    record ContractRow(String contract, int tests, String testClass) {
+    }
+
+    /** The README's contract table, in the section on certification. */
+    private static List<ContractRow> contractTable() {
+        String section = section(CERTIFICATION);
+        Matcher m = Pattern.compile("(?m)^\\| `(\\w+Contract)` \\| (\\d+) \\| `(\\w+)` \\|").matcher(section);
+        List<ContractRow> rows = new ArrayList<>();
+        while (m.find()) rows.add(new ContractRow(m.group(1), Integer.parseInt(m.group(2)), m.group(3)));
+        return rows;
+    }
+
+    /**
+     * The test classes of the certification section: those it shows, as pasted, and for every other
+     * row of its table the class it says to write: the {@code openStore()} snippet with the row's
+     * class name and contract instead of {@code MySnapshotStoreTest} and {@code SnapshotStoreContract}.
+     */
+    private static Map<String, String> certificationTests() {
+        Map<String, String> files = javaFiles(CERTIFICATION);
+        String template = files.get("MySnapshotStoreTest");
+        assertThat(template).as("the certification section's openStore() snippet").contains("extends SnapshotStoreContract");
+        for (ContractRow row : contractTable()) {
+            if (files.containsKey(row.testClass())) {
+                assertThat(files.get(row.testClass())).as("the snippet of %s", row.testClass()).contains("extends " + row.contract());
+                continue;
+            }
+            files.put(row.testClass(), template.replace("SnapshotStoreContract", row.contract())
+                    .replace("MySnapshotStoreTest", row.testClass()));
+        }
+        return files;
+    }
+
     /** The certification snippets around the example file store's sources, as a third party's project. */
     private static Path certificationProject(String name, String pom, boolean publicClasses) throws IOException {
         Path dir = fresh(name);
@@ -168,13 +214,10 @@ class ReadmeSnippetsIT {
                 Files.copy(f, target);
             }
         }
-        javaFiles("Certify your own store with the TCK").forEach((cls, src) -> {
-            try {
-                write(dir.resolve("src/test/java/" + cls + ".java"), publicClasses ? src : src.replace("public class", "class"));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        for (Map.Entry<String, String> test : certificationTests().entrySet()) {
+            String src = test.getValue();
+            write(dir.resolve("src/test/java/" + test.getKey() + ".java"), publicClasses ? src : src.replace("public class", "class"));
+        }
         return dir;
     }
 
@@ -258,28 +301,36 @@ class ReadmeSnippetsIT {
             succeeded(r);
             String report = Files.readString(project.resolve("target/baton-tck-certification.txt"));
             assertThat(report).as("the certification report (%s)", r.log())
-                    .contains("CERTIFIED: dev.baton.examples.filestore.FileSnapshotStore (duties of every store; SHARED, DURABLE)")
+                    .contains("CERTIFIED: dev.baton.examples.filestore.FileSnapshotStore (duties of every store;"
+                            + " SHARED, DURABLE, STORE_CLOCK, THREAD_MEMORY)")
                     .doesNotContain("BATON TCK WARNING");
             assertThat(r.output()).as("the report is printed to the console").contains("=== Baton TCK certification");
-            theReadmeTableGivesEachContractsTestCount(report);
+            theReadmeTableGivesEveryContractWithItsTestCount(report);
         }
 
-        /** README's "| `SnapshotStoreContract` | 71 |" must equal the report's counts for the snippet's suite. */
-        private void theReadmeTableGivesEachContractsTestCount(String report) {
-            Matcher row = Pattern.compile("\\| `(\\w+Contract)` \\| (\\d+) \\|").matcher(readme);
-            int rows = 0;
-            while (row.find()) {
-                rows++;
-                String contract = row.group(1);
-                Matcher line = Pattern.compile("\\s(\\w+)\\s+" + contract + "\\s+(\\d+) passed / (\\d+) failed / (\\d+) skipped")
-                        .matcher(report);
-                assertThat(line.find()).as("a suite of %s in the report:%n%s", contract, report).isTrue();
-                int total = Integer.parseInt(line.group(2)) + Integer.parseInt(line.group(3)) + Integer.parseInt(line.group(4));
-                assertThat(total).as("README.md, section 'Certify your own store with the TCK': the test count of %s."
-                        + " Update the table's number to %d (the certification report prints it)", contract, total)
-                        .isEqualTo(Integer.parseInt(row.group(2)));
+        /**
+         * README's "| `SnapshotStoreContract` | 71 | `MySnapshotStoreTest` |" must equal the report's
+         * count for that suite, as this run printed it; and the table names every contract of the TCK.
+         */
+        private void theReadmeTableGivesEveryContractWithItsTestCount(String report) {
+            Map<String, Integer> ran = new LinkedHashMap<>();
+            Matcher line = Pattern.compile("(?m)^  (\\w+) +(\\w+Contract) +(\\d+) passed / (\\d+) failed / (\\d+) skipped$")
+                    .matcher(report);
+            while (line.find()) {
+                ran.put(line.group(2), Integer.parseInt(line.group(3)) + Integer.parseInt(line.group(4))
+                        + Integer.parseInt(line.group(5)));
             }
-            assertThat(rows).as("rows of the README's contract table").isEqualTo(3);
+            List<ContractRow> table = contractTable();
+            for (ContractRow row : table) {
+                assertThat(ran).as("a suite of %s in the report:%n%s", row.contract(), report).containsKey(row.contract());
+                assertThat(row.tests()).as("README.md, section '%s': the test count of %s. Update the table's number to %d"
+                        + " (the certification report prints it)", CERTIFICATION, row.contract(), ran.get(row.contract()))
+                        .isEqualTo(ran.get(row.contract()));
+            }
+            Set<String> every = new TreeSet<>(CertificationListener.REQUIRED_CONTRACTS);
+            CertificationListener.PROVING_CONTRACTS.values().forEach(every::addAll);
+            assertThat(table.stream().map(ContractRow::contract).toList()).as("the contracts of the README's table")
+                    .containsExactlyInAnyOrderElementsOf(every);
         }
 
         @Test

@@ -15,9 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link SnapshotStore#describe() description} and the capabilities it declares. The
  * {@link CertificationListener} reads it to write the certification report.
  *
- * <p>{@link SnapshotStoreContract} and {@link ProcessContract} record their store themselves. A
- * contract of one's own (or a suite whose store the TCK cannot see) may call
- * {@link #record(Class, SnapshotStore)} from a {@code @BeforeEach}.
+ * <p>Every contract of the TCK records its store itself, before each test. A contract of one's own
+ * (or a suite whose store the TCK cannot see) may call {@link #record(Class, SnapshotStore)} from a
+ * {@code @BeforeEach}.
  */
 public final class Certification {
 

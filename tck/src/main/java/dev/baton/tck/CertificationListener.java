@@ -3,13 +3,14 @@ package dev.baton.tck;
 import dev.baton.store.StoreCapability;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -31,9 +32,15 @@ import org.junit.platform.launcher.TestPlan;
 /**
  * Writes the certification report when a JUnit Platform test run that contains TCK contracts
  * ends: for every suite (a test class extending a contract) the tests passed, failed and skipped;
- * for every store class the capabilities it declares and which of them the run proved. It warns,
- * in a box that is hard to miss, when a contract suite ran none of its tests, when a declared
- * capability was not proven, and when a test failed.
+ * for every store class whether it passed the duties of every store (every contract of
+ * {@link #REQUIRED_CONTRACTS}), the capabilities it declares, and which of them the run proved
+ * (each through every contract of {@link #PROVING_CONTRACTS}). It warns, in a box that is hard to
+ * miss, when a contract suite ran none of its tests, when a required contract did not run, when a
+ * declared capability was not proven, and when a test failed.
+ *
+ * <p>A suite of a contract that only proves capabilities ({@code ProcessContract},
+ * {@code MemoryStoreContract}, {@code MemoryContract}) run against a store that declares none of
+ * them skips its tests; the report says so, and does not count it against the store.
  *
  * <p>Registered through {@code META-INF/services/org.junit.platform.launcher.TestExecutionListener}
  * in the TCK jar, so Maven Surefire 3.x, Gradle and the IDEs pick it up with nothing to configure.
@@ -46,15 +53,33 @@ public final class CertificationListener implements TestExecutionListener {
     /** System property naming the report file. */
     public static final String REPORT_PROPERTY = "baton.tck.report";
 
-    /** Contracts scanned for {@link ProvesCapability}, to say which contract proves what. */
-    private static final List<Class<?>> CONTRACTS = List.of(SnapshotStoreContract.class, AgentContract.class,
-            ProcessContract.class, LeaseContract.class, RecoveryContract.class, ListingContract.class,
-            MemoryStoreContract.class, LifecycleContract.class, MemoryContract.class);
-    /** The contracts every store must pass. */
-    private static final List<String> REQUIRED = List.of("SnapshotStoreContract", "AgentContract");
+    /**
+     * The contracts every store must pass, in the order the report lists them: Baton 0.2's duties.
+     * Baton 0.1's were {@code SnapshotStoreContract} and {@code AgentContract}; 0.2 added the lease,
+     * listing, recovery and lifecycle contracts.
+     */
+    public static final List<String> REQUIRED_CONTRACTS = List.of("SnapshotStoreContract", "LeaseContract",
+            "ListingContract", "AgentContract", "RecoveryContract", "LifecycleContract");
+
+    /**
+     * For each capability, the contracts whose tests marked with it ({@link ProvesCapability}) prove
+     * it: a store that declares the capability is certified for it when a suite of <em>each</em> of
+     * these contracts ran such tests against it and none failed. {@code ProcessContract},
+     * {@code MemoryStoreContract} and {@code MemoryContract} prove capabilities only; the store-clock
+     * tests are part of two required contracts.
+     */
+    public static final Map<StoreCapability, List<String>> PROVING_CONTRACTS = Collections.unmodifiableMap(new EnumMap<>(Map.of(
+            StoreCapability.SHARED, List.of("ProcessContract"),
+            StoreCapability.DURABLE, List.of("ProcessContract"),
+            StoreCapability.STORE_CLOCK, List.of("LeaseContract", "RecoveryContract"),
+            StoreCapability.THREAD_MEMORY, List.of("MemoryStoreContract", "MemoryContract"))));
+
+    /** The release whose duties {@link #REQUIRED_CONTRACTS} are. */
+    static final String DUTIES_OF = "Baton 0.2";
     private static final String BASE = "duties of every store";
 
-    private static final class Counts {
+    /** Tests passed, failed and skipped (aborted by an assumption, disabled, or filtered). */
+    static final class Counts {
         int passed;
         int failed;
         int skipped;
@@ -75,7 +100,8 @@ public final class CertificationListener implements TestExecutionListener {
         }
     }
 
-    private static final class Suite {
+    /** One test class extending a contract, and what its tests did, by the capability they prove (none: a duty). */
+    static final class Suite {
         final String className;
         final String name;
         final String contract;
@@ -94,6 +120,29 @@ public final class CertificationListener implements TestExecutionListener {
 
         Counts counts(Optional<StoreCapability> c) {
             return c.map(cap -> byCapability.computeIfAbsent(cap, k -> new Counts())).orElse(base);
+        }
+
+        void passed(Optional<StoreCapability> c) {
+            all.passed++;
+            counts(c).passed++;
+        }
+
+        void failed(Optional<StoreCapability> c, String test) {
+            all.failed++;
+            counts(c).failed++;
+            failures.add(test);
+        }
+
+        void skipped(Optional<StoreCapability> c, String reason) {
+            all.skipped++;
+            counts(c).skipped++;
+            skipReasons.add(reason);
+        }
+
+        /** True if the tests of this suite proving {@code cap} ran and none failed. */
+        boolean proved(StoreCapability cap) {
+            Counts c = byCapability.get(cap);
+            return c != null && c.passed > 0 && c.failed == 0;
         }
     }
 
@@ -126,10 +175,7 @@ public final class CertificationListener implements TestExecutionListener {
         else plan.getDescendants(id).stream().filter(TestIdentifier::isTest).forEach(tests::add);
         for (TestIdentifier t : tests) {
             Suite s = suiteOf(t);
-            if (s == null) continue;
-            s.all.skipped++;
-            s.counts(capabilityOf(t)).skipped++;
-            s.skipReasons.add(reason == null ? "skipped" : reason);
+            if (s != null) s.skipped(capabilityOf(t), reason == null ? "skipped" : reason);
         }
     }
 
@@ -140,35 +186,22 @@ public final class CertificationListener implements TestExecutionListener {
         if (s == null) return;
         if (!id.isTest()) {
             if (result.getStatus() == TestExecutionResult.Status.FAILED) {
-                s.all.failed++;
-                s.base.failed++;
-                s.failures.add(id.getDisplayName() + " (container): " + message(result));
+                s.failed(Optional.empty(), id.getDisplayName() + " (container): " + message(result));
             }
             return;
         }
-        Counts c = s.counts(capabilityOf(id));
+        Optional<StoreCapability> cap = capabilityOf(id);
         switch (result.getStatus()) {
-            case SUCCESSFUL -> {
-                s.all.passed++;
-                c.passed++;
-            }
-            case ABORTED -> {
-                s.all.skipped++;
-                c.skipped++;
-                s.skipReasons.add(message(result));
-            }
-            case FAILED -> {
-                s.all.failed++;
-                c.failed++;
-                s.failures.add(id.getDisplayName());
-            }
+            case SUCCESSFUL -> s.passed(cap);
+            case ABORTED -> s.skipped(cap, message(result));
+            case FAILED -> s.failed(cap, id.getDisplayName());
         }
     }
 
     @Override
     public void testPlanExecutionFinished(TestPlan testPlan) {
         if (suites.isEmpty()) return;
-        String report = report();
+        String report = report(suites.values(), Certification.recorded());
         PrintStream out = System.out;
         out.print(report);
         out.flush();
@@ -194,13 +227,61 @@ public final class CertificationListener implements TestExecutionListener {
 
     // ------------------------------------------------------------------ the report
 
-    private String report() {
+    /** The capabilities {@code contract} proves, if it proves capabilities only (is not required); else empty. */
+    private static Set<StoreCapability> provesOnly(String contract) {
+        Set<StoreCapability> caps = EnumSet.noneOf(StoreCapability.class);
+        if (REQUIRED_CONTRACTS.contains(contract)) return caps;
+        PROVING_CONTRACTS.forEach((cap, contracts) -> {
+            if (contracts.contains(contract)) caps.add(cap);
+        });
+        return caps;
+    }
+
+    /**
+     * The report for {@code suites}, whose stores {@code recorded} names (by suite class name). A
+     * function of its arguments only, so that its rules can be tested without running contracts.
+     */
+    static String report(Collection<Suite> suites, Map<String, Set<Certification.StoreSeen>> recorded) {
+        // which store each suite ran against, and what each store declared
+        Set<String> storeClasses = new TreeSet<>();
+        recorded.values().forEach(v -> v.forEach(seen -> storeClasses.add(seen.storeClass())));
+        Map<String, Set<StoreCapability>> declaredBy = new TreeMap<>();
+        Map<String, Set<String>> descriptionsOf = new TreeMap<>();
+        for (Set<Certification.StoreSeen> v : recorded.values()) {
+            for (Certification.StoreSeen seen : v) {
+                declaredBy.computeIfAbsent(seen.storeClass(), k -> EnumSet.noneOf(StoreCapability.class)).addAll(seen.capabilities());
+                descriptionsOf.computeIfAbsent(seen.storeClass(), k -> new TreeSet<>())
+                        .add(seen.description() + " " + names(seen.capabilities()));
+            }
+        }
+        Map<String, List<Suite>> byStore = new TreeMap<>();
+        Map<Suite, Set<String>> storesOf = new LinkedHashMap<>();
+        List<Suite> unattributed = new ArrayList<>();
+        for (Suite s : suites) {
+            Set<String> classes = new TreeSet<>();
+            recorded.getOrDefault(s.className, Set.of()).forEach(x -> classes.add(x.storeClass()));
+            if (classes.isEmpty() && storeClasses.size() == 1) classes.addAll(storeClasses);
+            if (classes.isEmpty()) unattributed.add(s);
+            storesOf.put(s, classes);
+            for (String c : classes) byStore.computeIfAbsent(c, k -> new ArrayList<>()).add(s);
+        }
+
         StringBuilder b = new StringBuilder();
         List<String> alarms = new ArrayList<>();
         b.append('\n').append(rule("Baton TCK certification")).append('\n');
         b.append("Suites (test classes extending a TCK contract):\n");
-        for (Suite s : suites.values()) {
+        for (Suite s : suites) {
             b.append(String.format("  %-40s %-24s %s%n", s.name, s.contract, s.all));
+            Set<StoreCapability> only = provesOnly(s.contract);
+            Set<StoreCapability> declared = EnumSet.noneOf(StoreCapability.class);
+            storesOf.get(s).forEach(c -> declared.addAll(declaredBy.getOrDefault(c, Set.of())));
+            boolean nothingToProve = !only.isEmpty() && !storesOf.get(s).isEmpty()
+                    && only.stream().noneMatch(declared::contains);
+            if (nothingToProve && s.all.ran() == 0 && s.failures.isEmpty()) {
+                b.append("      not run: ").append(s.contract).append(" proves ").append(or(only))
+                        .append(", which the store does not declare; nothing to prove, not a failure\n");
+                continue;
+            }
             for (String r : s.skipReasons) b.append("      skipped: ").append(r).append('\n');
             if (s.all.ran() == 0) {
                 alarms.add(s.name + " (" + s.contract + ") ran none of its " + s.planned + " tests.");
@@ -208,79 +289,82 @@ public final class CertificationListener implements TestExecutionListener {
             for (String f : s.failures) alarms.add(s.name + ": FAILED " + f);
         }
 
-        Map<String, Set<Certification.StoreSeen>> recorded = Certification.recorded();
-        Map<String, List<Suite>> byStore = new TreeMap<>();
-        Set<String> storeClasses = new TreeSet<>();
-        recorded.values().forEach(v -> v.forEach(seen -> storeClasses.add(seen.storeClass())));
-        List<Suite> unattributed = new ArrayList<>();
-        for (Suite s : suites.values()) {
-            Set<Certification.StoreSeen> seen = recorded.getOrDefault(s.className, Set.of());
-            Set<String> classes = new TreeSet<>();
-            seen.forEach(x -> classes.add(x.storeClass()));
-            if (classes.isEmpty() && storeClasses.size() == 1) classes.addAll(storeClasses);
-            if (classes.isEmpty()) unattributed.add(s);
-            for (String c : classes) byStore.computeIfAbsent(c, k -> new ArrayList<>()).add(s);
-        }
-
-        Map<StoreCapability, Set<String>> provers = provers();
         List<String> verdicts = new ArrayList<>();
         b.append("Stores:\n");
         for (Map.Entry<String, List<Suite>> e : byStore.entrySet()) {
             String store = e.getKey();
-            Set<StoreCapability> declared = EnumSet.noneOf(StoreCapability.class);
-            Set<String> descriptions = new LinkedHashSet<>();
-            for (Set<Certification.StoreSeen> v : recorded.values()) {
-                for (Certification.StoreSeen seen : v) {
-                    if (!seen.storeClass().equals(store)) continue;
-                    declared.addAll(seen.capabilities());
-                    descriptions.add(seen.description() + " " + names(seen.capabilities()));
-                }
-            }
+            List<Suite> ran = e.getValue();
+            Set<StoreCapability> declared = declaredBy.getOrDefault(store, EnumSet.noneOf(StoreCapability.class));
+            Set<String> descriptions = descriptionsOf.getOrDefault(store, Set.of());
             b.append("  ").append(store).append('\n');
             b.append("    declares ").append(names(declared)).append(" on:\n");
             descriptions.stream().limit(8).forEach(d -> b.append("      ").append(d).append('\n'));
             if (descriptions.size() > 8) b.append("      ... and ").append(descriptions.size() - 8).append(" more\n");
 
+            // the duties: every required contract ran its tests (those that prove no capability), none failed
             List<String> problems = new ArrayList<>();
             Counts base = new Counts();
-            Set<String> contracts = new TreeSet<>();
-            for (Suite s : e.getValue()) {
-                base.add(s.base);
-                if (s.base.ran() > 0) contracts.add(s.contract);
+            ran.forEach(s -> base.add(s.base));
+            List<String> missing = new ArrayList<>();
+            StringBuilder lines = new StringBuilder();
+            for (String contract : REQUIRED_CONTRACTS) {
+                Counts c = new Counts();
+                List<String> by = new ArrayList<>();
+                for (Suite s : ran) {
+                    if (!s.contract.equals(contract)) continue;
+                    c.add(s.base);
+                    by.add(s.name);
+                }
+                if (c.ran() == 0) {
+                    missing.add(contract);
+                    lines.append(String.format("      %-24s MISSING: no suite ran its tests against this store%n", contract));
+                } else {
+                    lines.append(String.format("      %-24s %s by %s%n", contract, c, String.join(", ", by)));
+                }
             }
-            for (String required : REQUIRED) {
-                if (!contracts.contains(required)) problems.add("no " + required + " suite ran tests against it");
+            if (!missing.isEmpty()) {
+                problems.add("not certified for " + DUTIES_OF + "'s duties: " + areMissing(missing)
+                        + " (no suite ran their tests against it)");
             }
             if (base.failed > 0) problems.add(base.failed + " test(s) of the " + BASE + " failed");
-            b.append(String.format("    %-22s %-12s %s%n", BASE, problems.isEmpty() ? "CERTIFIED" : "NOT CERTIFIED", base));
+            b.append(String.format("    %-22s %-13s %s%n", BASE, problems.isEmpty() ? "CERTIFIED" : "NOT CERTIFIED", base));
+            b.append(lines);
+
+            // the capabilities: each declared one proven by every contract that proves it
             List<String> proven = new ArrayList<>();
             for (StoreCapability cap : StoreCapability.values()) {
                 Counts c = new Counts();
                 List<String> by = new ArrayList<>();
-                for (Suite s : e.getValue()) {
+                Set<String> provedBy = new TreeSet<>();
+                for (Suite s : ran) {
                     Counts sc = s.byCapability.get(cap);
                     if (sc == null) continue;
                     c.add(sc);
                     if (sc.ran() > 0) by.add(s.name);
+                    if (s.proved(cap)) provedBy.add(s.contract);
                 }
+                List<String> needed = new ArrayList<>(PROVING_CONTRACTS.getOrDefault(cap, List.of()));
+                needed.removeAll(provedBy);
                 boolean isDeclared = declared.contains(cap);
                 String status;
+                String note = by.isEmpty() ? "" : " by " + String.join(", ", by);
                 if (c.failed > 0) {
                     status = "FAILED";
                     problems.add(cap + ": " + c.failed + " test(s) failed");
-                } else if (c.passed > 0 && isDeclared) {
+                } else if (isDeclared && needed.isEmpty()) {
                     status = "CERTIFIED";
                     proven.add(cap.name());
-                } else if (c.passed > 0) {
-                    status = "passed, not declared";
                 } else if (isDeclared) {
                     status = "NOT PROVEN";
-                    problems.add(cap + " is declared but no test proved it (it takes "
-                            + String.join(" or ", provers.getOrDefault(cap, Set.of("a contract that proves it"))) + ")");
+                    note += (note.isEmpty() ? " " : "; ") + "needs " + and(needed);
+                    problems.add(cap + " is declared but not proven: " + areMissing(needed) + " (no suite ran their "
+                            + cap + " tests against it)");
+                } else if (c.passed > 0) {
+                    status = "passed, not declared";
                 } else {
                     continue;
                 }
-                b.append(String.format("    %-22s %-12s %s%s%n", cap, status, c, by.isEmpty() ? "" : " by " + String.join(", ", by)));
+                b.append(String.format("    %-22s %-13s %s%s%n", cap, status, c, note));
             }
             String verdict = problems.isEmpty()
                     ? "CERTIFIED: " + store + " (" + BASE + (proven.isEmpty() ? "" : "; " + String.join(", ", proven)) + ")"
@@ -294,7 +378,7 @@ public final class CertificationListener implements TestExecutionListener {
         }
         b.append("Result:\n");
         for (String v : verdicts) b.append("  ").append(v).append('\n');
-        if (verdicts.isEmpty()) b.append("  no store recorded: no suite of SnapshotStoreContract or ProcessContract ran\n");
+        if (verdicts.isEmpty()) b.append("  no store recorded: no contract suite ran a test against a store\n");
         b.append(rule("")).append('\n');
         if (!alarms.isEmpty()) {
             String bang = "!".repeat(100);
@@ -315,24 +399,25 @@ public final class CertificationListener implements TestExecutionListener {
         return caps.isEmpty() ? "[no capabilities]" : EnumSet.copyOf(caps).toString();
     }
 
-    /** Which contract proves which capability, read from the {@link ProvesCapability} marks. */
-    private Map<StoreCapability, Set<String>> provers() {
-        Set<Class<?>> contracts = new LinkedHashSet<>(CONTRACTS);
-        for (Suite s : suites.values()) contractClass(load(s.className)).ifPresent(contracts::add);
-        Map<StoreCapability, Set<String>> m = new EnumMap<>(StoreCapability.class);
-        for (Class<?> c : contracts) {
-            List<Class<?>> all = new ArrayList<>(List.of(c));
-            all.addAll(List.of(c.getDeclaredClasses()));
-            for (Class<?> k : all) {
-                List<AnnotatedElement> marked = new ArrayList<>(List.of(k.getDeclaredMethods()));
-                marked.add(k);
-                for (AnnotatedElement el : marked) {
-                    ProvesCapability p = el.getAnnotation(ProvesCapability.class);
-                    if (p != null) m.computeIfAbsent(p.value(), x -> new TreeSet<>()).add(c.getSimpleName());
-                }
-            }
-        }
-        return m;
+    /** "A is missing", "A and B are missing". */
+    private static String areMissing(List<String> contracts) {
+        return and(contracts) + (contracts.size() == 1 ? " is" : " are") + " missing";
+    }
+
+    /** "A", "A or B", "A, B or C". */
+    private static String or(Collection<?> items) {
+        return join(items, " or ");
+    }
+
+    /** "A", "A and B", "A, B and C". */
+    private static String and(Collection<?> items) {
+        return join(items, " and ");
+    }
+
+    private static String join(Collection<?> items, String last) {
+        List<String> s = items.stream().map(String::valueOf).toList();
+        if (s.size() <= 1) return String.join("", s);
+        return String.join(", ", s.subList(0, s.size() - 1)) + last + s.get(s.size() - 1);
     }
 
     // ------------------------------------------------------------------ classification
@@ -364,9 +449,21 @@ public final class CertificationListener implements TestExecutionListener {
         return Optional.empty();
     }
 
-    private static Optional<StoreCapability> capabilityOf(TestIdentifier id) {
-        Optional<TestSource> src = id.getSource();
-        if (src.isEmpty() || !(src.get() instanceof MethodSource ms)) return Optional.empty();
+    /**
+     * The capability a test proves: the {@link ProvesCapability} on its method or an enclosing class.
+     * A dynamic test has no method of its own: its test factory's counts.
+     */
+    private Optional<StoreCapability> capabilityOf(TestIdentifier id) {
+        for (TestIdentifier cur = id; cur != null; cur = plan.getParent(cur).orElse(null)) {
+            Optional<TestSource> src = cur.getSource();
+            if (src.isEmpty()) continue;
+            if (src.get() instanceof MethodSource ms) return capabilityOf(ms);
+            if (src.get() instanceof ClassSource cs) return capabilityOf(load(cs.getClassName()));
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<StoreCapability> capabilityOf(MethodSource ms) {
         Method m;
         try {
             m = ms.getJavaMethod();
@@ -374,10 +471,15 @@ public final class CertificationListener implements TestExecutionListener {
             return Optional.empty();
         }
         ProvesCapability p = m.getAnnotation(ProvesCapability.class);
-        for (Class<?> c = m.getDeclaringClass(); p == null && c != null; c = c.getEnclosingClass()) {
-            p = c.getAnnotation(ProvesCapability.class);
+        return p != null ? Optional.of(p.value()) : capabilityOf(m.getDeclaringClass());
+    }
+
+    private static Optional<StoreCapability> capabilityOf(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getEnclosingClass()) {
+            ProvesCapability p = c.getAnnotation(ProvesCapability.class);
+            if (p != null) return Optional.of(p.value());
         }
-        return Optional.ofNullable(p).map(ProvesCapability::value);
+        return Optional.empty();
     }
 
     private static Class<?> load(String name) {

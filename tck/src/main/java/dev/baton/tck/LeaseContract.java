@@ -478,7 +478,10 @@ public abstract class LeaseContract {
         }
     }
 
-    /** {@link SnapshotStore#now()}: only for stores with {@link StoreCapability#STORE_CLOCK}. */
+    /**
+     * {@link SnapshotStore#now()}: refused by a store without {@link StoreCapability#STORE_CLOCK} (a duty
+     * of every store); the clock's readings, for a store that declares it (they prove the capability).
+     */
     @Nested
     class StoreTime {
 
@@ -498,6 +501,7 @@ public abstract class LeaseContract {
         }
 
         @Test
+        @ProvesCapability(StoreCapability.STORE_CLOCK)
         void theStoreClockIsWithinSecondsOfThisMachinesClock() {
             assumeStoreClock();
             for (int i = 0; i < 5; i++) {
@@ -510,6 +514,7 @@ public abstract class LeaseContract {
         }
 
         @Test
+        @ProvesCapability(StoreCapability.STORE_CLOCK)
         void theStoreClockNeverGoesBackwards() {
             assumeStoreClock();
             Instant previous = store.now();
@@ -521,6 +526,7 @@ public abstract class LeaseContract {
         }
 
         @Test
+        @ProvesCapability(StoreCapability.STORE_CLOCK)
         void theStoreClockCountsMilliseconds() {
             assumeStoreClock();
             long started = System.nanoTime();

@@ -41,10 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
  * too, briefly, to read its capabilities.
  *
  * <p>What it proves: the race proves {@link StoreCapability#SHARED} (compare-and-set atomic
- * across processes), and runs only for a store that declares it; the three {@code kill -9} tests
- * prove {@link StoreCapability#DURABLE} (a run outlives the process that stored it, and its lease
- * lapses so another process resumes it), and run only for a store that declares that. A store
- * that declares neither has nothing to prove here.
+ * across processes), and runs only for a store that declares it; the five {@code kill -9} tests
+ * (while a run waits, while its tool runs, after its result was stored, and in the second step of
+ * a two-step run) prove {@link StoreCapability#DURABLE} (a run outlives the process that stored it,
+ * and its lease lapses so another process continues it), and run only for a store that declares
+ * that. A store that declares neither has nothing to prove here: its tests are skipped, and the
+ * certification report says so without counting it against the store.
  */
 public abstract class ProcessContract {
 
@@ -262,7 +264,9 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledInStepTwoWhileAToolWithoutApprovalRunsIsContinuedByAnotherProcess() throws Exception {
+        requires(StoreCapability.DURABLE);
         Worker a = new Worker("a");
         a.ask("two-steps");
         String[] s = a.ask("start killed-in-step-two-tool");
@@ -279,7 +283,9 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledInTheModelCallAfterStepTwoIsContinuedAndNoToolRunsAgain() throws Exception {
+        requires(StoreCapability.DURABLE);
         Worker a = new Worker("a");
         a.ask("two-steps");
         String[] s = a.ask("start killed-after-step-two");

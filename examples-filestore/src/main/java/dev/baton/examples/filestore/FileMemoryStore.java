@@ -1,0 +1,259 @@
+package dev.baton.examples.filestore;
+
+import static dev.baton.examples.filestore.StoreDirectory.JSON;
+import static dev.baton.examples.filestore.StoreDirectory.fits;
+import static dev.baton.examples.filestore.StoreDirectory.hex;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.memory.MemoryStore;
+import dev.baton.memory.MemoryThread;
+import dev.baton.memory.StoredMessage;
+import dev.baton.memory.StoredMessagePage;
+import dev.baton.memory.ThreadPage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The thread memory of a {@link FileSnapshotStore} ({@link dev.baton.store.StoreCapability#THREAD_MEMORY}):
+ * one JSON file per thread, holding the thread, the next {@code seq} and every message, in the
+ * store's directory and under the store's lock.
+ *
+ * <pre>
+ * DIR/thread-ids/HEX(threadId)                  where the thread's file is: rHEX(resourceId), or "none"
+ * DIR/threads/rHEX(resourceId)/HEX(threadId).json the thread, its next seq and its messages
+ * DIR/threads/none/HEX(threadId).json           a thread without an owner (listed for nobody)
+ * </pre>
+ *
+ * <ul>
+ *   <li><b>An append is one atomic file write:</b> under the lock, the thread's file is read, the new
+ *       messages get the next {@code seq}s (those whose {@code (runId, runIndex)} the thread already
+ *       has are skipped, so a retry after a crash duplicates nothing), and the whole file is written
+ *       back atomically with the new update time. Two appends at once are serialized by the lock, so
+ *       they interleave whole.</li>
+ *   <li><b>Linear, on purpose:</b> an append rewrites the thread's file, and listing a resource's
+ *       threads reads each of its files. Correct and simple; a real store appends one row per message
+ *       on an index {@code (threadId, seq)} and lists threads on an index {@code (resourceId, updatedAt)}.</li>
+ *   <li><b>Verbatim:</b> ids, titles, metadata and message contents are JSON strings and objects of the
+ *       file, read back as written.</li>
+ * </ul>
+ */
+final class FileMemoryStore implements MemoryStore {
+
+    /** One message in a thread's file. */
+    record Line(long seq, String runId, int runIndex, String role, String content, long createdAt) {
+    }
+
+    /** A thread's file: the thread's fields, the seq its next message gets, and its messages in seq order. */
+    record ThreadFile(String id, @Nullable String resourceId, @Nullable String title, ObjectNode metadata, long createdAt,
+                      long updatedAt, long nextSeq, List<Line> messages) {
+
+        static ThreadFile of(MemoryThread t) {
+            return new ThreadFile(t.id(), t.resourceId(), t.title(), t.metadata(), t.createdAt().toEpochMilli(),
+                    t.updatedAt().toEpochMilli(), 1, List.of());
+        }
+
+        MemoryThread thread() {
+            return new MemoryThread(id, resourceId, title, metadata, Instant.ofEpochMilli(createdAt), Instant.ofEpochMilli(updatedAt));
+        }
+
+        StoredMessage message(Line m) {
+            return new StoredMessage(id, m.seq(), m.runId(), m.runIndex(), m.role(), m.content(), Instant.ofEpochMilli(m.createdAt()));
+        }
+
+        /** The same thread with another title, metadata and update time, and these messages. */
+        ThreadFile with(@Nullable String newTitle, ObjectNode newMetadata, Instant at, long newNextSeq, List<Line> newMessages) {
+            return new ThreadFile(id, resourceId, newTitle, newMetadata, createdAt, at.toEpochMilli(), newNextSeq, newMessages);
+        }
+    }
+
+    /** A resource's threads: newest update first, ties by id descending. */
+    private static final Comparator<MemoryThread> LISTING = Comparator.comparing(MemoryThread::updatedAt)
+            .thenComparing(MemoryThread::id).reversed();
+
+    private final StoreDirectory dir;
+
+    FileMemoryStore(StoreDirectory dir) {
+        this.dir = dir;
+    }
+
+    @Override
+    public boolean createThread(MemoryThread thread) {
+        dir.checkFits("threadId", thread.id());
+        if (thread.resourceId() != null) dir.checkFits("resourceId", thread.resourceId());
+        return dir.locked("createThread", thread.id(), () -> {
+            if (read(thread.id()) != null) return false;
+            StoreDirectory.write(idFile(thread.id()), ownerDir(thread.resourceId()).getBytes(StandardCharsets.US_ASCII));
+            write(ThreadFile.of(thread));
+            return true;
+        });
+    }
+
+    @Override
+    public Optional<MemoryThread> findThread(String threadId) {
+        if (!fits(threadId)) {
+            dir.checkOpen("findThread");
+            return Optional.empty();
+        }
+        return dir.locked("findThread", threadId, () -> Optional.ofNullable(read(threadId)).map(ThreadFile::thread));
+    }
+
+    @Override
+    public boolean updateThread(MemoryThread thread) {
+        if (!fits(thread.id())) {
+            dir.checkOpen("updateThread");
+            return false;
+        }
+        return dir.locked("updateThread", thread.id(), () -> {
+            ThreadFile t = read(thread.id());
+            if (t == null) return false;
+            write(t.with(thread.title(), thread.metadata(), thread.updatedAt(), t.nextSeq(), t.messages()));
+            return true;
+        });
+    }
+
+    @Override
+    public ThreadPage listThreads(String resourceId, long offset, int limit) {
+        Objects.requireNonNull(resourceId, "resourceId");
+        checkPage(offset, limit);
+        if (!fits(resourceId)) {
+            dir.checkOpen("listThreads");
+            return new ThreadPage(List.of(), 0);
+        }
+        return dir.locked("listThreads", null, () -> {
+            List<MemoryThread> threads = new ArrayList<>();
+            Path owned = dir.resolve("threads", ownerDir(resourceId));
+            if (Files.isDirectory(owned)) {
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(owned, "*.json")) {
+                    for (Path f : files) {
+                        ThreadFile t = StoreDirectory.readJson(f, ThreadFile.class);
+                        if (t != null) threads.add(t.thread());
+                    }
+                }
+            }
+            threads.sort(LISTING);
+            int from = (int) Math.min(offset, threads.size());
+            int to = (int) Math.min(threads.size(), (long) from + limit);
+            return new ThreadPage(threads.subList(from, to), threads.size());
+        });
+    }
+
+    @Override
+    public boolean deleteThread(String threadId) {
+        if (!fits(threadId)) {
+            dir.checkOpen("deleteThread");
+            return false;
+        }
+        return dir.locked("deleteThread", threadId, () -> {
+            ThreadFile t = read(threadId);
+            if (t == null) return false;
+            Files.delete(threadFile(t.id(), t.resourceId()));   // the thread and its messages, at once
+            Files.deleteIfExists(idFile(threadId));
+            return true;
+        });
+    }
+
+    @Override
+    public boolean append(String threadId, List<StoredMessage.New> messages, Instant at) {
+        Objects.requireNonNull(at, "at");
+        List<StoredMessage.New> batch = List.copyOf(messages);
+        if (!fits(threadId)) {
+            dir.checkOpen("append");
+            return false;
+        }
+        return dir.locked("append", threadId, () -> {
+            ThreadFile t = read(threadId);
+            if (t == null) return false;
+            Set<String> has = new HashSet<>();
+            for (Line m : t.messages()) has.add(key(m.runId(), m.runIndex()));
+            List<Line> all = new ArrayList<>(t.messages());
+            long seq = t.nextSeq();
+            for (StoredMessage.New m : batch) {
+                if (!has.add(key(m.runId(), m.runIndex()))) continue;   // appended before: a retry
+                all.add(new Line(seq++, m.runId(), m.runIndex(), m.role(), m.content(), at.toEpochMilli()));
+            }
+            write(t.with(t.title(), t.metadata(), at, seq, all));
+            return true;
+        });
+    }
+
+    @Override
+    public List<StoredMessage> lastMessages(String threadId, int n) {
+        if (n < 0) throw new IllegalArgumentException("n must be >= 0, was " + n);
+        if (!fits(threadId)) {
+            dir.checkOpen("lastMessages");
+            return List.of();
+        }
+        return dir.locked("lastMessages", threadId, () -> {
+            ThreadFile t = read(threadId);
+            if (t == null) return List.of();
+            List<Line> all = t.messages();
+            return all.subList(Math.max(0, all.size() - n), all.size()).stream().map(t::message).toList();
+        });
+    }
+
+    @Override
+    public StoredMessagePage listMessages(String threadId, long offset, int limit) {
+        checkPage(offset, limit);
+        if (!fits(threadId)) {
+            dir.checkOpen("listMessages");
+            return new StoredMessagePage(List.of(), 0);
+        }
+        return dir.locked("listMessages", threadId, () -> {
+            ThreadFile t = read(threadId);
+            if (t == null) return new StoredMessagePage(List.of(), 0);
+            List<Line> all = t.messages();
+            int from = (int) Math.min(offset, all.size());
+            int to = (int) Math.min(all.size(), (long) from + limit);
+            return new StoredMessagePage(all.subList(from, to).stream().map(t::message).toList(), all.size());
+        });
+    }
+
+    // ---------------------------------------------------------------- files
+
+    /** The thread's file, or null if there is no such thread. */
+    private @Nullable ThreadFile read(String threadId) throws IOException {
+        byte[] owner = StoreDirectory.readIfExists(idFile(threadId));
+        if (owner == null) return null;
+        // an id file without its thread file: a crash between the writes of a create or a delete, i.e. no thread
+        return StoreDirectory.readJson(dir.resolve("threads", new String(owner, StandardCharsets.US_ASCII), hex(threadId) + ".json"),
+                ThreadFile.class);
+    }
+
+    private void write(ThreadFile t) throws IOException {
+        StoreDirectory.write(threadFile(t.id(), t.resourceId()), JSON.writeValueAsBytes(t));
+    }
+
+    private Path idFile(String threadId) {
+        return dir.resolve("thread-ids", hex(threadId));
+    }
+
+    private Path threadFile(String threadId, @Nullable String resourceId) {
+        return dir.resolve("threads", ownerDir(resourceId), hex(threadId) + ".json");
+    }
+
+    /** The directory of a resource's threads: {@code r} and the hex of its id (so that {@code ""} has one too), or {@code none}. */
+    private static String ownerDir(@Nullable String resourceId) {
+        return resourceId == null ? "none" : "r" + hex(resourceId);
+    }
+
+    private static String key(String runId, int runIndex) {
+        return runIndex + ":" + runId;
+    }
+
+    private static void checkPage(long offset, int limit) {
+        if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
+        if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+    }
+}
