@@ -8,23 +8,17 @@ import dev.baton.RunNotSuspendedException;
 import dev.baton.SnapshotFormatException;
 import dev.baton.ToolCallNotFoundException;
 import dev.baton.UnknownToolException;
-import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.model.LanguageModel;
-import dev.baton.model.Message;
 import dev.baton.model.ToolDefinition;
-import dev.baton.store.RunPage;
-import dev.baton.store.RunQuery;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreClock;
 import dev.baton.tool.Tool;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -181,26 +175,7 @@ public final class Agent implements AutoCloseable {
     /** Starts a run; a subagent's inner run records the supervisor run that waits on it. */
     AgentStream start(String prompt, RunOptions options, @Nullable String parentAgentId, @Nullable String parentRunId,
                       String runId) {
-        Objects.requireNonNull(prompt, "prompt");
-        Objects.requireNonNull(options, "options");
-        RunState state = new RunState();
-        state.runId = runId;
-        state.agentId = id;
-        state.threadId = options.threadId();
-        state.resourceId = options.resourceId();
-        state.createdAt = clock.instant();
-        state.maxSteps = options.maxSteps() != null ? options.maxSteps() : maxSteps;
-        state.waitTimeoutMillis = options.waitTimeout() == null ? null : options.waitTimeout().toMillis();
-        state.parentAgentId = parentAgentId;
-        state.parentRunId = parentRunId;
-        state.messages.add(new Message.User(prompt));
-        if (memory != null && state.threadId != null && parentRunId == null) {
-            // the thread is checked (and created) and the user's message saved before anything else
-            state.history = new ArrayList<>(memory.openForRun(state.threadId, state.resourceId));
-            state.memory = memory.save(state.threadId, runId, state.messages, 0);
-            state.memorySaved = state.memory ? 1 : 0;
-        }
-        return new AgentStream(new RunExecution(this, state, null, "start", List.of(), null, parentRunId != null));
+        return actions.start(prompt, options, parentAgentId, parentRunId, runId);
     }
 
     /** {@link #stream(String)}, drained. */
@@ -236,19 +211,12 @@ public final class Agent implements AutoCloseable {
      * those whose lease expired) and runs being resumed under a live lease ({@code RESUMING}).
      */
     public Map<RunStatus, Long> countRuns() {
-        Instant now = clock.instant();
-        Map<RunStatus, Long> counts = new EnumMap<>(RunStatus.class);
-        for (RunStatus s : RunStatus.values()) {
-            counts.put(s, store.list(RunQuery.forAgent(id, now).status(s).countOnly().build()).total());
-        }
-        return counts;
+        return RunListing.count(this);
     }
 
     /** The runs of this agent being resumed right now, with their lease holders: for operations. */
     public List<AgentRunLease> listResumingRuns() {
-        RunPage page = store.list(RunQuery.forAgent(id, clock.instant()).status(RunStatus.RESUMING).build());
-        return page.items().stream().map(s -> new AgentRunLease(s.runId(), s.threadId(), s.resourceId(),
-                Objects.requireNonNull(s.leaseOwner()), Objects.requireNonNull(s.leaseExpiresAt()))).toList();
+        return RunListing.resuming(this);
     }
 
     // ---- resuming ---------------------------------------------------------------------------

@@ -13,6 +13,8 @@ import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
+import java.util.Objects;
+import dev.baton.model.Message;
 import dev.baton.store.RunSnapshot;
 import dev.baton.tool.Tool;
 import java.time.Instant;
@@ -54,12 +56,43 @@ final class RunActions {
     }
 
     private final Agent agent;
+    private final RunLifecycle lifecycle;
 
     RunActions(Agent agent) {
         this.agent = agent;
+        this.lifecycle = new RunLifecycle(agent, this);
     }
 
     // ---- public operations ------------------------------------------------------------------------
+
+    /**
+     * A new run, not stored: it is stored when it first waits. With thread memory, the thread is
+     * checked (and created) and the user's message saved first; another resource's thread is
+     * refused before anything is stored.
+     */
+    AgentStream start(String prompt, RunOptions options, @Nullable String parentAgentId, @Nullable String parentRunId,
+                      String runId) {
+        Objects.requireNonNull(prompt, "prompt");
+        Objects.requireNonNull(options, "options");
+        RunState state = new RunState();
+        state.runId = runId;
+        state.agentId = agent.id();
+        state.threadId = options.threadId();
+        state.resourceId = options.resourceId();
+        state.createdAt = agent.clock().instant();
+        state.maxSteps = options.maxSteps() != null ? options.maxSteps() : agent.maxSteps();
+        state.waitTimeoutMillis = options.waitTimeout() == null ? null : options.waitTimeout().toMillis();
+        state.parentAgentId = parentAgentId;
+        state.parentRunId = parentRunId;
+        state.messages.add(new Message.User(prompt));
+        if (agent.memory().isPresent() && state.threadId != null && parentRunId == null) {
+            // the thread is checked (and created) and the user's message saved before anything else
+            state.history = new ArrayList<>(agent.memory().get().openForRun(state.threadId, state.resourceId));
+            state.memory = agent.memory().get().save(state.threadId, runId, state.messages, 0);
+            state.memorySaved = state.memory ? 1 : 0;
+        }
+        return new AgentStream(new RunExecution(agent, state, null, "start", List.of(), null, parentRunId != null));
+    }
 
     AgentStream decide(String runId, Decision decision) {
         RunSnapshot snapshot = load(runId, decision.action());
@@ -96,97 +129,12 @@ final class RunActions {
         if (state != null) discardInnerRuns(state);
     }
 
-    /** Cancels a run: claimed (so a racing approval loses, or wins), its inner runs removed, then deleted. */
     AgentResult cancel(String runId, String reason) {
-        RunSnapshot snapshot = load(runId, "cancel");
-        RunState state = SnapshotCodec.decode(snapshot);
-        refuseInnerRun(state, "cancel");
-        return cancel(snapshot, state, reason);
+        return lifecycle.cancel(runId, reason);
     }
 
-    private AgentResult cancel(RunSnapshot snapshot, RunState state, String reason) {
-        long t0 = System.nanoTime();
-        // what a crash before the delete leaves: the run, listed as interrupted, to be cancelled again
-        RunClaim claim = claim(snapshot, state, "cancel", false, "being cancelled (" + reason + ")");
-        RunListener.RunContext context = new RunListener.RunContext(agent.id(), state.runId, state.threadId,
-                state.resourceId, "cancel", new java.util.concurrent.ConcurrentHashMap<>());
-        agent.listeners().runStarted(context);
-        discardInnerRuns(state);
-        claim.complete();
-        List<AgentEvent> events = List.of(new AgentEvent.Start(state.runId), new AgentEvent.Cancelled(state.runId, reason),
-                new AgentEvent.Finish(state.runId, "cancelled", state.text));
-        for (AgentEvent e : events) agent.listeners().event(context, e);
-        agent.listeners().runEnded(context, RunOutcome.CANCELLED, null, java.time.Duration.ofNanos(System.nanoTime() - t0));
-        return new AgentResult(state.runId, RunOutcome.CANCELLED, "", events, List.of(), null);
-    }
-
-    /** Handles due runs as the agent's expiry policy says; see {@link Agent#expireDueRuns(int)}. */
     ExpiryReport expire(int limit) {
-        ExpiryPolicy policy = agent.expiryPolicy();
-        if (policy.action() == ExpiryPolicy.Action.KEEP) return new ExpiryReport(List.of(), 0);
-        Instant now = agent.clock().instant();
-        List<RunSnapshot> due = agent.store().listDue(agent.id(), now, limit);
-        List<ExpiryReport.Expired> report = new ArrayList<>();
-        for (RunSnapshot listed : due) {
-            String runId = listed.runId();
-            List<String> expired = List.of();
-            try {
-                Optional<RunSnapshot> found = agent.store().find(runId).filter(s -> s.agentId().equals(agent.id()));
-                if (found.isEmpty()) {
-                    report.add(new ExpiryReport.Expired(runId, policy.action(), List.of(), null, "it is gone"));
-                    continue;
-                }
-                RunSnapshot snapshot = found.get();
-                checkNotHeld(snapshot, "expire");
-                RunState state = SnapshotCodec.decode(snapshot);
-                List<CallState> calls = state.waitingCalls().stream()
-                        .filter(c -> c.expiresAt != null && !c.expiresAt.isAfter(now)).toList();
-                expired = calls.stream().map(c -> c.toolCallId).toList();
-                if (state.parentRunId != null) {
-                    report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null,
-                            "the inner run of supervisor run '" + state.parentRunId + "': that run's wait expires instead"));
-                    continue;
-                }
-                if (calls.isEmpty()) {
-                    report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null, "no call's wait has expired"));
-                    continue;
-                }
-                RunOutcome outcome = policy.action() == ExpiryPolicy.Action.CANCEL
-                        ? cancel(snapshot, state, policy.reason()).outcome()
-                        : new AgentStream(declineExpired(snapshot, state, calls, policy.reason())).result().outcome();
-                report.add(new ExpiryReport.Expired(runId, policy.action(), expired, outcome, null));
-            } catch (RunNotSuspendedException e) {
-                report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null, "another caller claimed it first"));
-            } catch (SnapshotFormatException e) {
-                report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null, e.getMessage()));
-            }
-        }
-        return new ExpiryReport(report, due.size());
-    }
-
-    /** One claim that declines every expired call (a call waiting for data gets the reason as an error). */
-    private RunExecution declineExpired(RunSnapshot snapshot, RunState state, List<CallState> calls, String reason) {
-        List<AgentEvent> initial = new ArrayList<>();
-        String executing = null;
-        for (CallState call : calls) {
-            boolean approval = call.status == Status.AWAITING_APPROVAL;
-            if (call.inner != null && approval) {
-                markExecuting(call);
-                call.inner.action = "decline";
-                call.inner.reason = reason;
-                if (executing == null) executing = call.toolCallId;
-                continue;
-            }
-            call.status = Status.DONE;
-            call.result = TextNode.valueOf(reason);
-            call.isError = !approval;
-            call.declinedReason = reason;
-            if (call.inner != null) call.inner.cleanup = true;   // its inner run waited for data: it goes
-            initial.add(approval ? new AgentEvent.ToolOutputDenied(state.runId, call.toolCallId, call.toolName, reason)
-                    : new AgentEvent.ToolError(state.runId, call.toolCallId, call.toolName, reason));
-        }
-        RunClaim claim = claim(snapshot, state, "expire", false, "expired");
-        return new RunExecution(agent, state, claim, "expire", initial, executing, false);
+        return lifecycle.expire(limit);
     }
 
     // ---- for subagents ----------------------------------------------------------------------------
@@ -212,7 +160,7 @@ final class RunActions {
 
     // ---- internals --------------------------------------------------------------------------------
 
-    private RunSnapshot load(String runId, String action) {
+    RunSnapshot load(String runId, String action) {
         java.util.Objects.requireNonNull(runId, "runId");
         RunSnapshot snapshot = agent.store().find(runId).filter(s -> s.agentId().equals(agent.id()))
                 .orElseThrow(() -> new RunNotFoundException(agent.id(), runId));
@@ -220,7 +168,7 @@ final class RunActions {
         return snapshot;
     }
 
-    private void checkNotHeld(RunSnapshot snapshot, String action) {
+    void checkNotHeld(RunSnapshot snapshot, String action) {
         if (snapshot.effectiveStatus(agent.clock().instant()) != RunStatus.SUSPENDED) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
             throw new RunNotSuspendedException(snapshot.runId(), "it is being resumed by '" + snapshot.leaseOwner()
@@ -228,7 +176,7 @@ final class RunActions {
         }
     }
 
-    private static void refuseInnerRun(RunState state, String what) {
+    static void refuseInnerRun(RunState state, String what) {
         if (state.parentRunId != null) {
             // acting on it here would leave the supervisor's run waiting on a run that changed under it
             throw new ResumeMismatchException("Run '" + state.runId + "' is the inner run of supervisor '" + state.parentAgentId
@@ -278,7 +226,7 @@ final class RunActions {
         return new RunExecution(agent, state, claim, decision.action(), initial, executing, forParent);
     }
 
-    private static void markExecuting(CallState call) {
+    static void markExecuting(CallState call) {
         call.status = Status.EXECUTING;
         call.attempts++;
     }
@@ -295,7 +243,7 @@ final class RunActions {
     }
 
     /** The compare-and-set that claims the run and records the decision already applied to {@code state}. */
-    private RunClaim claim(RunSnapshot snapshot, RunState state, String action, boolean releaseUnread, String what) {
+    RunClaim claim(RunSnapshot snapshot, RunState state, String action, boolean releaseUnread, String what) {
         state.interruption = null;
         Instant now = agent.clock().instant();
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
@@ -371,7 +319,7 @@ final class RunActions {
         }
     }
 
-    private void discardInnerRuns(RunState state) {
+    void discardInnerRuns(RunState state) {
         for (CallState c : state.calls) {
             if (c.inner == null) continue;
             Tool tool = agent.tool(c.toolName);

@@ -179,18 +179,18 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     private void openModel() {
         if (state.step >= state.maxSteps) {
-            saveMemory();
+            RunMemory.save(agent, state);
             emit(new AgentEvent.Finish(state.runId, "max-steps", state.text));
             complete();
             return;
         }
-        saveMemory();        // a complete step goes to the thread before the run records it
+        RunMemory.save(agent, state);        // a complete step goes to the thread before the run records it
         writes.progress();   // every tool result is stored before the model is called again
         state.step++;
         emit(new AgentEvent.StepStart(state.runId, state.step));
         phase = Phase.MODEL_STREAM;
         try {
-            turn = new ModelTurn(agent, context, state.step, new ModelRequest(agent.instructions(), conversation(),
+            turn = new ModelTurn(agent, context, state.step, new ModelRequest(agent.instructions(), RunMemory.conversation(state),
                     agent.toolDefinitions()));
         } catch (RuntimeException e) {
             modelFailed(e);
@@ -237,7 +237,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         state.messages.add(new Message.Assistant(text, calls));
         state.text = state.text + text;
         if (calls.isEmpty()) {
-            saveMemory();
+            RunMemory.save(agent, state);
             emit(new AgentEvent.StepFinish(state.runId, state.step, "stop"));
             emit(new AgentEvent.Finish(state.runId, "stop", state.text));
             complete();
@@ -274,31 +274,6 @@ final class RunExecution implements Iterator<AgentEvent> {
         end(RunOutcome.FAILED, e, "error");
     }
 
-    /** What the model sees: the thread's earlier messages (thread memory), then the run's own. */
-    private List<Message> conversation() {
-        if (state.history.isEmpty()) return state.messages;
-        List<Message> all = new ArrayList<>(state.history.size() + state.messages.size());
-        all.addAll(state.history);
-        all.addAll(state.messages);
-        return all;
-    }
-
-    /**
-     * Saves the run's messages not yet in its thread; called only where every tool call has its
-     * result (before a model call, and with the final answer). Idempotent: a retry after a crash
-     * saves nothing twice. A thread deleted meanwhile stays deleted: the run saves nothing more.
-     */
-    private void saveMemory() {
-        if (!state.memory || state.threadId == null || state.memorySaved >= state.messages.size()) return;
-        dev.baton.memory.Memory memory = agent.memory().orElse(null);
-        if (memory == null || !memory.save(state.threadId, state.runId, state.messages, state.memorySaved)) {
-            state.memory = false;
-        } else {
-            state.memorySaved = state.messages.size();
-        }
-        // not a change the store must see at once: saving again after a crash is harmless (idempotent)
-    }
-
     // ---- tools ----------------------------------------------------------------------------------
 
     private void nextCall() {
@@ -333,32 +308,12 @@ final class RunExecution implements Iterator<AgentEvent> {
         if (tool.executor() instanceof SubagentExecutor sub) {
             SubagentExecutor.prepare(sub, next);   // the inner run's id is stored before the inner run can be
             writes.executing(next);
-            runSubagent(sub, next);
+            sub.executeObserved(this, next, context);
         } else {
             writes.executing(next);
             tools.run(tool, next, this::emit);
         }
         writes.changed();
-    }
-
-    /** A subagent call, seen by listeners as a tool execution (its inner run's spans nest under it). */
-    private void runSubagent(SubagentExecutor sub, CallState call) {
-        RunListeners listeners = agent.listeners();
-        listeners.toolStarted(context, call.toolCallId, call.toolName, call.attempts);
-        long t0 = System.nanoTime();
-        RunListener.ToolOutcome outcome = RunListener.ToolOutcome.INTERRUPTED;
-        Throwable failure = null;
-        try {
-            sub.execute(this, call);
-            outcome = call.waiting() ? RunListener.ToolOutcome.SUSPENDED
-                    : call.isError ? RunListener.ToolOutcome.ERROR : RunListener.ToolOutcome.SUCCESS;
-        } catch (RuntimeException e) {
-            failure = e;
-            throw e;
-        } finally {
-            listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
-                    outcome, java.time.Duration.ofNanos(System.nanoTime() - t0), failure));
-        }
     }
 
     void done(CallState call, JsonNode result, boolean isError) {

@@ -87,6 +87,24 @@ final class RunListing {
         }
     }
 
+    /** Stored runs of the agent by status, as of now: two count-only queries. */
+    static java.util.Map<RunStatus, Long> count(Agent agent) {
+        Instant now = agent.clock().instant();
+        java.util.Map<RunStatus, Long> counts = new java.util.EnumMap<>(RunStatus.class);
+        for (RunStatus st : RunStatus.values()) {
+            counts.put(st, agent.store().list(RunQuery.forAgent(agent.id(), now).status(st).countOnly().build()).total());
+        }
+        return counts;
+    }
+
+    /** The agent's runs under a live lease, with their holders. */
+    static List<AgentRunLease> resuming(Agent agent) {
+        RunPage page = agent.store().list(RunQuery.forAgent(agent.id(), agent.clock().instant()).status(RunStatus.RESUMING)
+                .withPayload(false).build());
+        return page.items().stream().map(s -> new AgentRunLease(s.runId(), s.threadId(), s.resourceId(),
+                java.util.Objects.requireNonNull(s.leaseOwner()), java.util.Objects.requireNonNull(s.leaseExpiresAt()))).toList();
+    }
+
     static AgentRun toAgentRun(RunSnapshot s, dev.baton.store.SnapshotStore store) {
         RunSummary summary = s.summary() == null ? null : RunSummary.decode(s.summary());
         if (summary != null) {

@@ -58,6 +58,26 @@ final class SubagentExecutor implements ToolExecutor {
         call.inner = inner;
     }
 
+    /** {@link #execute}, seen by the run's listeners as a tool execution (the inner run's spans nest under it). */
+    void executeObserved(RunExecution exec, CallState call, RunListener.RunContext context) {
+        RunListeners listeners = exec.agent().listeners();
+        listeners.toolStarted(context, call.toolCallId, call.toolName, call.attempts);
+        long t0 = System.nanoTime();
+        RunListener.ToolOutcome outcome = RunListener.ToolOutcome.INTERRUPTED;
+        Throwable failure = null;
+        try {
+            execute(exec, call);
+            outcome = call.waiting() ? RunListener.ToolOutcome.SUSPENDED
+                    : call.isError ? RunListener.ToolOutcome.ERROR : RunListener.ToolOutcome.SUCCESS;
+        } catch (RuntimeException e) {
+            failure = e;
+            throw e;
+        } finally {
+            listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+                    outcome, java.time.Duration.ofNanos(System.nanoTime() - t0), failure));
+        }
+    }
+
     /** Drives the inner run of an EXECUTING outer call to its next wait or its end. */
     void execute(RunExecution exec, CallState call) {
         CallState.InnerRun inner = call.inner;

@@ -1,0 +1,118 @@
+package dev.baton.agent;
+
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.baton.RunNotSuspendedException;
+import dev.baton.SnapshotFormatException;
+import dev.baton.internal.CallState;
+import dev.baton.internal.CallState.Status;
+import dev.baton.internal.RunState;
+import dev.baton.internal.SnapshotCodec;
+import dev.baton.store.RunSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Cancel and expiry: the ends of a run that nobody drove to its end. Claims go through {@link RunActions}. */
+final class RunLifecycle {
+    private final Agent agent;
+    private final RunActions actions;
+
+    RunLifecycle(Agent agent, RunActions actions) {
+        this.agent = agent;
+        this.actions = actions;
+    }
+
+    /** Cancels a run: claimed (so a racing approval loses, or wins), its inner runs removed, then deleted. */
+    AgentResult cancel(String runId, String reason) {
+        RunSnapshot snapshot = actions.load(runId, "cancel");
+        RunState state = SnapshotCodec.decode(snapshot);
+        RunActions.refuseInnerRun(state, "cancel");
+        return cancel(snapshot, state, reason);
+    }
+
+    private AgentResult cancel(RunSnapshot snapshot, RunState state, String reason) {
+        long t0 = System.nanoTime();
+        // what a crash before the delete leaves: the run, listed as interrupted, to be cancelled again
+        RunClaim claim = actions.claim(snapshot, state, "cancel", false, "being cancelled (" + reason + ")");
+        RunListener.RunContext context = new RunListener.RunContext(agent.id(), state.runId, state.threadId,
+                state.resourceId, "cancel", new java.util.concurrent.ConcurrentHashMap<>());
+        agent.listeners().runStarted(context);
+        actions.discardInnerRuns(state);
+        claim.complete();
+        List<AgentEvent> events = List.of(new AgentEvent.Start(state.runId), new AgentEvent.Cancelled(state.runId, reason),
+                new AgentEvent.Finish(state.runId, "cancelled", state.text));
+        for (AgentEvent e : events) agent.listeners().event(context, e);
+        agent.listeners().runEnded(context, RunOutcome.CANCELLED, null, java.time.Duration.ofNanos(System.nanoTime() - t0));
+        return new AgentResult(state.runId, RunOutcome.CANCELLED, "", events, List.of(), null);
+    }
+
+    /** Handles due runs as the agent's expiry policy says; see {@link Agent#expireDueRuns(int)}. */
+    ExpiryReport expire(int limit) {
+        ExpiryPolicy policy = agent.expiryPolicy();
+        if (policy.action() == ExpiryPolicy.Action.KEEP) return new ExpiryReport(List.of(), 0);
+        Instant now = agent.clock().instant();
+        List<RunSnapshot> due = agent.store().listDue(agent.id(), now, limit);
+        List<ExpiryReport.Expired> report = new ArrayList<>();
+        for (RunSnapshot listed : due) {
+            String runId = listed.runId();
+            List<String> expired = List.of();
+            try {
+                Optional<RunSnapshot> found = agent.store().find(runId).filter(s -> s.agentId().equals(agent.id()));
+                if (found.isEmpty()) {
+                    report.add(new ExpiryReport.Expired(runId, policy.action(), List.of(), null, "it is gone"));
+                    continue;
+                }
+                RunSnapshot snapshot = found.get();
+                actions.checkNotHeld(snapshot, "expire");
+                RunState state = SnapshotCodec.decode(snapshot);
+                List<CallState> calls = state.waitingCalls().stream()
+                        .filter(c -> c.expiresAt != null && !c.expiresAt.isAfter(now)).toList();
+                expired = calls.stream().map(c -> c.toolCallId).toList();
+                if (state.parentRunId != null) {
+                    report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null,
+                            "the inner run of supervisor run '" + state.parentRunId + "': that run's wait expires instead"));
+                    continue;
+                }
+                if (calls.isEmpty()) {
+                    report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null, "no call's wait has expired"));
+                    continue;
+                }
+                RunOutcome outcome = policy.action() == ExpiryPolicy.Action.CANCEL
+                        ? cancel(snapshot, state, policy.reason()).outcome()
+                        : new AgentStream(declineExpired(snapshot, state, calls, policy.reason())).result().outcome();
+                report.add(new ExpiryReport.Expired(runId, policy.action(), expired, outcome, null));
+            } catch (RunNotSuspendedException e) {
+                report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null, "another caller claimed it first"));
+            } catch (SnapshotFormatException e) {
+                report.add(new ExpiryReport.Expired(runId, policy.action(), expired, null, e.getMessage()));
+            }
+        }
+        return new ExpiryReport(report, due.size());
+    }
+
+    /** One claim that declines every expired call (a call waiting for data gets the reason as an error). */
+    private RunExecution declineExpired(RunSnapshot snapshot, RunState state, List<CallState> calls, String reason) {
+        List<AgentEvent> initial = new ArrayList<>();
+        String executing = null;
+        for (CallState call : calls) {
+            boolean approval = call.status == Status.AWAITING_APPROVAL;
+            if (call.inner != null && approval) {
+                RunActions.markExecuting(call);
+                call.inner.action = "decline";
+                call.inner.reason = reason;
+                if (executing == null) executing = call.toolCallId;
+                continue;
+            }
+            call.status = Status.DONE;
+            call.result = TextNode.valueOf(reason);
+            call.isError = !approval;
+            call.declinedReason = reason;
+            if (call.inner != null) call.inner.cleanup = true;   // its inner run waited for data: it goes
+            initial.add(approval ? new AgentEvent.ToolOutputDenied(state.runId, call.toolCallId, call.toolName, reason)
+                    : new AgentEvent.ToolError(state.runId, call.toolCallId, call.toolName, reason));
+        }
+        RunClaim claim = actions.claim(snapshot, state, "expire", false, "expired");
+        return new RunExecution(agent, state, claim, "expire", initial, executing, false);
+    }
+}
