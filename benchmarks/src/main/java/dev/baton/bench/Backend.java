@@ -76,6 +76,20 @@ public abstract class Backend implements AutoCloseable {
     /** The hand-written queries on the data set, or null if the backend has no query language (memory). */
     public abstract @Nullable RawQueries raw(DataSet data);
 
+    /**
+     * Opens the store whose thread memory holds the memory data set, in its own namespace (a table
+     * prefix, key prefix or collection named after {@link MemoryData#tag()}).
+     */
+    public abstract SnapshotStore openMemoryStore(MemoryData data);
+
+    /** The hand-written thread-memory queries, or null if the backend has no query language (memory). */
+    public abstract @Nullable RawMemory rawMemory(MemoryData data);
+
+    /** How many threads seed thread memory at once: more than one only where the server takes parallel writes. */
+    public int seedParallelism() {
+        return 1;
+    }
+
     /** Removes every run of {@code agentId} (the runs the write benchmarks created). */
     public void purge(SnapshotStore store, DataSet data, String agentId) {
         purgeThroughStore(store, agentId);

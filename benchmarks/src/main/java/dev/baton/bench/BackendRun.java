@@ -86,6 +86,7 @@ public final class BackendRun {
                 ChainedOptionsBuilder o = new OptionsBuilder()
                         .include("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$")
                         .include("dev\\.baton\\.bench\\.WriteBenchmark\\.")
+                        .include("dev\\.baton\\.bench\\.ThroughputBenchmark\\.")
                         .param("backend", name)
                         .param("n", Integer.toString(n))
                         .param("size", Integer.toString(size))

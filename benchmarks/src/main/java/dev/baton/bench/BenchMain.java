@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * 10000:2048,1000000:2048} (N:snapshot size), {@code --out DIR} (JMH JSON and metadata),
  * {@code --data DIR} (H2 and SQLite files), {@code --wi/--w/--i/--r} (warmup iterations, warmup
  * ms, iterations, iteration ms), {@code --mongo-max-n} (the in-JVM MongoDB server is skipped above
- * it), {@code --child-timeout-min}, {@code --seed-only} (seed and check, no measurement), {@code --reseed}
+ * it), {@code --memory M} (messages of the thread-memory data set; 0 skips it), {@code --child-timeout-min}, {@code --seed-only} (seed and check, no measurement), {@code --reseed}
  * (ignore the seed markers). Each (backend, N, size) runs in its own JVM ({@link BackendRun});
  * server URLs come from {@code BATON_TEST_POSTGRES_URL}, {@code BATON_TEST_MARIADB_URL},
  * {@code BATON_TEST_REDIS_URL} and {@code BATON_TEST_MONGO_URL}, else 127.0.0.1 defaults.
@@ -77,11 +77,13 @@ public final class BenchMain {
         long r = Long.parseLong(o.getOrDefault("r", quick ? "500" : "1000"));
         int mongoMaxN = Integer.parseInt(o.getOrDefault("mongo-max-n", "100000"));
         long childTimeout = Long.parseLong(o.getOrDefault("child-timeout-min", quick ? "10" : "20"));
+        int memoryN = Integer.parseInt(o.getOrDefault("memory", quick ? "10000" : "1000000"));
 
         Files.createDirectories(out);
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("mode", mode);
         run.put("plan", plan);
+        run.put("memoryMessages", memoryN);
         run.put("backends", backends);
         run.put("warmup", wi + " x " + w + " ms");
         run.put("measurement", i + " x " + r + " ms");
@@ -103,8 +105,24 @@ public final class BenchMain {
                 }
                 String id = b + "-" + tag;
                 System.err.printf(Locale.ROOT, "%n[bench] ==== %s (%.0f s so far) ====%n", id, (System.nanoTime() - start) / 1e9);
-                int code = child(b, n, size, out.resolve("results-" + id + ".json"), out.resolve("meta-" + id + ".json"),
-                        data, wi, w, i, r, childTimeout);
+                int code = child(BackendRun.class, b, n, size, List.of(b, Integer.toString(n), Integer.toString(size),
+                        out.resolve("results-" + id + ".json").toString(), out.resolve("meta-" + id + ".json").toString(),
+                        data.toString(), Integer.toString(wi), Long.toString(w), Integer.toString(i), Long.toString(r)), childTimeout);
+                if (code != 0) failed.add(id + " (exit " + code + ")");
+            }
+        }
+        if (memoryN > 0) {
+            String tag = new MemoryData(memoryN).tag();
+            for (String b : backends) {
+                if (b.equals("mongo") && memoryN > mongoMaxN && System.getenv("BATON_TEST_MONGO_URL") == null) {
+                    skipped.add(b + " " + tag + " (in-JVM server, above --mongo-max-n " + mongoMaxN + ")");
+                    continue;
+                }
+                String id = b + "-" + tag;
+                System.err.printf(Locale.ROOT, "%n[bench] ==== %s (%.0f s so far) ====%n", id, (System.nanoTime() - start) / 1e9);
+                int code = child(MemoryRun.class, b, memoryN, 1024, List.of(b, Integer.toString(memoryN),
+                        out.resolve("results-" + id + ".json").toString(), out.resolve("meta-" + id + ".json").toString(),
+                        data.toString(), Integer.toString(wi), Long.toString(w), Integer.toString(i), Long.toString(r)), childTimeout);
                 if (code != 0) failed.add(id + " (exit " + code + ")");
             }
         }
@@ -124,10 +142,9 @@ public final class BenchMain {
         System.exit(failed.isEmpty() ? 0 : 1);
     }
 
-    private static int child(String backend, int n, int size, Path results, Path meta, Path data,
-                             int wi, long w, int i, long r, long timeoutMinutes) throws Exception {
-        Files.deleteIfExists(results);
-        Files.deleteIfExists(meta);
+    private static int child(Class<?> main, String backend, int n, int size, List<String> args, long timeoutMinutes)
+            throws Exception {
+        Files.deleteIfExists(Path.of(args.get(main == BackendRun.class ? 3 : 2)));
         boolean inJvm = backend.equals("memory") || backend.equals("mongo");
         long heapMb = inJvm ? Math.max(1024, Math.min(12_288, 1024 + (long) n * size * 4 / (1 << 20))) : 1536;
         List<String> cmd = new ArrayList<>(List.of(
@@ -136,10 +153,8 @@ public final class BenchMain {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dbench.reseed=" + reseed,
                 // mongo-java-server warns at every open that it ignores secondary indexes: said once in the report
                 "-Dorg.slf4j.simpleLogger.log.de.bwaldvogel=error",
-                "-cp", System.getProperty("java.class.path"),
-                BackendRun.class.getName(), backend, Integer.toString(n), Integer.toString(size),
-                results.toString(), meta.toString(), data.toString(),
-                Integer.toString(wi), Long.toString(w), Integer.toString(i), Long.toString(r)));
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
             System.err.println("[bench] " + backend + " n=" + n + " took longer than " + timeoutMinutes + " min: stopped");
@@ -162,7 +177,7 @@ public final class BenchMain {
     private static void usage() {
         System.err.println(String.join(File.separator.equals("/") ? "\n" : System.lineSeparator(),
                 "usage: java -jar baton-benchmarks.jar [--quick] [--backends a,b] [--plan N:SIZE,...] [--out DIR]",
-                "           [--report FILE] [--data DIR] [--wi N] [--w MS] [--i N] [--r MS] [--mongo-max-n N]",
+                "           [--report FILE] [--data DIR] [--wi N] [--w MS] [--i N] [--r MS] [--mongo-max-n N] [--memory M]",
                 "       java -jar baton-benchmarks.jar report [--out DIR] [--report FILE]",
                 "backends: " + Backend.ALL));
     }

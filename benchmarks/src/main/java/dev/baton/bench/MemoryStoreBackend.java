@@ -49,4 +49,14 @@ final class MemoryStoreBackend extends Backend {
     public @Nullable RawQueries raw(DataSet data) {
         return null;
     }
+
+    @Override
+    public SnapshotStore openMemoryStore(MemoryData data) {
+        return MemorySnapshotStore.named(NAMESPACE + "_" + data.tag());
+    }
+
+    @Override
+    public @Nullable RawMemory rawMemory(MemoryData data) {
+        return null;
+    }
 }

@@ -80,6 +80,17 @@ final class MongoBackend extends Backend {
     }
 
     @Override
+    public SnapshotStore openMemoryStore(MemoryData data) {
+        String u = server != null ? url : url.replaceFirst("(mongodb(\\+srv)?://[^/]+)(/[^?]*)?", "$1/" + DATABASE);
+        return SnapshotStores.open(u, Map.of("collection", "runs_" + data.tag()));
+    }
+
+    @Override
+    public RawMemory rawMemory(MemoryData data) {
+        return new MongoRawMemory(db(), "runs_" + data.tag());
+    }
+
+    @Override
     public boolean isSeeded(DataSet data) {
         Document m = db().getCollection(NAMESPACE + "_seed").find(eq("_id", collection(data))).first();
         return m != null && m.get("n", Number.class).longValue() == data.n && m.getInteger("size") == data.size

@@ -177,6 +177,21 @@ final class RedisBackend extends Backend {
     }
 
     @Override
+    public SnapshotStore openMemoryStore(MemoryData data) {
+        return SnapshotStores.open(url, Map.of("keyPrefix", NAMESPACE + ":" + data.tag()));
+    }
+
+    @Override
+    public RawMemory rawMemory(MemoryData data) {
+        return new RedisRawMemory(client.connect(StringCodec.UTF8), NAMESPACE + ":" + data.tag());
+    }
+
+    @Override
+    public int seedParallelism() {
+        return 4;
+    }
+
+    @Override
     public RawQueries raw(DataSet data) {
         return new Raw(client.connect(StringCodec.UTF8), prefix(data));
     }

@@ -45,7 +45,7 @@ public final class Report {
     }
 
     private final List<Score> scores = new ArrayList<>();
-    private final Map<String, JsonNode> metas = new LinkedHashMap<>();
+    final Map<String, JsonNode> metas = new LinkedHashMap<>();
     private @Nullable JsonNode run;
 
     public static void main(String[] args) throws IOException {
@@ -94,16 +94,26 @@ public final class Report {
                     String bench = b.path("benchmark").asText();
                     bench = bench.substring(bench.lastIndexOf('.') + 1);
                     JsonNode m = b.path("primaryMetric");
-                    double factor = switch (m.path("scoreUnit").asText()) {
-                        case "ms/op" -> 1000;
-                        case "s/op" -> 1e6;
-                        case "ns/op" -> 1e-3;
-                        default -> 1;
-                    };
+                    double score = m.path("score").asDouble();
                     double err = m.path("scoreError").asDouble();
+                    err = Double.isNaN(err) ? 0 : err;
+                    double us;
+                    double usErr;
+                    if (m.path("scoreUnit").asText().equals("ops/s")) {   // throughput of all threads: time per operation
+                        us = 1e6 / score;
+                        usErr = us * err / score;
+                    } else {
+                        double factor = switch (m.path("scoreUnit").asText()) {
+                            case "ms/op" -> 1000;
+                            case "s/op" -> 1e6;
+                            case "ns/op" -> 1e-3;
+                            default -> 1;
+                        };
+                        us = score * factor;
+                        usErr = err * factor;
+                    }
                     scores.add(new Score(p.path("backend").asText(), p.path("n").asInt(), p.path("size").asInt(), bench,
-                            b.path("threads").asInt(1), m.path("score").asDouble() * factor,
-                            Double.isNaN(err) ? 0 : err * factor));
+                            b.path("threads").asInt(1), us, usErr));
                 }
             }
         }
@@ -116,17 +126,17 @@ public final class Report {
         return null;
     }
 
-    private List<String> backends() {
+    List<String> backends() {
         List<String> out = new ArrayList<>();
         for (String b : Backend.ALL) if (scores.stream().anyMatch(s -> s.backend.equals(b))) out.add(b);
         return out;
     }
 
     /** (n, size) pairs measured, default size first by n, then the other sizes. */
-    private List<int[]> cases() {
+    List<int[]> cases() {
         TreeSet<String> seen = new TreeSet<>();
         List<int[]> out = new ArrayList<>();
-        scores.stream().sorted(Comparator.comparingInt((Score s) -> s.size == SIZE_DEFAULT ? 0 : 1)
+        scores.stream().filter(s -> s.size > 0).sorted(Comparator.comparingInt((Score s) -> s.size == SIZE_DEFAULT ? 0 : 1)
                         .thenComparingInt(s -> s.size).thenComparingInt(s -> s.n))
                 .forEach(s -> {
                     if (seen.add(s.n + ":" + s.size)) out.add(new int[] {s.n, s.size});
@@ -134,7 +144,7 @@ public final class Report {
         return out;
     }
 
-    private String label(String backend) {
+    String label(String backend) {
         JsonNode m = metas.values().stream().filter(x -> x.path("backend").asText().equals(backend)).findFirst().orElse(null);
         boolean notRepresentative = m != null && !m.path("representative").asBoolean(true);
         String name = switch (backend) {
@@ -167,15 +177,25 @@ public final class Report {
         return String.format(Locale.ROOT, "%.2fx", a.us / b.us);
     }
 
-    private static String sizeLabel(int size) {
+    static String sizeLabel(int size) {
         return size % 1024 == 0 ? (size / 1024) + " KB" : size + " B";
+    }
+
+    /** The (backend, messages) of the thread-memory runs, by backend order. */
+    List<int[]> memoryCases() {
+        TreeSet<Integer> seen = new TreeSet<>();
+        for (Score s : scores) if (s.size == 0) seen.add(s.n);
+        List<int[]> out = new ArrayList<>();
+        for (int n : seen) out.add(new int[] {n, 0});
+        return out;
     }
 
     private String markdown(String threadChart, String allChart) {
         StringBuilder md = new StringBuilder(BEGIN).append('\n');
         md.append("<!-- Everything down to generated:end is rewritten by dev.baton.bench.Report; edit outside. -->\n\n");
         runInfo(md);
-        targets(md);
+        ReportTables tables = new ReportTables(this);
+        tables.targets(md);
         md.append("![Thread-filtered listing: latency against N, log-log](").append(threadChart).append(")\n\n");
         md.append("![Unfiltered listing with total: latency against N, log-log](").append(allChart).append(")\n\n");
         md.append("All times are milliseconds per operation (JMH average time, one thread unless said otherwise). ")
@@ -190,8 +210,9 @@ public final class Report {
                 "the total counts every run of the agent: N/100");
         listingTable(md, "Thread and a 7-day creation window, page of 20 (with the total)", "threadDates", false,
                 "about 7/30 of the thread's runs match");
-        writesTable(md);
-        seedTable(md);
+        tables.writes(md);
+        tables.memory(md);
+        tables.seeds(md);
         md.append(END);
         return md.toString();
     }
@@ -225,46 +246,6 @@ public final class Report {
         md.append('\n');
     }
 
-    private void targets(StringBuilder md) {
-        md.append("## Targets\n\n");
-        md.append("| target | backend | measured | met |\n|---|---|---|---|\n");
-        int big = cases().stream().filter(c -> c[1] == SIZE_DEFAULT).mapToInt(c -> c[0]).max().orElse(0);
-        int small = cases().stream().filter(c -> c[1] == SIZE_DEFAULT).mapToInt(c -> c[0]).min().orElse(0);
-        String bigN = String.format(Locale.ROOT, "%,d", big);
-        String smallN = String.format(Locale.ROOT, "%,d", small);
-        for (String b : backends()) {
-            Score baton = score(b, big, SIZE_DEFAULT, "threadBaton");
-            Score raw = score(b, big, SIZE_DEFAULT, "threadRaw");
-            if (baton != null && raw != null) {
-                double x = baton.us / raw.us;
-                md.append("| thread page at ").append(bigN).append(" runs within 2x of raw | ").append(label(b)).append(" | ")
-                        .append(ms(baton)).append(" ms vs ").append(ms(raw)).append(" ms raw = ")
-                        .append(String.format(Locale.ROOT, "%.2fx", x)).append(" | ").append(x <= 2 ? "yes" : "**no**").append(" |\n");
-            }
-        }
-        for (String b : backends()) {
-            Score at = score(b, big, SIZE_DEFAULT, "threadBaton");
-            Score base = score(b, small, SIZE_DEFAULT, "threadBaton");
-            if (at != null && base != null && big != small) {
-                double x = at.us / base.us;
-                md.append("| thread page at ").append(bigN).append(" runs at most 1.5x its time at ").append(smallN).append(" | ")
-                        .append(label(b)).append(" | ").append(ms(at)).append(" ms vs ").append(ms(base)).append(" ms = ")
-                        .append(String.format(Locale.ROOT, "%.2fx", x)).append(" | ").append(x <= 1.5 ? "yes" : "**no**").append(" |\n");
-            }
-        }
-        Score pt = score("postgres", 10_000, SIZE_DEFAULT, "threadBaton");
-        Score pu = score("postgres", 10_000, SIZE_DEFAULT, "unfilteredBaton");
-        if (pt != null) {
-            md.append("| thread page at 10,000 runs under 2 ms (reference: 18.4 ms) | PostgreSQL | ").append(ms(pt))
-                    .append(" ms | ").append(pt.us < 2000 ? "yes" : "**no**").append(" |\n");
-        }
-        if (pu != null) {
-            md.append("| unfiltered page with total at 10,000 runs under 20 ms (reference: 16.6 s) | PostgreSQL | ").append(ms(pu))
-                    .append(" ms | ").append(pu.us < 20_000 ? "yes" : "**no**").append(" |\n");
-        }
-        md.append('\n');
-    }
-
     private void listingTable(StringBuilder md, String title, String kind, boolean withStore, String note) {
         md.append("## ").append(title).append("\n\n").append(note.substring(0, 1).toUpperCase(Locale.ROOT))
                 .append(note.substring(1)).append(".\n\n");
@@ -280,43 +261,6 @@ public final class Report {
                 if (withStore) md.append(ms(score(b, c[0], c[1], kind + "Store"))).append(" | ");
                 md.append(ms(raw)).append(" | ").append(ratio(baton, raw)).append(" |\n");
             }
-        }
-        md.append('\n');
-    }
-
-    private void writesTable(StringBuilder md) {
-        md.append("## Writes\n\n");
-        md.append("*persist* is `agent.generate(...)` of a run that suspends for approval (model call, snapshot of about the ")
-                .append("snapshot size inserted); *approve* is `agent.approveToolCall(...).result()` to completion (find, claim, ")
-                .append("tool, progress write, model, delete); *8 threads* is the same approval from eight threads at once, ")
-                .append("each on its own run: time per approval per thread, and approvals per second in total.\n\n");
-        md.append("| backend | N | snapshot | persist | approve | 8 threads: per approval | 8 threads: approvals/s |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
-        for (String b : backends()) {
-            for (int[] c : cases()) {
-                Score p = score(b, c[0], c[1], "persistSuspension");
-                Score a = score(b, c[0], c[1], "approveToCompletion");
-                Score a8 = score(b, c[0], c[1], "approveConcurrently8");
-                if (p == null && a == null && a8 == null) continue;
-                String tput = a8 == null ? "-" : String.format(Locale.ROOT, "%,.0f", a8.threads * 1e6 / a8.us);
-                md.append("| ").append(label(b)).append(" | ").append(String.format(Locale.ROOT, "%,d", c[0])).append(" | ")
-                        .append(sizeLabel(c[1])).append(" | ").append(ms(p)).append(" | ").append(ms(a)).append(" | ")
-                        .append(ms(a8)).append(" | ").append(tput).append(" |\n");
-            }
-        }
-        md.append('\n');
-    }
-
-    private void seedTable(StringBuilder md) {
-        md.append("## Seeding and sanity checks\n\n");
-        md.append("| backend | data set | seed | sanity check before measuring |\n|---|---|---:|---|\n");
-        for (var e : metas.entrySet()) {
-            JsonNode m = e.getValue();
-            String seed = m.path("reusedSeed").asBoolean() ? "reused" : String.format(Locale.ROOT, "%.1f s", m.path("seedSeconds").asDouble());
-            md.append("| ").append(label(m.path("backend").asText())).append(" | ")
-                    .append(String.format(Locale.ROOT, "%,d x %s", m.path("n").asInt(), sizeLabel(m.path("size").asInt())))
-                    .append(" | ").append(seed).append(" | ")
-                    .append(m.has("error") ? "**" + m.path("error").asText() + "**" : m.path("sanity").asText("-")).append(" |\n");
         }
         md.append('\n');
     }

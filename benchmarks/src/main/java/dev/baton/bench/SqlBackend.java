@@ -323,7 +323,7 @@ final class SqlBackend extends Backend {
         }
     }
 
-    private static int bindId(PreparedStatement p, int k, String v, boolean binary) throws SQLException {
+    static int bindId(PreparedStatement p, int k, String v, boolean binary) throws SQLException {
         if (binary) p.setBytes(k, v.getBytes(StandardCharsets.UTF_8));
         else p.setString(k, v);
         return k + 1;
@@ -337,6 +337,25 @@ final class SqlBackend extends Backend {
         } catch (SQLException e) {
             throw new StorageException(name + ": purging " + agentId + " failed: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public SnapshotStore openMemoryStore(MemoryData data) {
+        return SnapshotStores.open(url, Map.of("table", NAMESPACE + "_" + data.tag(), "poolSize", "10"));
+    }
+
+    @Override
+    public RawMemory rawMemory(MemoryData data) {
+        try {
+            return new SqlRawMemory(connect(), NAMESPACE + "_" + data.tag(), dialect == JdbcDialect.MYSQL);
+        } catch (SQLException e) {
+            throw new StorageException(name + ": cannot connect: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int seedParallelism() {
+        return dialect == JdbcDialect.POSTGRESQL || dialect == JdbcDialect.MYSQL ? 4 : 1;
     }
 
     @Override

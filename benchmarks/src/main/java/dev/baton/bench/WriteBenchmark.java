@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The write path on a store that already holds the seeded runs, by an agent ({@value Fixture#WRITER})
@@ -28,9 +28,8 @@ import org.openjdk.jmh.annotations.Threads;
  *   <li>{@code approveToCompletion}: {@code agent.approveToolCall(...).result()} on a run suspended
  *       just before (not timed): find, claim (compare-and-set), the tool runs, progress is stored,
  *       the model answers, the run completes and its snapshot is deleted.</li>
- *   <li>{@code approveConcurrently8}: the same from eight threads at once, each on its own run:
- *       eight claims racing on the store (time per approval, per thread).</li>
  * </ul>
+ * Both cycles together, on one and on eight threads, are {@link ThroughputBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,9 +63,9 @@ public class WriteBenchmark {
         int i;
 
         @Setup
-        public void init(WriteBenchmark b) {
+        public void init(BenchmarkParams params) {
             SplittableRandom r = new SplittableRandom(Thread.currentThread().getId());
-            prompt = DataSet.paddedPrompt(b.size, r);
+            prompt = DataSet.paddedPrompt(Integer.parseInt(params.getParam("size")), r);
             for (int k = 0; k < options.length; k++) {
                 options[k] = RunOptions.builder().threadId("w-thread-" + k).resourceId("w-user-" + r.nextInt(1000)).build();
             }
@@ -99,12 +98,6 @@ public class WriteBenchmark {
 
     @Benchmark
     public AgentResult approveToCompletion(Pending p) {
-        return approve(p);
-    }
-
-    @Benchmark
-    @Threads(8)
-    public AgentResult approveConcurrently8(Pending p) {
         return approve(p);
     }
 
