@@ -11,6 +11,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.InsertManyOptions;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
@@ -94,7 +95,7 @@ final class MongoBackend extends Backend {
     public boolean isSeeded(DataSet data) {
         Document m = db().getCollection(NAMESPACE + "_seed").find(eq("_id", collection(data))).first();
         return m != null && m.get("n", Number.class).longValue() == data.n && m.getInteger("size") == data.size
-                && m.getInteger("version") == DataSet.VERSION;
+                && m.getInteger("version") == DataSet.VERSION && "s".equals(m.getString("layout"));
     }
 
     @Override
@@ -119,7 +120,7 @@ final class MongoBackend extends Backend {
             progress("mongo " + collection(data), i + 1, data.n, start);
         }
         markers.insertOne(new Document("_id", collection(data)).append("n", (long) data.n).append("size", data.size)
-                .append("version", DataSet.VERSION).append("seededAt", new Date()));
+                .append("version", DataSet.VERSION).append("layout", "s").append("seededAt", new Date()));
     }
 
     /** The store's document layout (MongoSnapshotStore.toDocument), nulls included. */
@@ -134,7 +135,9 @@ final class MongoBackend extends Backend {
                 .append("version", s.version())
                 .append("leaseOwner", null)
                 .append("leaseExpiresAt", null)
-                .append("payload", s.payload());
+                .append("payload", s.payload())
+                .append("expiresAt", null)
+                .append("summary", s.summary());   // what a listing reads instead of the payload
     }
 
     @Override
@@ -158,10 +161,10 @@ final class MongoBackend extends Backend {
                 parts.add(or(eq("status", SUSPENDED), and(eq("status", "RESUMING"), lte("leaseExpiresAt", new Date()))));
                 Bson filter = and(parts);
                 List<Row> rows = new ArrayList<>(q.limit());
-                for (Document d : c.find(filter).sort(order).limit(q.limit())) {
+                for (Document d : c.find(filter).projection(Projections.exclude("payload")).sort(order).limit(q.limit())) {
                     rows.add(new Row(d.getString("_id"), d.getString("agentId"), d.getString("status"), d.getString("threadId"),
                             d.getString("resourceId"), d.getDate("createdAt").getTime(), d.getDate("suspendedAt").getTime(),
-                            d.get("version", Number.class).longValue(), d.getString("payload")));
+                            d.get("version", Number.class).longValue(), d.getString("summary")));
                 }
                 return new Page(c.countDocuments(filter), rows);
             }

@@ -7,6 +7,7 @@ import dev.baton.store.SnapshotStores;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
@@ -24,6 +25,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,6 +42,11 @@ final class RedisBackend extends Backend {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final String url;
+    /** The seeded hash layout, beside {@link DataSet#VERSION}: "s" since the hashes carry the listing summary. */
+    static final String LAYOUT = "s";
+    /** What the store's payload-free listing reads of a run hash (common.lua): every field but the payload. */
+    static final String[] LISTED = {"runId", "agentId", "status", "threadId", "resourceId", "createdAt", "suspendedAt",
+        "version", "leaseOwner", "leaseExpiresAt", "expiresAt", "summary"};
     private final RedisClient client;
 
     RedisBackend(String url) {
@@ -94,7 +101,7 @@ final class RedisBackend extends Backend {
     public boolean isSeeded(DataSet data) {
         try (StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8)) {
             String v = c.sync().get(marker(data));
-            return (data.n + ":" + data.size + ":" + DataSet.VERSION).equals(v);
+            return (data.n + ":" + data.size + ":" + DataSet.VERSION + LAYOUT).equals(v);
         }
     }
 
@@ -126,6 +133,7 @@ final class RedisBackend extends Backend {
                     h.put("suspendedAt", Long.toString(s.suspendedAt().toEpochMilli()));
                     h.put("version", Long.toString(s.version()));
                     h.put("payload", s.payload());
+                    h.put("summary", Objects.requireNonNull(s.summary(), "summary"));   // what a listing reads instead of the payload
                     h.put("rsv", nonce);
                     pending.add(async.hset(base + "run:" + hex(s.runId()), h));
                     pending.add(async.set(prefix + ":id:{" + hex(s.runId()) + "}", nonce + s.agentId()));
@@ -152,7 +160,7 @@ final class RedisBackend extends Backend {
             } finally {
                 c.setAutoFlushCommands(true);
             }
-            sync.set(marker(data), data.n + ":" + data.size + ":" + DataSet.VERSION);
+            sync.set(marker(data), data.n + ":" + data.size + ":" + DataSet.VERSION + LAYOUT);
         }
     }
 
@@ -204,7 +212,7 @@ final class RedisBackend extends Backend {
     /**
      * Raw sorted-set commands on the store's own "sus" (effectively suspended) index of the
      * filter: {@code ZCOUNT} and {@code ZREVRANGEBYSCORE ... LIMIT 0 20} sent together, then one
-     * pipelined {@code HGETALL} per run of the page: two round trips.
+     * pipelined {@code HMGET} per run of the page of the fields a listing reads (all but the payload): two round trips.
      */
     static final class Raw implements RawQueries {
         private final StatefulRedisConnection<String, String> c;
@@ -228,14 +236,14 @@ final class RedisBackend extends Backend {
             RedisFuture<List<String>> ids = async.zrevrangebyscore(key, range, Limit.create(0, q.limit()));
             List<String> page = await(ids);
             long total = await(count);
-            List<RedisFuture<Map<String, String>>> hashes = new ArrayList<>(page.size());
-            for (String id : page) hashes.add(async.hgetall(base + "run:" + hex(id)));
+            List<RedisFuture<List<KeyValue<String, String>>>> hashes = new ArrayList<>(page.size());
+            for (String id : page) hashes.add(async.hmget(base + "run:" + hex(id), LISTED));
             List<Row> rows = new ArrayList<>(page.size());
-            for (RedisFuture<Map<String, String>> f : hashes) {
-                Map<String, String> h = await(f);
-                rows.add(new Row(h.get("runId"), h.get("agentId"), h.get("status"), h.get("threadId"), h.get("resourceId"),
-                        Long.parseLong(h.get("createdAt")), Long.parseLong(h.get("suspendedAt")),
-                        Long.parseLong(h.get("version")), h.get("payload")));
+            for (RedisFuture<List<KeyValue<String, String>>> f : hashes) {
+                List<KeyValue<String, String>> h = await(f);
+                rows.add(new Row(h.get(0).getValue(), h.get(1).getValue(), h.get(2).getValue(), h.get(3).getValue(),
+                        h.get(4).getValue(), Long.parseLong(h.get(5).getValue()), Long.parseLong(h.get(6).getValue()),
+                        Long.parseLong(h.get(7).getValue()), h.get(11).getValue()));
             }
             return new Page(total, rows);
         }
