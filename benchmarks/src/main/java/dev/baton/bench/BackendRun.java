@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -23,13 +25,6 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * iterations iterationMillis}.
  */
 public final class BackendRun {
-
-    private static void return0(Map<String, Object> meta, Path metaFile) throws java.io.IOException {
-        meta.put("endedAt", Instant.now().toString());
-        Files.createDirectories(metaFile.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(metaFile.toFile(), meta);
-        System.exit(0);
-    }
 
     public static void main(String[] args) throws Exception {
         if (args.length != 10) {
@@ -78,28 +73,15 @@ public final class BackendRun {
                 Fixture.current = f;
                 if (wi < 0) {
                     System.err.println("[bench] seed only: no measurement");
-                    return0(meta, metaFile);
+                    finish(meta, metaFile, 0);
                 }
 
                 String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton)"
                         : "(thread|resource|unfiltered|threadDates)(Baton|Store|Raw)";
-                ChainedOptionsBuilder o = new OptionsBuilder()
-                        .include("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$")
-                        .include("dev\\.baton\\.bench\\.WriteBenchmark\\.")
-                        .include("dev\\.baton\\.bench\\.ThroughputBenchmark\\.")
-                        .param("backend", name)
-                        .param("n", Integer.toString(n))
-                        .param("size", Integer.toString(size))
-                        .forks(0)
-                        .warmupIterations(wi)
-                        .warmupTime(TimeValue.milliseconds(w))
-                        .measurementIterations(i)
-                        .measurementTime(TimeValue.milliseconds(r))
-                        .shouldFailOnError(true)
-                        .resultFormat(ResultFormatType.JSON)
-                        .result(results.toString());
                 long t2 = System.nanoTime();
-                new Runner(o.build()).run();
+                measure(List.of("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$",
+                        "dev\\.baton\\.bench\\.WriteBenchmark\\.", "dev\\.baton\\.bench\\.ThroughputBenchmark\\."),
+                        name, n, size, wi, w, i, r, results);
                 meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
             } finally {
                 Fixture.current = null;
@@ -111,9 +93,33 @@ public final class BackendRun {
             meta.put("error", e.toString());
             exit = 1;
         }
+        finish(meta, metaFile, exit);
+    }
+
+    /** Runs the benchmarks matching {@code includes} in this JVM (no forks) with the data set's parameters. */
+    static void measure(List<String> includes, String backend, int n, int size, int wi, long w, int i, long r, Path results)
+            throws RunnerException {
+        ChainedOptionsBuilder o = new OptionsBuilder();
+        for (String include : includes) o.include(include);
+        o.param("backend", backend)
+                .param("n", Integer.toString(n))
+                .param("size", Integer.toString(size))
+                .forks(0)
+                .warmupIterations(wi)
+                .warmupTime(TimeValue.milliseconds(w))
+                .measurementIterations(i)
+                .measurementTime(TimeValue.milliseconds(r))
+                .shouldFailOnError(true)
+                .resultFormat(ResultFormatType.JSON)
+                .result(results.toString());
+        new Runner(o.build()).run();
+    }
+
+    /** Writes the metadata file and exits with {@code exit} (drivers keep non-daemon threads). */
+    static void finish(Map<String, Object> meta, Path metaFile, int exit) throws java.io.IOException {
         meta.put("endedAt", Instant.now().toString());
         Files.createDirectories(metaFile.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(metaFile.toFile(), meta);
-        System.exit(exit);   // drivers keep non-daemon threads
+        System.exit(exit);
     }
 }

@@ -1,16 +1,10 @@
 package dev.baton.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * One JVM per (backend, messages) of the thread-memory benchmarks, started by {@link BenchMain}:
@@ -66,21 +60,9 @@ public final class MemoryRun {
                 if (wi >= 0) {
                     MemoryFixture.current = f;
                     String methods = f.raw == null ? "(lastMessages|threads)(Baton|Store)" : "(lastMessages|threads)(Baton|Store|Raw)";
-                    var o = new OptionsBuilder()
-                            .include("dev\\.baton\\.bench\\.MemoryBenchmark\\." + methods + "$")
-                            .param("backend", name)
-                            .param("n", Integer.toString(messages))
-                            .param("size", "0")
-                            .forks(0)
-                            .warmupIterations(wi)
-                            .warmupTime(TimeValue.milliseconds(w))
-                            .measurementIterations(i)
-                            .measurementTime(TimeValue.milliseconds(r))
-                            .shouldFailOnError(true)
-                            .resultFormat(ResultFormatType.JSON)
-                            .result(results.toString());
                     long t2 = System.nanoTime();
-                    new Runner(o.build()).run();
+                    BackendRun.measure(List.of("dev\\.baton\\.bench\\.MemoryBenchmark\\." + methods + "$"), name, messages, 0,
+                            wi, w, i, r, results);
                     meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
                 }
             } finally {
@@ -92,9 +74,6 @@ public final class MemoryRun {
             meta.put("error", e.toString());
             exit = 1;
         }
-        meta.put("endedAt", Instant.now().toString());
-        Files.createDirectories(metaFile.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(metaFile.toFile(), meta);
-        System.exit(exit);   // drivers keep non-daemon threads
+        BackendRun.finish(meta, metaFile, exit);
     }
 }

@@ -173,7 +173,7 @@ final class RedisBackend extends Backend {
         } while (!cursor.isFinished());
     }
 
-    private static <T> T await(RedisFuture<T> f) {
+    static <T> T await(RedisFuture<T> f) {
         try {
             return f.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -5,7 +5,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Thread memory by hand on the store's own keys (see {@code RedisKeys} in baton-storage-redis):
@@ -34,12 +33,12 @@ final class RedisRawMemory implements RawMemory {
     public List<String> lastMessages(String threadId, String resourceId, int n) {
         String base = base(resourceId);
         String hex = RedisBackend.hex(threadId);
-        long total = Long.parseLong(await(async.hget(base + "th:" + hex, "seq")));
+        long total = Long.parseLong(RedisBackend.await(async.hget(base + "th:" + hex, "seq")));
         long from = Math.max(1, total - n + 1);
         String[] seqs = new String[(int) (total - from + 1)];
         for (int k = 0; k < seqs.length; k++) seqs[k] = Long.toString(from + k);
         List<String> out = new ArrayList<>(seqs.length);
-        for (var v : await(async.hmget(base + "msg:" + hex, seqs))) out.add(content(v.getValue()));
+        for (var v : RedisBackend.await(async.hmget(base + "msg:" + hex, seqs))) out.add(content(v.getValue()));
         return out;
     }
 
@@ -58,26 +57,15 @@ final class RedisRawMemory implements RawMemory {
         String base = base(resourceId);
         RedisFuture<Long> count = async.zcard(base + "threads");
         RedisFuture<List<String>> page = async.zrevrange(base + "threads", 0, limit - 1);
-        List<String> ids = await(page);
-        long total = await(count);
+        List<String> ids = RedisBackend.await(page);
+        long total = RedisBackend.await(count);
         List<RedisFuture<List<io.lettuce.core.KeyValue<String, String>>>> hashes = new ArrayList<>(ids.size());
         for (String id : ids) {
             hashes.add(async.hmget(base + "th:" + RedisBackend.hex(id), "id", "resourceId", "title", "metadata", "createdAt", "updatedAt"));
         }
         List<String> out = new ArrayList<>(ids.size());
-        for (var f : hashes) out.add(await(f).get(0).getValue());
+        for (var f : hashes) out.add(RedisBackend.await(f).get(0).getValue());
         return new Threads(total, out);
-    }
-
-    private static <T> T await(RedisFuture<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     @Override
