@@ -2,25 +2,19 @@ package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
 import dev.baton.tck.ListingContract;
-import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 
-/** The ListingContract again, on stores built from one application-owned {@link RedisClient}. */
+/** The ListingContract again, on stores built from one application-owned {@link io.lettuce.core.RedisClient}. */
 class RedisApplicationClientListingTest extends ListingContract {
-    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisApplicationClientListingTest.class);
-    private static RedisClient client;
+    private static final ApplicationClient CLIENT = new ApplicationClient(RedisApplicationClientListingTest.class);
 
     @Override
     protected SnapshotStore openStore() {
-        synchronized (RedisApplicationClientListingTest.class) {
-            if (client == null) client = RedisClient.create(RedisTestServer.url());
-        }
-        return RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build();
+        return CLIENT.open();
     }
 
     @AfterAll
     static void shutdownTheClient() {
-        if (client != null) client.shutdown();
-        RedisTestServer.deleteKeys(PREFIX);
+        CLIENT.close();
     }
 }

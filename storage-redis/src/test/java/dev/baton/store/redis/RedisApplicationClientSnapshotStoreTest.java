@@ -2,25 +2,26 @@ package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
 import dev.baton.tck.SnapshotStoreContract;
-import io.lettuce.core.RedisClient;
+import dev.baton.tck.StoreFaults;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 
-/** The storage TCK again, on stores built from one application-owned {@link RedisClient}. */
+/** The storage TCK again, on stores built from one application-owned {@link io.lettuce.core.RedisClient}. */
 class RedisApplicationClientSnapshotStoreTest extends SnapshotStoreContract {
-    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisApplicationClientSnapshotStoreTest.class);
-    private static RedisClient client;
+    private static final ApplicationClient CLIENT = new ApplicationClient(RedisApplicationClientSnapshotStoreTest.class);
 
     @Override
     protected SnapshotStore openStore() {
-        synchronized (RedisApplicationClientSnapshotStoreTest.class) {
-            if (client == null) client = RedisClient.create(RedisTestServer.url());
-        }
-        return RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build();
+        return CLIENT.open();
+    }
+
+    @Override
+    protected Optional<StoreFaults> faults() throws Exception {
+        return Optional.of(CLIENT.faults());
     }
 
     @AfterAll
     static void shutdownTheClient() {
-        if (client != null) client.shutdown();
-        RedisTestServer.deleteKeys(PREFIX);
+        CLIENT.close();
     }
 }

@@ -2,25 +2,19 @@ package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
 import dev.baton.tck.MemoryStoreContract;
-import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterAll;
 
-/** The MemoryStoreContract again, on stores built from one application-owned {@link RedisClient}. */
+/** The MemoryStoreContract again, on stores built from one application-owned {@link io.lettuce.core.RedisClient}. */
 class RedisApplicationClientThreadMemoryTest extends MemoryStoreContract {
-    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisApplicationClientThreadMemoryTest.class);
-    private static RedisClient client;
+    private static final ApplicationClient CLIENT = new ApplicationClient(RedisApplicationClientThreadMemoryTest.class);
 
     @Override
     protected SnapshotStore openStore() {
-        synchronized (RedisApplicationClientThreadMemoryTest.class) {
-            if (client == null) client = RedisClient.create(RedisTestServer.url());
-        }
-        return RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build();
+        return CLIENT.open();
     }
 
     @AfterAll
     static void shutdownTheClient() {
-        if (client != null) client.shutdown();
-        RedisTestServer.deleteKeys(PREFIX);
+        CLIENT.close();
     }
 }
