@@ -14,7 +14,7 @@ import dev.baton.memory.MemoryThread;
 import dev.baton.memory.StoredMessage;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
-import dev.baton.tck.Snapshots;
+import dev.baton.tck.support.Snapshots;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;

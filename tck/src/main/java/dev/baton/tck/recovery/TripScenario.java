@@ -1,4 +1,4 @@
-package dev.baton.tck;
+package dev.baton.tck.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +17,9 @@ import dev.baton.model.ModelChunk;
 import dev.baton.model.ToolCall;
 import dev.baton.store.RunQuery;
 import dev.baton.store.SnapshotStore;
+import dev.baton.tck.support.FaultyStore;
+import dev.baton.tck.support.Json;
+import dev.baton.tck.support.SimulatedCrash;
 import dev.baton.tool.Tool;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.baton.tck;
+package dev.baton.tck.support;
 
 import dev.baton.StorageException;
 import dev.baton.store.RunPage;
@@ -23,11 +23,19 @@ import java.util.function.Predicate;
  * through this wrapper throws it again: the process is dead, so nothing it left running (a
  * heartbeat, a timer) can write any more. It can also make chosen runs' writes slow, or fail once
  * with a {@link StorageException}. Reads pass through. Use one wrapper per simulated process, over
- * the real store that outlives it.
+ * the real store that outlives it. Not API.
  */
 public final class FaultyStore implements SnapshotStore {
 
-    /** One write that reached the store (or was about to): what it was and what it wrote. */
+    /**
+     * One write that reached the store (or was about to): what it was and what it wrote.
+     *
+     * @param number    1-based, in the order the writes were made
+     * @param operation {@code insert}, {@code compare-and-set}, {@code delete}, {@code renew-lease}, or a memory write
+     * @param runId     the run (or thread) written
+     * @param status    the status written, if any
+     * @param payload   the payload written (empty for deletes and renewals)
+     */
     public record Write(int number, String operation, String runId, String status, String payload) {
     }
 
@@ -41,43 +49,77 @@ public final class FaultyStore implements SnapshotStore {
     private volatile Duration slowBy = Duration.ZERO;
     private volatile Predicate<String> failOnce = null;
 
+    /**
+     * A wrapper over {@code store}, which it never closes.
+     *
+     * @param store the real store, which outlives the simulated process
+     */
     public FaultyStore(SnapshotStore store) {
         this.store = store;
     }
 
-    /** Dies at write {@code n} (1-based): before it reaches the store, or just after. */
+    /**
+     * Dies at write {@code n} (1-based): before it reaches the store, or just after.
+     *
+     * @param n             the write to die at
+     * @param afterTheWrite true to die just after the write reached the store
+     * @return this wrapper
+     */
     public FaultyStore crashAt(int n, boolean afterTheWrite) {
         this.crashAt = n;
         this.crashAfter = afterTheWrite;
         return this;
     }
 
-    /** Every write of a run matching {@code runs} first waits {@code by}. */
+    /**
+     * Every write of a run matching {@code runs} first waits {@code by}.
+     *
+     * @param runs the runs whose writes are slow
+     * @param by   how long each waits
+     * @return this wrapper
+     */
     public FaultyStore slowWrites(Predicate<String> runs, Duration by) {
         this.slowRuns = runs;
         this.slowBy = by;
         return this;
     }
 
-    /** The next write of a run matching {@code runs} fails with a {@link StorageException}, changing nothing. */
+    /**
+     * The next write of a run matching {@code runs} fails with a {@link StorageException}, changing nothing.
+     *
+     * @param runs the runs whose next write fails
+     * @return this wrapper
+     */
     public FaultyStore failNextWrite(Predicate<String> runs) {
         this.failOnce = runs;
         return this;
     }
 
-    /** How many writes were made (or attempted) through this wrapper. */
+    /**
+     * How many writes were made (or attempted) through this wrapper.
+     *
+     * @return the count
+     */
     public int writes() {
         return writes.get();
     }
 
-    /** Every write in order, with the payload it wrote (empty for deletes and renewals). */
+    /**
+     * Every write in order, with the payload it wrote (empty for deletes and renewals).
+     *
+     * @return a copy of the log
+     */
     public List<Write> log() {
         synchronized (log) {
             return List.copyOf(log);
         }
     }
 
-    /** True once the simulated process died. */
+    /**
+     * Whether the simulated process died.
+     *
+     * @return true once it did
+     */
     public boolean dead() {
         return dead;
     }

@@ -1,11 +1,14 @@
-package dev.baton.tck;
+package dev.baton.tck.support;
 
 import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
 import java.time.Instant;
 import java.util.UUID;
 
-/** Builds {@link RunSnapshot}s for store tests. Every test gets its own agent ids, so tests never see each other's runs. */
+/**
+ * Builds {@link RunSnapshot}s for store tests. Every test gets its own agent ids, so tests never see each other's runs.
+ * Not API.
+ */
 public final class Snapshots {
     /** A fixed origin for creation times, so tests can name exact instants. */
     public static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");

@@ -1,4 +1,4 @@
-package dev.baton.tck;
+package dev.baton.tck.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *     assertThatThrownBy(() -> store.find("x")).isInstanceOf(StorageException.class);
  * }
  * }</pre>
+ * Not API.
  */
 public final class TcpProxy implements AutoCloseable {
     private final ServerSocket server;
@@ -31,6 +32,13 @@ public final class TcpProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean blackhole;
 
+    /**
+     * Listens on a free loopback port and forwards every connection to {@code targetHost:targetPort}.
+     *
+     * @param targetHost the server's host
+     * @param targetPort the server's port
+     * @throws IOException if no port can be opened
+     */
     public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
@@ -40,7 +48,11 @@ public final class TcpProxy implements AutoCloseable {
         t.start();
     }
 
-    /** The local port that forwards to the target. */
+    /**
+     * The local port that forwards to the target.
+     *
+     * @return the port on 127.0.0.1
+     */
     public int port() {
         return server.getLocalPort();
     }
