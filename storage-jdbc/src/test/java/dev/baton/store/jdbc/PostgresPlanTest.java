@@ -101,7 +101,7 @@ class PostgresPlanTest {
         @Test
         void theThreadFilteredPageAndItsTotalAreOneStatementOnTheThreadIndex() {
             RunQuery q = agent7().threadId("thread-107").page(0, 20).build();
-            String plan = plan(store.listStatement(q), false);
+            String plan = plan(store.listing().listStatement(q), false);
             assertInOrderFrom(plan, "_list_thread");
             assertThat(plan).contains("Nested Loop Left Join");
             assertThat(store.list(q).total()).isEqualTo(5);   // g = 107 + 20000k, k = 0..4, none claimed (g % 4 == 3)
@@ -109,20 +109,20 @@ class PostgresPlanTest {
 
         @Test
         void everyFilterCombinationUsesItsIndex() {
-            assertInOrderFrom(plan(store.listStatement(agent7().page(40, 20).build()), false), "_list_agent");
-            assertInOrderFrom(plan(store.listStatement(agent7().resourceId("user-7").page(0, 20).build()), false),
+            assertInOrderFrom(plan(store.listing().listStatement(agent7().page(40, 20).build()), false), "_list_agent");
+            assertInOrderFrom(plan(store.listing().listStatement(agent7().resourceId("user-7").page(0, 20).build()), false),
                     "_list_resource");
-            assertInOrderFrom(plan(store.listStatement(agent7().threadId("thread-7").resourceId("user-7").page(0, 20).build()),
+            assertInOrderFrom(plan(store.listing().listStatement(agent7().threadId("thread-7").resourceId("user-7").page(0, 20).build()),
                     false), "_list_thread_resource");
-            assertInOrderFrom(plan(store.listStatement(agent7().threadId("thread-7")
+            assertInOrderFrom(plan(store.listing().listStatement(agent7().threadId("thread-7")
                     .createdFrom(Instant.ofEpochMilli(1_700_000_000_000L)).createdTo(NOW).page(0, 20).build()), false),
                     "_list_thread");
-            assertInOrderFrom(plan(store.listStatement(agent7().status(null).page(0, 20).build()), false), "_list_agent");
+            assertInOrderFrom(plan(store.listing().listStatement(agent7().status(null).page(0, 20).build()), false), "_list_agent");
         }
 
         @Test
         void aPageWithoutPayloadsIsPlannedLikeOneWithThem() {
-            String plan = plan(store.listStatement(agent7().threadId("thread-107").page(0, 20).withPayload(false).build()), false);
+            String plan = plan(store.listing().listStatement(agent7().threadId("thread-107").page(0, 20).withPayload(false).build()), false);
             assertInOrderFrom(plan, "_list_thread");
         }
     }
@@ -138,7 +138,7 @@ class PostgresPlanTest {
                 agent7().resourceId("user-7").countOnly().build(),
                 agent7().threadId("thread-7").resourceId("user-7").countOnly().build(),
                 agent7().status(dev.baton.agent.RunStatus.RESUMING).countOnly().build()}) {
-                String plan = plan(store.countStatement(q), true);
+                String plan = plan(store.listing().countOnly(q), true);
                 assertThat(plan).as(plan).contains("Index Only Scan using " + TABLE + "_list_").contains("Heap Fetches: 0")
                         .doesNotContain("Seq Scan").doesNotContain("Bitmap Heap Scan");
             }
@@ -146,7 +146,7 @@ class PostgresPlanTest {
 
         @Test
         void theCountInsideAPageStatementIsIndexOnlyToo() {
-            String plan = plan(store.listStatement(agent7().page(0, 20).build()), true);
+            String plan = plan(store.listing().listStatement(agent7().page(0, 20).build()), true);
             // any listing index that leads with agent_id will do: they all cover the count
             assertThat(plan).as(plan).containsPattern("Aggregate.*\\n.*Index Only Scan using " + TABLE + "_list_")
                     .contains("Heap Fetches: 0");
@@ -160,11 +160,11 @@ class PostgresPlanTest {
         void aCursorPageIsAnIndexRangeInListingOrder() {
             RunQuery q = agent7().threadId("thread-107")
                     .after(new RunQuery.After(Instant.ofEpochMilli(1_700_000_000_000L + 40_107 * 1000L), "run-40107"), 20).build();
-            String plan = plan(store.listStatement(q), false);
+            String plan = plan(store.listing().listStatement(q), false);
             assertInOrderFrom(plan, "_list_thread");
             assertThat(plan).containsPattern("Index Cond: .*created_at <= ");
             assertThat(store.list(q).items()).extracting(r -> r.runId()).containsExactly("run-20107", "run-107");
-            String unfiltered = plan(store.listStatement(agent7()
+            String unfiltered = plan(store.listing().listStatement(agent7()
                     .after(new RunQuery.After(Instant.ofEpochMilli(1_700_000_000_000L + 50_007 * 1000L), "run-50007"), 20)
                     .build()), false);
             assertInOrderFrom(unfiltered, "_list_agent");
@@ -173,7 +173,7 @@ class PostgresPlanTest {
 
         @Test
         void dueRunsAreAnIndexRangeOnTheDeadlineIndexSoonestFirst() {
-            var due = store.dueStatement("agent-10", Instant.ofEpochMilli(1_700_000_000_000L + 30_000 * 1000L), 50);
+            var due = store.listing().due("agent-10", Instant.ofEpochMilli(1_700_000_000_000L + 30_000 * 1000L), 50);
             String plan = plan(due, true);
             // an index range on the deadline; the planner may fetch it as a bitmap and pick the
             // soonest with a top-N sort of the due rows when it judges that cheaper than the order of the index

@@ -66,11 +66,11 @@ class MongoMemoryHalfDoneWritesTest {
     }
 
     private MongoCollection<Document> threads() {
-        return client.getDatabase(database).getCollection(collection + MongoSnapshotStore.THREADS_SUFFIX);
+        return client.getDatabase(database).getCollection(collection + MongoCollections.THREADS_SUFFIX);
     }
 
     private MongoCollection<Document> messages() {
-        return client.getDatabase(database).getCollection(collection + MongoSnapshotStore.MESSAGES_SUFFIX);
+        return client.getDatabase(database).getCollection(collection + MongoCollections.MESSAGES_SUFFIX);
     }
 
     private MemoryThread create(String id) {
