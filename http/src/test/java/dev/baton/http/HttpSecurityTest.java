@@ -329,7 +329,7 @@ class HttpSecurityTest {
             assertThat(r.status()).isEqualTo(503);
             assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:listing-changed");
             assertThat(r.header("Retry-After")).isEqualTo("1");
-            assertThat(arrivals.get()).isEqualTo(BatonHttpApi.MERGE_ATTEMPTS);
+            assertThat(arrivals.get()).isEqualTo(ResourceMerge.ATTEMPTS);
         }
 
         @Test
