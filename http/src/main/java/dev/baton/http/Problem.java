@@ -12,6 +12,7 @@ import dev.baton.StorageException;
 import dev.baton.ThreadOwnershipException;
 import dev.baton.ToolCallNotFoundException;
 import dev.baton.UnknownToolException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -38,8 +39,9 @@ record Problem(int status, String slug, String title, String detail, Map<String,
     static final String TYPE_PREFIX = "urn:baton:problem:";
 
     Problem {
-        extensions = Map.copyOf(extensions);
-        headers = Map.copyOf(headers);
+        // in the order given, as documented (Map.copyOf orders them differently in each JVM)
+        extensions = Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
     static Problem of(int status, String slug, String title, String detail) {

@@ -604,6 +604,16 @@ class HttpApiTest {
         }
 
         @Test
+        void aProblemsExtensionMembersKeepTheOrderTheyWereAddedIn() {
+            Problem p = Problem.of(400, "x", "X", "x");
+            List<String> names = List.of("option", "maxBodyBytes", "runId", "agentId", "incident", "a", "b", "c");
+            for (String n : names) p = p.with(n, n);
+            List<String> written = new java.util.ArrayList<>();
+            p.toJson().fieldNames().forEachRemaining(written::add);
+            assertThat(written.subList(4, written.size())).isEqualTo(names);
+        }
+
+        @Test
         void anAgentWithoutTheRunsToolIs500WithAPreciseTitle() {
             String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
             Agent lacking = Agent.builder("concierge").model(t.concierge.model()).tools(TestAgents.refund()).store(t.store).build();

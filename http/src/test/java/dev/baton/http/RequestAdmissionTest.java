@@ -83,6 +83,8 @@ class RequestAdmissionTest {
         Answer tooLarge = send("POST", "/agents/concierge/runs", TOKEN, "application/json", big);
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(tooLarge.headers()).containsEntry("Connection", "close");
+        assertThat(tooLarge.json().fieldNames()).toIterable().as("the extension members in the order they were added")
+                .containsExactly("type", "title", "status", "detail", "option", "maxBodyBytes");
         assertThat(send("POST", "/agents/concierge/runs", TOKEN, "application/json", "[]").json().path("option").asText())
                 .isEqualTo("body");
         assertThat(send("POST", "/agents/concierge/runs", TOKEN, "application/json", "{\"prompt\":\"p\",\"force\":1}")
