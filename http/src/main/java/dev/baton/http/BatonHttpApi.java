@@ -78,6 +78,7 @@ public final class BatonHttpApi {
                 Route.get("/", PUBLIC, documents.file("")),
                 Route.get("/inbox.css", PUBLIC, documents.file("inbox.css")),
                 Route.get("/inbox.js", PUBLIC, documents.file("inbox.js")),
+                Route.get("/inbox/{file}", PUBLIC, documents::module),
                 Route.get("/openapi.json", PUBLIC, documents.file("openapi.json")),
                 Route.get("/me", AUTHENTICATED, agentsHandler::me),
                 Route.get("/agents", AUTHENTICATED, agentsHandler::agents),

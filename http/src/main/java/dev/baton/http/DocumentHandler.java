@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * The files that hold no data and need no credentials: the inbox page ({@code GET /}) with its
- * styles and script, and the OpenAPI document. They come from a fixed list loaded once from the jar
+ * styles and script modules ({@code GET /inbox/{file}}), and the OpenAPI document. They come from a fixed list loaded once from the jar
  * ({@link StaticAsset}), never from a path. Without the inbox only {@code openapi.json} is served.
  */
 final class DocumentHandler {
@@ -23,6 +23,13 @@ final class DocumentHandler {
     /** A handler answering the file {@code name} ({@code ""}: the page). */
     Router.Handler file(String name) {
         return request -> serve(name);
+    }
+
+    /** {@code GET /inbox/{file}}: one of the page's script modules ({@link StaticAsset#MODULES}). */
+    ApiResponse module(ParsedRequest request) {
+        String file = request.params().get("file");
+        if (file == null || !StaticAsset.MODULES.contains(file)) throw Problem.notFound("GET", request.request().rawPath()).raise();
+        return serve("inbox/" + file);
     }
 
     private ApiResponse serve(String name) {

@@ -18,11 +18,19 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -83,6 +91,34 @@ class HttpApiTest {
             assertThat(anonymous.get("/inbox.js").contentType()).startsWith("text/javascript");
             assertThat(anonymous.get("/inbox.css").contentType()).startsWith("text/css");
             assertThat(anonymous.get("/openapi.json").json().get("openapi").asText()).isEqualTo("3.1.0");
+        }
+
+        @Test
+        void theInboxIsAModuleWhoseImportsAreAllServedAsJavaScript() {
+            ApiClient anonymous = t.client(null);
+            assertThat(anonymous.get("/").body()).contains("<script type=\"module\" src=\"inbox.js\"></script>");
+            // every module reachable from inbox.js by its static imports, each resolved against its importer
+            Pattern imports = Pattern.compile("(?m)^import .* from '(\\./[^']+)';$");
+            Deque<String> todo = new ArrayDeque<>(List.of("/inbox.js"));
+            Set<String> served = new TreeSet<>();
+            while (!todo.isEmpty()) {
+                String path = todo.pop();
+                if (!served.add(path)) continue;
+                ApiClient.Response module = anonymous.get(path);
+                assertThat(module.status()).as(path).isEqualTo(200);
+                assertThat(module.contentType()).as(path).isEqualTo("text/javascript; charset=utf-8");
+                assertThat(module.header("X-Content-Type-Options")).isEqualTo("nosniff");
+                Matcher m = imports.matcher(module.body());
+                while (m.find()) todo.push(URI.create("http://x" + path).resolve(m.group(1)).getPath());
+            }
+            List<String> modules = StaticAsset.MODULES.stream().map(f -> "/inbox/" + f).toList();
+            assertThat(served).as("imported: exactly the modules served").containsExactlyInAnyOrderElementsOf(
+                    Stream.concat(Stream.of("/inbox.js"), modules.stream()).toList());
+            JsonNode documented = OpenApiDocument.get().root.at("/paths/~1inbox~1{file}/get/parameters/0/schema/enum");
+            List<String> names = new ArrayList<>();
+            documented.forEach(n -> names.add(n.asText()));
+            assertThat(names).as("openapi.json lists the modules").containsExactlyInAnyOrderElementsOf(StaticAsset.MODULES);
+            assertThat(anonymous.get("/inbox/nope.js").status()).isEqualTo(404);
         }
     }
 
