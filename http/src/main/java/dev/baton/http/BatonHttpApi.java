@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Endpoints (paths relative to where the API is mounted; {@code GET openapi.json} describes them):
  * <ul>
- *   <li>{@code GET /}: the inbox page; {@code GET /openapi.json}: the OpenAPI 3.1 document</li>
+ *   <li>{@code GET /}: the inbox page (and its files); {@code GET /openapi.json}: the OpenAPI 3.1 document</li>
  *   <li>{@code GET /me}: the caller; {@code GET /agents}: the agents</li>
  *   <li>{@code GET /agents/{agentId}/suspended-runs?threadId&resourceId&fromDate&toDate&perPage&page&cursor}</li>
  *   <li>{@code POST /agents/{agentId}/runs} {@code {prompt, threadId?, resourceId?, maxSteps?}}</li>
@@ -79,6 +79,7 @@ public final class BatonHttpApi {
                 Route.get("/inbox.css", PUBLIC, documents.file("inbox.css")),
                 Route.get("/inbox.js", PUBLIC, documents.file("inbox.js")),
                 Route.get("/inbox/{file}", PUBLIC, documents::module),
+                Route.get("/favicon.svg", PUBLIC, documents.file("favicon.svg")),
                 Route.get("/openapi.json", PUBLIC, documents.file("openapi.json")),
                 Route.get("/me", AUTHENTICATED, agentsHandler::me),
                 Route.get("/agents", AUTHENTICATED, agentsHandler::agents),

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * A file the API serves as is, loaded once from this jar: the inbox page, its styles, its script
- * modules, and the OpenAPI document. Only these names are served, so no request path ever reaches
+ * modules, its icon, and the OpenAPI document. Only these names are served, so no request path ever reaches
  * the class path or the file system.
  */
 record StaticAsset(String name, String contentType, byte[] bytes) {
@@ -25,6 +25,7 @@ record StaticAsset(String name, String contentType, byte[] bytes) {
         put(m, "inbox.css", "inbox.css", "text/css; charset=utf-8");
         put(m, "inbox.js", "inbox.js", JAVASCRIPT);
         for (String module : MODULES) put(m, "inbox/" + module, "inbox/" + module, JAVASCRIPT);
+        put(m, "favicon.svg", "favicon.svg", "image/svg+xml");
         put(m, "openapi.json", "openapi.json", "application/json");
         return Map.copyOf(m);
     }

@@ -13,7 +13,7 @@ import { ApiError, clearToken, getJson, hasToken, setToken } from './inbox/api.j
 import { whenActionDone } from './inbox/activity.js';
 import { $ } from './inbox/dom.js';
 import { initFilters, showAgents } from './inbox/filters.js';
-import { clearRuns, loadMore, loadRuns, resetPaging } from './inbox/runs.js';
+import { clearRuns, loadRuns, resetPaging } from './inbox/runs.js';
 import { setStatus, showError, whenTokenRejected } from './inbox/status.js';
 
 // ---- signing in ---------------------------------------------------------------------------
@@ -73,7 +73,6 @@ initFilters({
   },
   onRefresh: () => loadRuns(),
 });
-$('load-more').addEventListener('click', () => loadMore());
 whenActionDone(() => loadRuns());   // after an action the list is read again, as many runs as were shown
 
 // ---- start --------------------------------------------------------------------------------

@@ -90,6 +90,12 @@ class HttpApiTest {
             assertThat(page.header("Content-Security-Policy")).contains("script-src 'self'", "frame-ancestors 'none'");
             assertThat(anonymous.get("/inbox.js").contentType()).startsWith("text/javascript");
             assertThat(anonymous.get("/inbox.css").contentType()).startsWith("text/css");
+            assertThat(page.body()).contains("<link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\">");
+            ApiClient.Response icon = anonymous.get("/favicon.svg");
+            assertThat(icon.contentType()).isEqualTo("image/svg+xml");
+            assertThat(icon.body()).startsWith("<svg ").doesNotContain("<script");
+            assertThat(icon.header("Content-Security-Policy")).as("opened on its own, it runs nothing")
+                    .isEqualTo("default-src 'none'; frame-ancestors 'none'");
             assertThat(anonymous.get("/openapi.json").json().get("openapi").asText()).isEqualTo("3.1.0");
         }
 

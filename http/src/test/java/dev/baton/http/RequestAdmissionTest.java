@@ -120,7 +120,7 @@ class RequestAdmissionTest {
 
     @Test
     void publicFilesNeedNoCredentialsAndIgnoreWrongOnes() {
-        for (String path : new String[] {"/", "/inbox.css", "/inbox.js", "/inbox/api.js", "/openapi.json"}) {
+        for (String path : new String[] {"/", "/inbox.css", "/inbox.js", "/inbox/api.js", "/favicon.svg", "/openapi.json"}) {
             try (ApiResponse r = api.handle(ApiRequest.of("GET", path, Map.of("Authorization", "Bearer wrong"), new byte[0]))) {
                 assertThat(r.status()).as(path).isEqualTo(200);
             }

@@ -3,7 +3,7 @@
 
 import { agentPath, getJson } from './api.js';
 import { runCard } from './cards.js';
-import { $ } from './dom.js';
+import { $, el } from './dom.js';
 import { filters } from './filters.js';
 import { setStatus, showError } from './status.js';
 import { setServerTime } from './time.js';
@@ -16,6 +16,10 @@ const list = {
   loading: 0,
 };
 
+// "Load N more runs": in the page only while runs are left to load (never "Load 0 more runs")
+const moreButton = el('button', { type: 'button', id: 'load-more' });
+moreButton.addEventListener('click', () => loadMore());
+
 /** After the filters changed: the next read starts over with one load. */
 export function resetPaging() {
   list.loads = 1;
@@ -24,6 +28,7 @@ export function resetPaging() {
 
 export function clearRuns() {
   $('run-list').replaceChildren();
+  $('more').replaceChildren();
 }
 
 /**
@@ -70,7 +75,7 @@ export async function loadRuns(more) {
 }
 
 /** Load more, keeping the keyboard where the reader is: on the first of the new runs. */
-export async function loadMore() {
+async function loadMore() {
   const before = list.runs.length;
   await loadRuns(true);
   const first = $('run-list').children[before];
@@ -83,8 +88,13 @@ function renderSummary() {
   const total = list.total;
   $('summary').textContent = total === 0 ? 'No suspended runs match.'
     : (shown === 0 ? 'No runs shown; ' : 'Runs 1–' + shown + ' of ') + total + (total === 1 ? ' waiting run' : ' waiting runs') + '.';
-  const more = $('load-more');
-  more.hidden = !list.nextCursor || shown >= total;
-  more.textContent = 'Load ' + Math.min(filters.perPage, Math.max(0, total - shown)) + ' more runs';
+  // a full last page has a cursor too: the control needs a cursor and runs left by the total
+  const left = Math.min(filters.perPage, total - shown);
+  if (list.nextCursor && left > 0) {
+    moreButton.textContent = 'Load ' + left + ' more runs';
+    if (!moreButton.isConnected) $('more').replaceChildren(moreButton);
+  } else {
+    $('more').replaceChildren();
+  }
   $('run-list').dataset.total = String(total);
 }
