@@ -4,8 +4,9 @@ import java.util.Map;
 
 /**
  * The files that hold no data and need no credentials: the inbox page ({@code GET /}) with its
- * styles, script modules ({@code GET /inbox/{file}}) and icon, and the OpenAPI document. They come from a fixed list loaded once from the jar
- * ({@link StaticAsset}), never from a path. Without the inbox only {@code openapi.json} is served.
+ * styles, script modules ({@code GET /inbox/{file}}) and icon, and the OpenAPI document. They come
+ * from a fixed list loaded once from the jar ({@link StaticAsset}), never from a path. Without the
+ * inbox only {@code openapi.json} is served.
  */
 final class DocumentHandler {
     /** The page's policy: scripts, styles and requests only from itself, no inline script, no framing. */
@@ -31,7 +32,9 @@ final class DocumentHandler {
     /** {@code GET /inbox/{file}}: one of the page's script modules ({@link StaticAsset#MODULES}). */
     ApiResponse module(ParsedRequest request) {
         String file = request.params().get("file");
-        if (file == null || !StaticAsset.MODULES.contains(file)) throw Problem.notFound("GET", request.request().rawPath()).raise();
+        if (file == null || !StaticAsset.MODULES.contains(file)) {
+            throw Problem.notFound("GET", request.request().rawPath()).raise();
+        }
         return serve("inbox/" + file);
     }
 

@@ -6,7 +6,10 @@ import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRunToolCall;
 
-/** The JSON of what a run does: its events, how its stream ended, a drained result ({@code AgentEvent}, {@code StreamOutcome}, {@code RunResult} in {@code openapi.json}). */
+/**
+ * The JSON of what a run does: its events, how its stream ended, a drained result
+ * ({@code AgentEvent}, {@code StreamOutcome}, {@code RunResult} in {@code openapi.json}).
+ */
 final class EventJson {
     private EventJson() {
     }

@@ -8,7 +8,10 @@ import dev.baton.agent.AgentRunToolCall;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
-/** The JSON of suspended runs: a listing page, a run, a waiting tool call ({@code SuspendedRunPage}, {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}). */
+/**
+ * The JSON of suspended runs: a listing page, a run, a waiting tool call ({@code SuspendedRunPage},
+ * {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}).
+ */
 final class RunJson {
     private RunJson() {
     }
