@@ -170,6 +170,30 @@ class McpLifecycleTest {
         }
 
         @Test
+        void anInterruptedCallStopsWaitingAtOnce() throws Exception {
+            try (McpToolset toolset = McpToolset.of(TestServers.stdio("notes", root).build())) {
+                toolset.tools();
+                java.util.concurrent.CompletableFuture<Throwable> thrown = new java.util.concurrent.CompletableFuture<>();
+                Thread caller = new Thread(() -> {
+                    try {
+                        call(toolset, "write_file", "{'path':'slow.txt','content':'x','delay_ms':30000}");
+                        thrown.complete(null);
+                    } catch (Throwable t) {
+                        thrown.complete(t);
+                    }
+                });
+                caller.start();
+                McpTwoJvmTest.awaitLine(root.resolve("started.txt"), "write_file slow.txt", Duration.ofSeconds(30));
+
+                long t0 = System.nanoTime();
+                caller.interrupt();
+
+                assertThat(thrown.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+            }
+        }
+
+        @Test
         void aProgramThatCannotStartIsReportedAtOnceWithTheServersNameAndCommand() {
             long t0 = System.nanoTime();
             try (McpToolset toolset = McpToolset.of(McpServerConfig.stdio("notes", root.resolve("no-such-program").toString())

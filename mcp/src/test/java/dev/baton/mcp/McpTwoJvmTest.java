@@ -130,7 +130,7 @@ class McpTwoJvmTest {
         assertThat(TestServers.ledger(root)).containsExactly("write_file slow.txt key=" + runId + ":call_1_0 attempt=2");
     }
 
-    private static void awaitLine(Path file, String line, Duration within) throws Exception {
+    static void awaitLine(Path file, String line, Duration within) throws Exception {
         long deadline = System.nanoTime() + within.toNanos();
         while (!Files.exists(file) || !Files.readAllLines(file).contains(line)) {
             if (System.nanoTime() > deadline) throw new AssertionError(file + " has no line '" + line + "' after " + within);
