@@ -168,17 +168,24 @@ final class McpConnection implements AutoCloseable {
     /** A session that is connected, whose process is alive, and that answered a ping if it was idle. */
     private McpSession liveSession() throws InterruptedException, McpFailure {
         McpSession s = sessionOrConnect();
-        if (s.idleLongerThan(config.pingAfterIdle())) {
-            try {
-                s.client().ping().toFuture().get(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                s.touch();
-            } catch (ExecutionException | TimeoutException e) {
-                LOG.info("MCP server '{}' did not answer a ping ({}); connecting again", config.name(), e);
-                drop(s);
-                s = sessionOrConnect();
+        if (!s.idleLongerThan(config.pingAfterIdle())) return s;
+        SendTracking tracking = new SendTracking();
+        CompletableFuture<Object> pong = s.client().ping().contextWrite(tracking.context()).toFuture();
+        try {
+            await(s, pong, config.connectTimeout());
+            s.touch();
+            return s;
+        } catch (ExecutionException e) {
+            pong.cancel(true);
+            McpFailure failure = McpFailure.of(config, e.getCause(), tracking.sendError(Duration.ofSeconds(2)), config.connectTimeout());
+            LOG.info("MCP server '{}' did not answer a ping ({}); connecting again", config.name(), failure.getMessage());
+            if (failure.sessionExpired()) {
+                toolsChanged();   // the SDK starts a new session on this client; the next request waits for it
+                return s;
             }
+            drop(s);
+            return sessionOrConnect();
         }
-        return s;
     }
 
     private McpSession sessionOrConnect() throws InterruptedException, McpFailure {

@@ -46,6 +46,7 @@ import java.util.Objects;
  */
 public final class McpToolset implements AutoCloseable {
     private final Map<String, McpConnection> connections;
+    private final List<String> order;
     private final ObjectMapper json = new ObjectMapper();
 
     private McpToolset(Builder builder) {
@@ -55,8 +56,6 @@ public final class McpToolset implements AutoCloseable {
         this.connections = Map.copyOf(byName);
         this.order = List.copyOf(byName.keySet());
     }
-
-    private final List<String> order;
 
     /** Starts a toolset. */
     public static Builder builder() {

@@ -27,6 +27,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Connecting lazily, finding dead servers, timeouts, and leaving no process behind. */
 class McpLifecycleTest {
@@ -221,12 +223,14 @@ class McpLifecycleTest {
     @Nested
     class StreamableHttp {
 
-        @Test
-        void aServerRestartedBetweenSuspensionAndApprovalRunsTheApprovedCallOnce() throws Exception {
+        @ParameterizedTest(name = "pingAfterIdle {0} s")
+        @ValueSource(ints = {0, 30})   // found by the ping before the call, or by the call itself
+        void aServerRestartedBetweenSuspensionAndApprovalRunsTheApprovedCallOnce(int pingAfterIdle) throws Exception {
             TestServers.HttpProcess first = TestServers.HttpProcess.start(0, root);
             int port = first.port;
             try (SnapshotStore store = SnapshotStores.open("memory:");
                  McpToolset toolset = McpToolset.of(McpServerConfig.streamableHttp("notes", first.url())
+                         .pingAfterIdle(Duration.ofSeconds(pingAfterIdle))
                          .approval("write_file", McpApprovalPolicy.always()).build())) {
                 Agent agent = writer(toolset, store);
                 assertThat(agent.generate("save it").outcome()).isEqualTo(RunOutcome.SUSPENDED);
