@@ -41,7 +41,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
  *
  * Every invocation is a new JVM: it rebuilds the agents and finds the runs in the store
  * ({@code --store URL}, default a SQLite file under {@code ./data/}). Exit codes: 0 done,
- * 1 the operation failed (e.g. no such run), 2 bad arguments.
+ * 1 the operation failed (e.g. no such run), 2 bad arguments (one line saying what is wrong and a
+ * one-line hint to {@code --help} on stderr).
  *
  * <p>The command line is parsed by picocli: the commands are the classes in {@link InboxCommands},
  * each with its own {@code @Option}s; the options every command takes are on
@@ -89,18 +90,14 @@ public final class InboxApp {
             Callable<?> command = (Callable<?>) leaf.commandSpec().userObject();
             return (Integer) command.call();
         } catch (ParameterException e) {
-            err.println("error: " + message(e, args));
-            err.println(usage(line));
-            return 2;
-        } catch (UsageException | IllegalArgumentException e) {
-            // IllegalArgumentException: core's InvalidOptionException (perPage, page, fromDate > toDate)
-            err.println("error: " + e.getMessage());
-            err.println(usage(line));
-            return 2;
+            return usageError(err, line, message(e, args), false);
+        } catch (UsageException e) {
+            return usageError(err, line, e.getMessage(), e.showsUsage());
+        } catch (IllegalArgumentException e) {
+            // core's InvalidOptionException (perPage, page, fromDate > toDate)
+            return usageError(err, line, e.getMessage(), false);
         } catch (StoreProviderException e) {
-            err.println("error: --store: " + e.getMessage());
-            err.println(usage(line));
-            return 2;
+            return usageError(err, line, "--store: " + e.getMessage(), false);
         } catch (BatonException e) {
             err.println("error: " + e.getMessage());
             return 1;
@@ -112,6 +109,22 @@ public final class InboxApp {
             err.println("error: " + e);
             return 1;
         }
+    }
+
+    /**
+     * Prints a command-line mistake: the error on one line, then a one-line hint naming
+     * {@code --help} (the whole usage only when no command was given, where it is the answer), and
+     * returns 2. The usage is 25 lines; printed after every mistake it buried the one that mattered.
+     */
+    private static int usageError(PrintStream err, CommandLine line, String message, boolean withUsage) {
+        err.println("error: " + message);
+        err.println(withUsage ? usage(line) : hint(line));
+        return 2;
+    }
+
+    /** The line after an error: where the usage is. */
+    static String hint(CommandLine line) {
+        return "(" + line.getCommandSpec().name() + " --help prints the usage)";
     }
 
     /** picocli's parse errors, said the way this program always said them. */

@@ -75,7 +75,7 @@ final class InboxCommands {
 
         @Override
         public Integer call() {
-            throw new UsageException("no command given");
+            throw UsageException.withUsage("no command given");
         }
 
         String storeUrl() {

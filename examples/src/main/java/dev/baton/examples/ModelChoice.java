@@ -22,10 +22,15 @@ import org.jspecify.annotations.Nullable;
  *                                                    a local Ollama, through its OpenAI-compatible endpoint; no key
  * </pre>
  *
- * {@code --base-url} also points {@code openai:} at any OpenAI-compatible server. Every real model
- * streams ({@link LangChain4jModel#of(dev.langchain4j.model.chat.StreamingChatModel)}). A missing
- * key or a malformed choice is a {@link UsageException}: the program prints what to do and exits
- * with 2. Keys are read from the environment only, never from the command line.
+ * {@code --base-url} also points {@code openai:} at any OpenAI-compatible server, and
+ * {@code anthropic:} at a proxy. It is read by {@link #apiBase(String, String)}: a server's root
+ * ({@code http://localhost:8000}) gets the providers' {@code /v1}, a URL that has a path
+ * ({@code http://localhost:8000/v1}, {@code https://gateway.example/openai}) is used as given, a
+ * trailing slash changes nothing; for {@code ollama:} the URL is always Ollama's root, with or
+ * without {@code /v1}. Every real model streams
+ * ({@link LangChain4jModel#of(dev.langchain4j.model.chat.StreamingChatModel)}). A missing key or a
+ * malformed choice is a {@link UsageException}: the program prints that one line and a hint, and
+ * exits with 2. Keys are read from the environment only, never from the command line.
  *
  * @param spec        what was asked for, e.g. {@code openai:gpt-4o-mini}, or {@code deterministic}
  * @param model       the model, or null for the deterministic one
@@ -43,7 +48,8 @@ record ModelChoice(String spec, @Nullable LanguageModel model) {
             "  --model PROVIDER:NAME  the agents' model (default: the deterministic one, no network):",
             "                openai:gpt-4o-mini (OPENAI_API_KEY), anthropic:claude-sonnet-4-5 (ANTHROPIC_API_KEY),",
             "                ollama:llama3.2 (a local Ollama, no key)",
-            "  --base-url URL  the provider's endpoint (ollama: default " + OLLAMA_DEFAULT_URL + "; openai: any compatible server)");
+            "  --base-url URL  the provider's endpoint (ollama: default " + OLLAMA_DEFAULT_URL + "; openai: any compatible server),",
+            "                with or without /v1: http://localhost:8000 and http://localhost:8000/v1/ both mean .../v1");
 
     boolean isDeterministic() {
         return model == null;
@@ -73,7 +79,7 @@ record ModelChoice(String spec, @Nullable LanguageModel model) {
             throw new UsageException("--model: unknown provider '" + provider + "'; known: " + String.join(", ", PROVIDERS));
         }
         if (name.isEmpty()) throw new UsageException("--model: name the model after '" + provider + ":', e.g. " + example(provider));
-        String url = baseUrl == null ? null : checkedUrl(baseUrl);
+        String url = baseUrl == null ? null : apiBase(provider, checkedUrl(baseUrl));
         return switch (provider) {
             case "openai" -> {
                 OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder b = OpenAiStreamingChatModel.builder()
@@ -89,12 +95,29 @@ record ModelChoice(String spec, @Nullable LanguageModel model) {
             }
             default -> {
                 // Ollama speaks the OpenAI chat-completions format under /v1 and ignores the key
-                String root = url == null ? OLLAMA_DEFAULT_URL : url;
-                String openAiBase = root.replaceAll("/+$", "").endsWith("/v1") ? root : root.replaceAll("/+$", "") + "/v1";
+                String openAiBase = url == null ? apiBase(provider, OLLAMA_DEFAULT_URL) : url;
                 yield new ModelChoice(s, LangChain4jModel.of(OpenAiStreamingChatModel.builder()
                         .baseUrl(openAiBase).apiKey("ollama").modelName(name).timeout(TIMEOUT).build()));
             }
         };
+    }
+
+    /**
+     * The base URL the provider's LangChain4j model is given for {@code --base-url url}, without a
+     * trailing slash. OpenAI's and Anthropic's APIs (and the servers that copy OpenAI's) live under
+     * {@code /v1}: a URL with no path (a server's root) gets {@code /v1}; a URL with a path is the
+     * API's base already ({@code .../v1}, or a gateway's own path) and is used as given. Ollama's
+     * URL is always its server's root, so {@code /v1} is added unless it is there.
+     *
+     * @param provider {@code openai}, {@code anthropic} or {@code ollama}
+     * @param url      an http(s) URL (checked by the caller)
+     * @return the URL the model's requests go under, e.g. {@code http://localhost:8000/v1}
+     */
+    static String apiBase(String provider, String url) {
+        String trimmed = url.replaceAll("/+$", "");
+        if (trimmed.endsWith("/v1")) return trimmed;
+        boolean hasPath = !URI.create(trimmed).getRawPath().isEmpty();
+        return hasPath && !provider.equals("ollama") ? trimmed : trimmed + "/v1";
     }
 
     private static String key(UnaryOperator<String> env, String variable, String spec) {

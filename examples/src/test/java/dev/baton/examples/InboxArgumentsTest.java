@@ -13,7 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Bad arguments get an error, the usage and exit code 2; never a stack trace. */
+/**
+ * Bad arguments get one error line, a one-line hint to {@code --help} and exit code 2 (the usage
+ * only when no command is given); never a stack trace.
+ */
 class InboxArgumentsTest {
 
     @TempDir
@@ -21,7 +24,6 @@ class InboxArgumentsTest {
 
     static Stream<Arguments> badCommandLines() {
         return Stream.of(
-                Arguments.of(new String[] {}, "error: no command given"),
                 Arguments.of(new String[] {"frobnicate"}, "error: unknown command 'frobnicate'"),
                 Arguments.of(new String[] {"approve", "only-a-run"}, "error: 'approve' takes RUN and CALL (got 1 argument)"),
                 Arguments.of(new String[] {"decline"}, "error: 'decline' takes RUN and CALL (got 0 arguments)"),
@@ -40,25 +42,40 @@ class InboxArgumentsTest {
                 Arguments.of(new String[] {"--store", "memory:", "demo"}, "error: --store: the demo needs a store that outlives the JVM"));
     }
 
+    static final String HINT = "(java -jar baton-examples.jar --help prints the usage)";
+
     @ParameterizedTest
     @MethodSource("badCommandLines")
-    void badArgumentsGetTheUsageAndExitCode2(String[] args, String error) {
+    void badArgumentsGetTheErrorAHintToHelpAndExitCode2(String[] args, String error) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = InboxApp.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String stderr = err.toString(StandardCharsets.UTF_8);
 
         assertThat(code).as(stderr).isEqualTo(2);
-        assertThat(stderr).startsWith(error).contains("\nusage: java -jar baton-examples.jar")
-                .doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(stderr.lines()).as(stderr).hasSize(2);
+        assertThat(stderr.lines().toList().get(0)).startsWith(error);
+        assertThat(stderr.lines().toList().get(1)).isEqualTo(HINT);
+        assertThat(stderr).doesNotContain("usage:").doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test
-    void aRealProcessExitsWith2AndPrintsNoStackTrace() throws Exception {
+    void noCommandGetsTheErrorAndTheUsageWithExitCode2() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = InboxApp.run(new String[] {"--store", "memory:"}, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+        String stderr = err.toString(StandardCharsets.UTF_8);
+
+        assertThat(code).isEqualTo(2);
+        assertThat(stderr).startsWith("error: no command given" + System.lineSeparator() + "usage: java -jar baton-examples.jar")
+                .contains("approve RUN CALL").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aRealProcessExitsWith2AndPrintsTwoLinesWithoutAStackTrace() throws Exception {
         Jvm.Result r = Jvm.inboxApp(dir, "approve", "--reason");
         assertThat(r.exitCode()).as(r.all()).isEqualTo(2);
-        assertThat(r.err()).startsWith("error: --reason needs a value").contains("usage: ").doesNotContain("\tat ");
+        assertThat(r.err().lines()).as(r.all()).containsExactly("error: --reason needs a value", HINT);
         assertThat(r.out()).isEmpty();
     }
 

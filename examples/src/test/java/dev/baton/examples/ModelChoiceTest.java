@@ -19,10 +19,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --model} and {@code --base-url}: the deterministic model stays the default, a missing key
- * is a clear usage error (exit 2, no stack trace), and with a key the example agents talk to the
+ * is a clear usage error (one line and a hint, exit 2, no stack trace), the base URL works with or
+ * without {@code /v1}, and with a key the example agents talk to the
  * provider at the base URL: here a stub on loopback, no network.
  */
 class ModelChoiceTest {
@@ -84,6 +88,23 @@ class ModelChoiceTest {
             assertThat(choice.spec()).isEqualTo("ollama:llama3.2");
         }
 
+        @ParameterizedTest(name = "{0} {1} -> {2}")
+        @CsvSource({
+                "openai,    http://localhost:8000,            http://localhost:8000/v1",
+                "openai,    http://localhost:8000/,           http://localhost:8000/v1",
+                "openai,    http://localhost:8000/v1,         http://localhost:8000/v1",
+                "openai,    http://localhost:8000/v1/,        http://localhost:8000/v1",
+                "openai,    https://api.openai.com,           https://api.openai.com/v1",
+                "openai,    https://gateway.example/openai/,  https://gateway.example/openai",
+                "anthropic, https://api.anthropic.com,        https://api.anthropic.com/v1",
+                "anthropic, https://api.anthropic.com/v1/,    https://api.anthropic.com/v1",
+                "ollama,    http://localhost:11434,           http://localhost:11434/v1",
+                "ollama,    http://localhost:11434/v1/,       http://localhost:11434/v1",
+                "ollama,    http://proxy.example/ollama,      http://proxy.example/ollama/v1"})
+        void theBaseUrlMayOmitV1AndATrailingSlash(String provider, String given, String used) {
+            assertThat(ModelChoice.apiBase(provider, given)).isEqualTo(used);
+        }
+
         @Test
         void malformedChoicesAreUsageErrors() {
             assertThatThrownBy(() -> ModelChoice.parse("gpt-4o", null, NO_KEYS)).hasMessageStartingWith("--model: expected PROVIDER:NAME");
@@ -100,14 +121,59 @@ class ModelChoiceTest {
     class OnTheCommandLine {
 
         @Test
-        void noKeyGivesTheMessageTheUsageAndExitCode2() {
+        void noKeyGivesTheMessageAHintToHelpAndExitCode2() {
             Jvm.Result r = inbox(NO_KEYS, "start", "--model", "openai:gpt-4o-mini", "Book a flight to Lisbon");
 
             assertThat(r.exitCode()).as(r.all()).isEqualTo(2);
-            assertThat(r.err()).startsWith("error: --model openai:gpt-4o-mini needs an API key: set the environment variable OPENAI_API_KEY")
-                    .contains("usage: ").contains("--model PROVIDER:NAME").doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(r.err().lines()).as(r.all()).containsExactly(
+                    "error: --model openai:gpt-4o-mini needs an API key: set the environment variable OPENAI_API_KEY"
+                            + " (or leave out --model to use the deterministic model)",
+                    InboxArgumentsTest.HINT);
             assertThat(r.out()).isEmpty();
             assertThat(stub.received()).isEmpty();
+        }
+
+        @Test
+        void theHelpExplainsThatBaseUrlWorksWithOrWithoutV1() {
+            Jvm.Result r = inbox(NO_KEYS, "--help");
+
+            assertThat(r.exitCode()).isZero();
+            assertThat(r.out()).contains("--base-url URL").contains("with or without /v1");
+        }
+
+        @ParameterizedTest(name = "openai: --base-url ROOT{0}")
+        @ValueSource(strings = {"", "/", "/v1", "/v1/", "//"})
+        void openAiIsReachedUnderV1WhetherTheBaseUrlSaysV1OrNot(String suffix) {
+            stub.then(ProviderStub.openAiText("Hello from a compatible server."));
+
+            Jvm.Result r = inbox(env("OPENAI_API_KEY", "test-key"), "start", "--model", "openai:gpt-4o-mini",
+                    "--base-url", stub.url(suffix), "Hello");
+
+            assertThat(r.exitCode()).as(r.all()).isZero();
+            assertThat(r.out()).contains("Hello from a compatible server.");
+            assertThat(stub.received().get(0).path()).isEqualTo("/v1/chat/completions");
+        }
+
+        @Test
+        void aBaseUrlWithItsOwnPathIsUsedAsGiven() {
+            stub.then(ProviderStub.openAiText("Hello through a gateway."));
+
+            Jvm.Result r = inbox(env("OPENAI_API_KEY", "test-key"), "start", "--model", "openai:gpt-4o-mini",
+                    "--base-url", stub.url("/gateway/openai/"), "Hello");
+
+            assertThat(r.exitCode()).as(r.all()).isZero();
+            assertThat(stub.received().get(0).path()).isEqualTo("/gateway/openai/chat/completions");
+        }
+
+        @Test
+        void anthropicIsReachedUnderV1FromTheServersRootToo() {
+            stub.then(ProviderStub.anthropicText("Hello from Claude."));
+
+            Jvm.Result r = inbox(env("ANTHROPIC_API_KEY", "test-key"), "start", "--model", "anthropic:claude-sonnet-4-5",
+                    "--base-url", stub.url("/"), "Hello");
+
+            assertThat(r.exitCode()).as(r.all()).isZero();
+            assertThat(stub.received().get(0).path()).isEqualTo("/v1/messages");
         }
 
         @Test
