@@ -1,0 +1,141 @@
+package dev.baton.release;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+
+/**
+ * One version, told the same everywhere, and the list of what is published: read from the poms and
+ * the docs, no build needed (a second; {@link ReleaseBundleIT} builds the bundle).
+ */
+class ReleaseLayoutTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("baton.root", "..")).toAbsolutePath().normalize();
+    /** What Baton publishes to Maven Central (docs/releasing.md names them too). */
+    private static final List<String> PUBLISHED = List.of("baton-parent", "baton-bom", "baton-core", "baton-tck",
+            "baton-storage-memory", "baton-storage-jdbc", "baton-storage-mongo", "baton-storage-redis", "baton-http",
+            "baton-model-langchain4j", "baton-mcp", "baton-spring-boot-starter");
+
+    private static final Element PARENT = Poms.read(ROOT.resolve("pom.xml"));
+    private static final String VERSION = Poms.text(PARENT, "version");
+
+    private static Map<String, Element> modules() {
+        Map<String, Element> all = new LinkedHashMap<>();
+        for (String dir : Poms.modules(ROOT)) {
+            Element pom = Poms.read(ROOT.resolve(dir).resolve("pom.xml"));
+            all.put(Poms.text(pom, "artifactId"), pom);
+        }
+        return all;
+    }
+
+    private static String releasing() throws IOException {
+        return Files.readString(ROOT.resolve("docs/releasing.md"), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void thePublishedModulesAreExactlyTheOnesTheReleaseDocumentNames() throws IOException {
+        List<String> published = new ArrayList<>(List.of("baton-parent"));
+        modules().forEach((artifactId, pom) -> {
+            if (Poms.published(pom)) published.add(artifactId);
+        });
+
+        assertThat(published).as("modules without maven.deploy.skip").containsExactlyInAnyOrderElementsOf(PUBLISHED);
+        assertThat(releasing()).contains(PUBLISHED.stream().map(a -> "`" + a + "`").toList());
+    }
+
+    @Test
+    void everyModuleIsOnTheParentsVersion_andTheBomToo() {
+        assertThat(VERSION).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+        modules().forEach((artifactId, pom) -> {
+            assertThat(Poms.version(pom)).as("version of %s", artifactId).isEqualTo(VERSION);
+            if (Poms.text(pom, "parent/artifactId") != null) {
+                assertThat(Poms.text(pom, "parent/version")).as("parent version of %s", artifactId).isEqualTo(VERSION);
+            }
+        });
+        assertThat(Poms.text(modules().get("baton-bom"), "version")).isEqualTo(VERSION);
+    }
+
+    @Test
+    void theBomManagesEveryPublishedJar() {
+        TreeSet<String> managed = new TreeSet<>();
+        Element bom = modules().get("baton-bom");
+        for (String artifactId : PUBLISHED) {
+            if (artifactId.equals("baton-parent") || artifactId.equals("baton-bom")) continue;
+            managed.add(artifactId);
+        }
+        String text = Poms.child(bom, "dependencyManagement").getTextContent();
+        List<String> missing = managed.stream().filter(a -> !text.contains(a)).toList();
+        assertThat(missing).as("published jars the BOM does not manage").isEmpty();
+    }
+
+    @Test
+    void theBomHasTheParentsOutputTimestamp_anInstant() {
+        String parent = Poms.text(PARENT, "properties/project.build.outputTimestamp");
+        String bom = Poms.text(modules().get("baton-bom"), "properties/project.build.outputTimestamp");
+
+        assertThat(bom).isEqualTo(parent);
+        assertThat(Instant.parse(parent)).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void theReadmesPomsNameTheProjectVersion() throws IOException {
+        // scripts/set-version changes them with the poms; readme-it builds them
+        Matcher m = Pattern.compile("<artifactId>baton-bom</artifactId><version>([^<]+)</version>")
+                .matcher(Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8));
+        List<String> versions = new ArrayList<>();
+        while (m.find()) versions.add(m.group(1));
+        assertThat(versions).isNotEmpty().allMatch(VERSION::equals);
+    }
+
+    @Test
+    void theReleaseDocumentNamesTheReleaseVersion_theSnapshotFormat_andTheLatestMigration() throws IOException {
+        String doc = releasing();
+        String release = VERSION.replace("-SNAPSHOT", "");
+
+        assertThat(doc).contains(release);
+        assertThat(doc).as("docs/releasing.md names the snapshot format this Baton writes")
+                .contains("snapshot format " + snapshotFormat());
+        assertThat(doc).as("docs/releasing.md names the newest JDBC migration").contains(latestMigration());
+    }
+
+    /** The payload format core writes (SnapshotCodec.FORMAT_VERSION), read from its source. */
+    private static int snapshotFormat() throws IOException {
+        Pattern p = Pattern.compile("static final int FORMAT_VERSION = (\\d+);");
+        try (Stream<Path> sources = Files.walk(ROOT.resolve("core/src/main/java"))) {
+            for (Path f : sources.filter(s -> s.toString().endsWith(".java")).toList()) {
+                Matcher m = p.matcher(Files.readString(f, StandardCharsets.UTF_8));
+                if (m.find()) return Integer.parseInt(m.group(1));
+            }
+        }
+        throw new AssertionError("no FORMAT_VERSION constant in core/src/main/java");
+    }
+
+    /** The newest migration of the JDBC store, e.g. {@code V003}: the same for every dialect. */
+    private static String latestMigration() throws IOException {
+        Path migrations = ROOT.resolve("storage-jdbc/src/main/resources/dev/baton/store/jdbc/migrations");
+        TreeSet<String> newest = new TreeSet<>();
+        try (Stream<Path> dialects = Files.list(migrations)) {
+            for (Path dialect : dialects.toList()) {
+                try (Stream<Path> files = Files.list(dialect)) {
+                    newest.add(files.map(f -> f.getFileName().toString().substring(0, 4)).max(String::compareTo).orElseThrow());
+                }
+            }
+        }
+        assertThat(newest).as("the newest migration of each dialect").hasSize(1);
+        return newest.first();
+    }
+}
