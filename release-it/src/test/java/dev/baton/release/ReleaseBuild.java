@@ -23,8 +23,10 @@ import java.util.stream.Stream;
  * {@code .git} and {@code data}; modules that are not built keep only their pom), set to the release
  * version by {@code scripts/set-version}, then {@code scripts/central-bundle} run in it with the
  * wrapper, as a release manager runs it. It reads the outer build's local repository (where the outer
- * build has already put every dependency and plugin, so nothing is downloaded in practice), installs
- * nothing into it, and writes only inside the copy.
+ * build has already put every dependency and plugin, so nothing is downloaded in practice) and
+ * installs nothing into it; what it builds stays inside the copy (Maven notes the staging
+ * repository's metadata there, as {@code dev/baton/*}{@code /maven-metadata-staging.xml}, as it does
+ * for every repository it deploys to).
  *
  * <p>Not offline ({@code -o}): Maven skips goals that require online mode when it is offline, and the
  * CycloneDX plugin's are such goals, so an offline build would have no SBOM. Not against a private
