@@ -26,16 +26,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Builds the README's own snippets, as pasted, the way a newcomer would: the quickstart's pom and
- * program, and the certification section's pom and test classes (with the file store of
+ * Builds the documented snippets, as pasted, the way a newcomer would: the README's quickstart (pom
+ * and program), and the pom and test classes of docs/certification.md (with the file store of
  * {@code examples-filestore} as the third party's store). Each runs in a fresh project under
  * {@code target/readme-it}, with Maven 3.8 (the machine's {@code mvn}) and Maven 3.9 (the
  * wrapper's), offline, against a local repository holding the freshly built Baton artifacts. The
  * user's own local repository is only read, as a {@code file:} mirror; nothing is installed into it.
  *
- * <p>The certification section shows two test classes and names the others in its table; this test
- * writes those as the section says (see {@link #certificationTests()}) and checks the table's test
- * counts against the report of the run.
+ * <p>docs/certification.md shows two test classes and names the others in its table of the
+ * contracts; this test writes those as the page says (see {@link #certificationTests()}), checks the
+ * table's test counts against the report of the run, and checks the sample report the page shows
+ * against it too.
  *
  * <p>Run it with {@code ./mvnw -B -pl readme-it -am verify} (about two minutes).
  */
@@ -47,12 +48,14 @@ class ReadmeSnippetsIT {
     private static final Path REPO = WORK.resolve("repository");
     private static final Path SETTINGS = WORK.resolve("settings.xml");
     private static String readme;
+    private static String certification;
     private static Path maven38;
     private static Path maven39;
 
     @BeforeAll
     static void prepare() throws Exception {
         readme = Files.readString(ROOT.resolve("README.md"));
+        certification = Files.readString(ROOT.resolve(CERTIFICATION_DOC));
         Files.createDirectories(REPO);
         for (String module : List.of("core", "tck", "storage-memory")) {
             Path jar = ROOT.resolve(module).resolve("target").resolve("baton-" + module + "-" + VERSION + ".jar");
@@ -113,44 +116,57 @@ class ReadmeSnippetsIT {
                 + " the build with ./mvnw once (3.9).");
     }
 
-    // ------------------------------------------------------------------ README parsing
+    // ------------------------------------------------------------------ parsing the documents
 
-    private static final String CERTIFICATION = "Certify your own store with the TCK";
+    private static final String CERTIFICATION_DOC = "docs/certification.md";
+    /** The section of docs/certification.md with the pom and the test classes to paste. */
+    private static final String CERTIFICATION = "Certify a store: the pom and the test classes";
+    /** The section of docs/certification.md with the table of the contracts (its number may change). */
+    private static final Pattern CONTRACTS = Pattern.compile("(\\d+\\. )?The contracts, and the test classes to write");
 
-    /** The README section titled {@code heading}, up to the next section. */
-    private static String section(String heading) {
-        int start = readme.indexOf("\n## " + heading + "\n");
-        assertThat(start).as("README section '%s'", heading).isNotNegative();
-        int end = readme.indexOf("\n## ", start + 4);
-        return readme.substring(start, end < 0 ? readme.length() : end);
+    /** The section of {@code doc} (named {@code name}, for messages) whose heading matches {@code heading}, up to the next section. */
+    private static String section(String doc, String name, Pattern heading) {
+        Matcher m = Pattern.compile("(?m)^## " + heading.pattern() + "$").matcher(doc);
+        assertThat(m.find()).as("%s: a section '## %s'", name, heading.pattern()).isTrue();
+        int start = m.start();
+        int end = doc.indexOf("\n## ", m.end());
+        return doc.substring(start, end < 0 ? doc.length() : end);
     }
 
-    /** The fenced code blocks of {@code lang} in the README section titled {@code heading}. */
-    private static List<String> blocks(String heading, String lang) {
+    private static String readmeSection(String heading) {
+        return section(readme, "README.md", Pattern.compile(Pattern.quote(heading)));
+    }
+
+    private static String certificationSection() {
+        return section(certification, CERTIFICATION_DOC, Pattern.compile(Pattern.quote(CERTIFICATION)));
+    }
+
+    /** The fenced code blocks of {@code lang} in {@code section}. */
+    private static List<String> blocks(String section, String lang) {
         List<String> found = new ArrayList<>();
-        Matcher m = Pattern.compile("```" + lang + "\\n(.*?)```", Pattern.DOTALL).matcher(section(heading));
+        Matcher m = Pattern.compile("```" + lang + "\\n(.*?)```", Pattern.DOTALL).matcher(section);
         while (m.find()) found.add(m.group(1));
         return found;
     }
 
     private static String quickstartPom() {
-        return checkedVersion(blocks("Quickstart", "xml").get(0));
+        return checkedVersion(blocks(readmeSection("Quickstart"), "xml").get(0));
     }
 
     private static String certificationPom() {
-        return checkedVersion(blocks(CERTIFICATION, "xml").get(0));
+        return checkedVersion(blocks(certificationSection(), "xml").get(0));
     }
 
     private static String checkedVersion(String pom) {
-        assertThat(pom).as("the README's poms name the version being built; update them when the version changes")
+        assertThat(pom).as("the documented poms name the version being built (scripts/set-version changes them)")
                 .contains("<artifactId>baton-bom</artifactId><version>" + VERSION + "</version>");
         return pom;
     }
 
-    /** A Java source of the README, keyed by the public class it declares. */
-    private static Map<String, String> javaFiles(String heading) {
+    /** The Java sources of {@code section}, keyed by the public class each declares. */
+    private static Map<String, String> javaFiles(String section) {
         Map<String, String> files = new LinkedHashMap<>();
-        for (String block : blocks(heading, "java")) {
+        for (String block : blocks(section, "java")) {
             Matcher m = Pattern.compile("public class (\\w+)").matcher(block);
             assertThat(m.find()).as("a public class in %s", block).isTrue();
             files.put(m.group(1), block);
@@ -163,34 +179,38 @@ class ReadmeSnippetsIT {
     private static Path quickstartProject(String name) throws IOException {
         Path dir = fresh(name);
         Files.writeString(dir.resolve("pom.xml"), quickstartPom());
-        Map<String, String> java = javaFiles("Quickstart");
+        Map<String, String> java = javaFiles(readmeSection("Quickstart"));
         assertThat(java).containsOnlyKeys("Quickstart");
         write(dir.resolve("src/main/java/Quickstart.java"), java.get("Quickstart"));
         return dir;
     }
 
-    /** One row of the README's contract table: the contract, its test count, and the test class that runs it. */
+    /** One row of the table of the contracts: the contract, its test count, and the test class that runs it. */
     record ContractRow(String contract, int tests, String testClass) {
     }
 
-    /** The README's contract table, in the section on certification. */
+    /**
+     * The table of the contracts in docs/certification.md: each row starts with the contract and its
+     * test count, and ends with the test class to write.
+     */
     private static List<ContractRow> contractTable() {
-        String section = section(CERTIFICATION);
-        Matcher m = Pattern.compile("(?m)^\\| `(\\w+Contract)` \\| (\\d+) \\| `(\\w+)` \\|").matcher(section);
+        String section = section(certification, CERTIFICATION_DOC, CONTRACTS);
+        Matcher m = Pattern.compile("(?m)^\\| `(\\w+Contract)` \\| (\\d+) \\|.*\\| `(\\w+Test)` \\|\\s*$").matcher(section);
         List<ContractRow> rows = new ArrayList<>();
         while (m.find()) rows.add(new ContractRow(m.group(1), Integer.parseInt(m.group(2)), m.group(3)));
         return rows;
     }
 
     /**
-     * The test classes of the certification section: those it shows, as pasted, and for every other
-     * row of its table the class it says to write: the {@code openStore()} snippet with the row's
-     * class name and contract instead of {@code MySnapshotStoreTest} and {@code SnapshotStoreContract}.
+     * The test classes of docs/certification.md: those it shows, as pasted, and for every other row
+     * of its table of the contracts the class it says to write: the {@code openStore()} snippet with
+     * the row's class name and contract instead of {@code MySnapshotStoreTest} and
+     * {@code SnapshotStoreContract}.
      */
     private static Map<String, String> certificationTests() {
-        Map<String, String> files = javaFiles(CERTIFICATION);
+        Map<String, String> files = javaFiles(certificationSection());
         String template = files.get("MySnapshotStoreTest");
-        assertThat(template).as("the certification section's openStore() snippet").contains("extends SnapshotStoreContract");
+        assertThat(template).as("the openStore() snippet of docs/certification.md").contains("extends SnapshotStoreContract");
         for (ContractRow row : contractTable()) {
             if (files.containsKey(row.testClass())) {
                 assertThat(files.get(row.testClass())).as("the snippet of %s", row.testClass()).contains("extends " + row.contract());
@@ -281,6 +301,31 @@ class ReadmeSnippetsIT {
                 .contains("SUSPENDED").contains(" waits for bookFlight ").contains("tool-result").contains("finish");
     }
 
+    /**
+     * The numbers of a certification report, by line: {@code suite XContract}, {@code duties},
+     * {@code duty XContract}, {@code capability X}, each to its verdict (if any) and its number of
+     * tests (passed + failed + skipped).
+     */
+    static Map<String, String> reportNumbers(String report) {
+        Map<String, String> numbers = new LinkedHashMap<>();
+        String counts = "(\\d+) passed / (\\d+) failed / (\\d+) skipped";
+        Matcher m = Pattern.compile("(?m)^  \\w+ +(\\w+Contract) +" + counts + "$").matcher(report);
+        while (m.find()) numbers.put("suite " + m.group(1), tests(m, 2));
+        m = Pattern.compile("(?m)^    duties of every store +(CERTIFIED|NOT CERTIFIED) +" + counts).matcher(report);
+        while (m.find()) numbers.put("duties", m.group(1) + " " + tests(m, 2));
+        m = Pattern.compile("(?m)^      (\\w+Contract) +" + counts + " by ").matcher(report);
+        while (m.find()) numbers.put("duty " + m.group(1), tests(m, 2));
+        m = Pattern.compile("(?m)^    ([A-Z_]+) +([A-Z][A-Z ]*?) +" + counts).matcher(report);
+        while (m.find()) numbers.put("capability " + m.group(1), m.group(2) + " " + tests(m, 3));
+        return numbers;
+    }
+
+    private static String tests(Matcher m, int firstGroup) {
+        int n = 0;
+        for (int g = firstGroup; g < firstGroup + 3; g++) n += Integer.parseInt(m.group(g));
+        return n + " tests";
+    }
+
     // ------------------------------------------------------------------ the checks
 
     @Nested
@@ -305,14 +350,15 @@ class ReadmeSnippetsIT {
                             + " SHARED, DURABLE, STORE_CLOCK, THREAD_MEMORY)")
                     .doesNotContain("BATON TCK WARNING");
             assertThat(r.output()).as("the report is printed to the console").contains("=== Baton TCK certification");
-            theReadmeTableGivesEveryContractWithItsTestCount(report);
+            theTableOfTheContractsGivesEveryContractWithItsTestCount(report);
         }
 
         /**
-         * README's "| `SnapshotStoreContract` | 71 | `MySnapshotStoreTest` |" must equal the report's
-         * count for that suite, as this run printed it; and the table names every contract of the TCK.
+         * docs/certification.md's "| `SnapshotStoreContract` | 71 | ... | `MySnapshotStoreTest` |" must
+         * equal the report's count for that suite, as this run printed it; and the table names every
+         * contract of the TCK.
          */
-        private void theReadmeTableGivesEveryContractWithItsTestCount(String report) {
+        private void theTableOfTheContractsGivesEveryContractWithItsTestCount(String report) {
             Map<String, Integer> ran = new LinkedHashMap<>();
             Matcher line = Pattern.compile("(?m)^  (\\w+) +(\\w+Contract) +(\\d+) passed / (\\d+) failed / (\\d+) skipped$")
                     .matcher(report);
@@ -323,18 +369,39 @@ class ReadmeSnippetsIT {
             List<ContractRow> table = contractTable();
             for (ContractRow row : table) {
                 assertThat(ran).as("a suite of %s in the report:%n%s", row.contract(), report).containsKey(row.contract());
-                assertThat(row.tests()).as("README.md, section '%s': the test count of %s. Update the table's number to %d"
-                        + " (the certification report prints it)", CERTIFICATION, row.contract(), ran.get(row.contract()))
+                assertThat(row.tests()).as("%s, the table of the contracts: the test count of %s. Update the table's number to %d"
+                        + " (the certification report prints it)", CERTIFICATION_DOC, row.contract(), ran.get(row.contract()))
                         .isEqualTo(ran.get(row.contract()));
             }
             Set<String> every = new TreeSet<>(CertificationListener.REQUIRED_CONTRACTS);
             CertificationListener.PROVING_CONTRACTS.values().forEach(every::addAll);
-            assertThat(table.stream().map(ContractRow::contract).toList()).as("the contracts of the README's table")
+            assertThat(table.stream().map(ContractRow::contract).toList()).as("the contracts of the table in %s", CERTIFICATION_DOC)
                     .containsExactlyInAnyOrderElementsOf(every);
         }
 
+        /**
+         * The report docs/certification.md shows (the example file store's, every capability) has the
+         * numbers of the report this run printed: each suite's, each duty's and each capability's test
+         * count, and each verdict. Counts are compared as passed + failed + skipped, since the page's
+         * run supplies {@code faults()} and this one does not.
+         */
         @Test
         @Order(3)
+        void theSampleReportOfTheCertificationPageHasTheCountsOfThisRun() throws Exception {
+            Path file = WORK.resolve("certification-maven-3.8/target/baton-tck-certification.txt");
+            assertThat(file).as("the report of the certification run (test 2)").isRegularFile();
+            Matcher sample = Pattern.compile("```\\n(=== Baton TCK certification .*?)```", Pattern.DOTALL).matcher(certification);
+            assertThat(sample.find()).as("a sample report in %s", CERTIFICATION_DOC).isTrue();
+
+            Map<String, String> shown = reportNumbers(sample.group(1));
+            Map<String, String> ran = reportNumbers(Files.readString(file));
+            assertThat(shown).as("the lines of the sample report in %s", CERTIFICATION_DOC).hasSizeGreaterThan(12);
+            assertThat(shown).as("the sample report in %s against this run's (%s): update the page's numbers", CERTIFICATION_DOC, file)
+                    .containsExactlyInAnyOrderEntriesOf(ran);
+        }
+
+        @Test
+        @Order(4)
         void withoutTheSurefirePinTheContractsGuardMethodFailsTheBuild() throws Exception {
             // Surefire 2.12.4 (Maven 3.8's default) runs public test* methods of public classes as plain tests
             String pom = certificationPom()
@@ -348,7 +415,7 @@ class ReadmeSnippetsIT {
         }
 
         @Test
-        @Order(4)
+        @Order(5)
         void withoutTheSurefirePinAndWithPackagePrivateClassesFailIfNoTestsFailsTheBuild() throws Exception {
             String pom = certificationPom()
                     .replaceAll("\\s*<plugin><artifactId>maven-surefire-plugin</artifactId>.*?</plugin>", "");

@@ -92,13 +92,26 @@ class ReleaseLayoutTest {
     }
 
     @Test
-    void theReadmesPomsNameTheProjectVersion() throws IOException {
-        // scripts/set-version changes them with the poms; readme-it builds them
-        Matcher m = Pattern.compile("<artifactId>baton-bom</artifactId><version>([^<]+)</version>")
-                .matcher(Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8));
-        List<String> versions = new ArrayList<>();
-        while (m.find()) versions.add(m.group(1));
-        assertThat(versions).isNotEmpty().allMatch(VERSION::equals);
+    void theDocumentedPomsNameTheProjectVersion() throws IOException {
+        // the README's quickstart and docs/certification.md's pom: scripts/set-version changes them
+        // with the poms, readme-it builds them
+        Pattern bom = Pattern.compile("<artifactId>baton-bom</artifactId><version>([^<]+)</version>");
+        Map<String, List<String>> versions = new LinkedHashMap<>();
+        for (Path doc : documents()) {
+            Matcher m = bom.matcher(Files.readString(doc, StandardCharsets.UTF_8));
+            while (m.find()) versions.computeIfAbsent(ROOT.relativize(doc).toString(), d -> new ArrayList<>()).add(m.group(1));
+        }
+        assertThat(versions).as("documents with a pom that imports baton-bom").containsKeys("README.md", "docs/certification.md");
+        versions.forEach((doc, found) -> assertThat(found).as("the baton-bom versions in %s", doc).allMatch(VERSION::equals));
+    }
+
+    /** README.md, CHANGELOG.md and every Markdown file under docs/. */
+    private static List<Path> documents() throws IOException {
+        List<Path> docs = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md")));
+        try (Stream<Path> files = Files.walk(ROOT.resolve("docs"))) {
+            files.filter(f -> f.toString().endsWith(".md")).sorted().forEach(docs::add);
+        }
+        return docs;
     }
 
     @Test
