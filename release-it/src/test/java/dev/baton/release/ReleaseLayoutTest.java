@@ -105,6 +105,39 @@ class ReleaseLayoutTest {
         versions.forEach((doc, found) -> assertThat(found).as("the baton-bom versions in %s", doc).allMatch(VERSION::equals));
     }
 
+    /** "Baton 0.2", "baton-tck 0.1.0", "Baton v1.0": a Baton artifact or Baton itself, then a version. */
+    private static final Pattern BATON_VERSION =
+            Pattern.compile("(?i)\\bbaton(?:-[a-z0-9]+)*\\s+v?(\\d+(?:\\.\\d+)+(?:-[A-Za-z0-9.]+)?)");
+    /** A release heading of the CHANGELOG: {@code ## [0.1.0] - unreleased} or {@code ## [0.1.0] - 2026-12-15}. */
+    private static final Pattern RELEASE_HEADING = Pattern.compile("(?m)^## \\[([^\\]]+)\\] - (unreleased|\\d{4}-\\d{2}-\\d{2})$");
+
+    @Test
+    void theDocumentsNameNoBatonVersionButTheRelease_andStoredDataByItsOwnNumbers() throws IOException {
+        // stored data is named by its snapshot format or JDBC migration (docs/releasing.md), never by
+        // the Baton that wrote it; the CHANGELOG's release headings are the one place for other versions
+        String release = VERSION.replace("-SNAPSHOT", "");
+        List<String> others = new ArrayList<>();
+        for (Path doc : documents()) {
+            String text = Files.readString(doc, StandardCharsets.UTF_8);
+            if (doc.endsWith("CHANGELOG.md")) text = RELEASE_HEADING.matcher(text).replaceAll("");
+            Matcher m = BATON_VERSION.matcher(text);   // the whole text: a line may break between "Baton" and "0.2"
+            while (m.find()) {
+                if (m.group(1).equals(release)) continue;
+                long line = text.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 1;
+                others.add(ROOT.relativize(doc) + ":" + line + ": " + m.group().replaceAll("\\s+", " "));
+            }
+        }
+        assertThat(others).as("versions of Baton other than the release, %s", release).isEmpty();
+    }
+
+    @Test
+    void theChangelogsNewestSectionIsTheRelease() throws IOException {
+        Matcher m = RELEASE_HEADING.matcher(Files.readString(ROOT.resolve("CHANGELOG.md"), StandardCharsets.UTF_8));
+        assertThat(m.find()).as("a heading '## [VERSION] - unreleased' (or a date) in CHANGELOG.md").isTrue();
+        assertThat(m.group(1)).as("the CHANGELOG's newest section").isEqualTo(VERSION.replace("-SNAPSHOT", ""));
+        if (VERSION.endsWith("-SNAPSHOT")) assertThat(m.group(2)).as("the section of a version not released yet").isEqualTo("unreleased");
+    }
+
     /** README.md, CHANGELOG.md and every Markdown file under docs/. */
     private static List<Path> documents() throws IOException {
         List<Path> docs = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CHANGELOG.md")));
