@@ -11,6 +11,7 @@ import dev.baton.UnknownToolException;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.model.LanguageModel;
 import dev.baton.model.ToolDefinition;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreClock;
@@ -55,7 +56,16 @@ import org.jspecify.annotations.Nullable;
  * {@link RunNotSuspendedException} from the call itself. The returned stream does the work as it
  * is read; read it (or drain it with {@code result()}) promptly: a stream not read within
  * {@link Builder#pickupTimeout(Duration)} gives the run back, with the decision kept, and the run is
- * then listed as interrupted for {@link #continueRun(String)}. Thread-safe.
+ * then listed as interrupted for {@link #continueRun(String)}.
+ *
+ * <p><b>Thread-safety.</b> An agent is immutable once built and thread-safe: any number of threads
+ * may start, list, approve and resume runs at once. Each {@link AgentStream} it returns is read by
+ * one thread. <b>Closing.</b> {@link #close()} closes the store only if the agent opened it (it was
+ * built without {@link Builder#store}); see there for streams still in flight. Leases of claimed
+ * runs are kept alive by a heartbeat on JVM-wide daemon threads shared by every agent (one
+ * scheduler thread, and pool threads for the renewals that idle out after a minute); a claim stops
+ * its heartbeat when its stream ends, so those threads hold no work once no stream is in flight,
+ * and never keep the JVM alive.
  */
 public final class Agent implements AutoCloseable {
 
@@ -85,6 +95,7 @@ public final class Agent implements AutoCloseable {
         this.toolDefinitions = b.tools.values().stream().map(Tool::definition).toList();
         this.store = store;
         this.ownsStore = ownsStore;
+        // capabilities the agent needs are checked here, when it is built, never later at run time
         this.clock = b.useStoreClock ? StoreClock.of(store) : b.clock;
         this.leaseDuration = b.leaseDuration;
         this.pickupTimeout = b.pickupTimeout;
@@ -94,7 +105,7 @@ public final class Agent implements AutoCloseable {
         this.actions = new RunActions(this);
         this.waitTimeout = b.waitTimeout;
         this.expiryPolicy = b.expiryPolicy;
-        this.memory = b.memory == null ? null : b.memory.boundTo(store, this.clock);
+        this.memory = b.memory == null ? null : RunMemory.bind(b.memory, store, this.clock);
     }
 
     /** Starts building an agent; {@code id} is stored in every snapshot and scopes every operation. */
@@ -266,7 +277,7 @@ public final class Agent implements AutoCloseable {
      */
     public AgentStream resumeStream(@Nullable Object resumeData, ResumeOptions options) {
         Objects.requireNonNull(options, "options");
-        JsonNode data = SnapshotCodec.JSON.valueToTree(resumeData);
+        JsonNode data = resumeData instanceof JsonNode n ? n.deepCopy() : SnapshotCodec.JSON.valueToTree(resumeData);
         if (data == null || data.isNull()) data = SnapshotCodec.JSON.createObjectNode();
         return actions.decide(options.runId(), RunActions.Decision.data(options.toolCallId(), data));
     }
@@ -324,15 +335,25 @@ public final class Agent implements AutoCloseable {
      * once; a run another instance took first is reported as skipped. With the default policy
      * ({@link ExpiryPolicy#keep()}) it does nothing. See {@link RunExpirer} to run it on a schedule.
      *
+     * @param limit the most due runs to handle in this call, at least 1
+     * @return what was done with each due run
      * @throws InvalidOptionException   if {@code limit < 1}
-     * @throws UnsupportedOperationException if the store cannot list runs by deadline
      */
     public ExpiryReport expireDueRuns(int limit) {
         if (limit < 1) throw new InvalidOptionException("limit", "must be positive, was " + limit);
         return actions.expire(limit);
     }
 
-    /** Closes the store if this agent opened it (no store was given to the builder). */
+    /**
+     * Closes the store if this agent opened it (no store was given to the builder); a store given
+     * to the builder belongs to the caller, who closes it. Idempotent.
+     *
+     * <p>Streams in flight are not waited for and not closed: their owners close them. A stream
+     * still being read after its agent closed its own store fails at its next store write with a
+     * {@link dev.baton.StorageException} (its run stays as it was last stored, and is listed again
+     * once its lease lapses); close or drain streams before closing the agent. Runs claimed but
+     * not read are given back after the pickup timeout as usual.
+     */
     @Override
     public void close() {
         if (ownsStore) store.close();
@@ -492,10 +513,25 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Builds the agent, checking that its store offers every capability it needs: {@link #useStoreClock()}
+         * needs {@link dev.baton.store.StoreCapability#STORE_CLOCK}, a {@link #memory} without a store of its
+         * own needs {@link dev.baton.store.StoreCapability#THREAD_MEMORY}. Without a store, it opens the
+         * default one ({@link #store}) and owns it.
+         *
+         * @return the agent
+         * @throws InvalidOptionException naming the option, or the capability and the store that lacks it
+         */
         public Agent build() {
             if (model == null) throw new InvalidOptionException("model", "agent '" + id + "' needs a model");
             if (store != null) return new Agent(this, store, false);
-            return new Agent(this, SnapshotStores.open(SnapshotStores.defaultUrl()), true);
+            SnapshotStore opened = SnapshotStores.open(SnapshotStores.defaultUrl());
+            try {
+                return new Agent(this, opened, true);
+            } catch (RuntimeException e) {
+                opened.close();
+                throw e;
+            }
         }
 
         private static String defaultInstanceId() {

@@ -1,11 +1,14 @@
 package dev.baton.agent;
 
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A suspended run, as listed.
+ * A suspended run, as listed. Immutable and thread-safe. Its canonical constructor is for core
+ * and tests, and the record may gain components in a minor release.
  *
  * <p>Most runs wait for a human: {@code toolCalls} lists the calls to approve, decline or resume.
  * A run may also have stopped part-way ({@link #interrupted()}): its process died and its lease
@@ -29,18 +32,16 @@ import org.jspecify.annotations.Nullable;
 public record AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
                        Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
                        @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt) {
+    /** Checks the required parts and copies the list. */
     public AgentRun {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(suspendedAt, "suspendedAt");
         toolCalls = List.copyOf(toolCalls);
-        java.util.Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(createdAt, "createdAt");
     }
 
-    /** A run that waits for {@code toolCalls}, with no interruption, no parent and no deadline, created when it suspended. */
-    public AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
-                    Instant suspendedAt, List<AgentRunToolCall> toolCalls) {
-        this(runId, status, threadId, resourceId, suspendedAt, toolCalls, null, null, suspendedAt, null);
-    }
-
-    /** True when the run stopped part-way; see {@link #interruption()}. */
+    /** {@return true when the run stopped part-way; see {@link #interruption()}} */
     public boolean interrupted() {
         return interruption != null;
     }

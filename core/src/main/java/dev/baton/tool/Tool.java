@@ -80,8 +80,9 @@ public final class Tool {
         return description;
     }
 
+    /** {@return the input's JSON schema: a copy, changing it changes nothing else} */
     public JsonNode inputSchema() {
-        return inputSchema;
+        return inputSchema.deepCopy();
     }
 
     public ToolExecutor executor() {
@@ -140,7 +141,7 @@ public final class Tool {
 
         /** The input's JSON schema. */
         public Builder inputSchema(JsonNode schema) {
-            this.inputSchema = Objects.requireNonNull(schema, "inputSchema");
+            this.inputSchema = Objects.requireNonNull(schema, "inputSchema").deepCopy();
             return this;
         }
 
