@@ -27,6 +27,8 @@ package dev.baton;
  * <p>Every exception carries the ids it is about as accessors ({@code runId()},
  * {@code toolCallId()}, {@code toolName()}, {@code threadId()}, {@code agentId()} as relevant).
  * Instances are immutable once thrown and safe to share between threads.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class BatonException extends RuntimeException {
     private static final long serialVersionUID = 1L;

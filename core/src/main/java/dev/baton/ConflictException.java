@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * was changed for this call. Re-read (list the runs, read the thread) and decide again; a blind
  * retry of the same call usually fails the same way. Subclasses: {@link RunNotSuspendedException},
  * {@link LeaseLostException}, {@link ThreadAlreadyExistsException}, {@link ThreadOwnershipException}.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public abstract class ConflictException extends BatonException {
     private static final long serialVersionUID = 1L;

@@ -7,9 +7,12 @@ package dev.baton;
  * <p>The one Baton exception outside {@link BatonException}'s tree: SPEC section 4 rule 6 promises
  * an {@link IllegalArgumentException} (or a subclass) for bad listing options, and Java has single
  * inheritance, so it extends {@code IllegalArgumentException}. Catch it as that, or by this name.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class InvalidOptionException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
+    /** The option this exception is about (serialized with it). */
     private final String option;
 
     /**

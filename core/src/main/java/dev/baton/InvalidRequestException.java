@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * {@link ResumeMismatchException}, {@link UnknownToolException},
  * {@code dev.baton.tool.InvalidToolInputException}. (Bad option values are
  * {@link InvalidOptionException}, an {@link IllegalArgumentException}; see {@link BatonException}.)
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public abstract class InvalidRequestException extends BatonException {
     private static final long serialVersionUID = 1L;

@@ -3,9 +3,12 @@ package dev.baton;
 /**
  * This process held a run's claim, but its lease expired and another caller took the run
  * over (or the run was removed). This process stops working on the run; the new holder goes on.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class LeaseLostException extends ConflictException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
 
     /**

@@ -13,11 +13,16 @@ import org.jspecify.annotations.Nullable;
  * <p>A run that was never stored ends with it ({@code FAILED}). A run being resumed is kept,
  * stored as interrupted, and carries this as the cause of its {@link RunInterruptedException}.
  * Either way {@code AgentResult.modelFailure()} returns it.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class ModelException extends TransientException {
     private static final long serialVersionUID = 1L;
+    /** The retryable this exception is about (serialized with it). */
     private final boolean retryable;
+    /** The runId this exception is about (serialized with it). */
     private final @Nullable String runId;
+    /** The step this exception is about (serialized with it). */
     private final int step;
 
     /**

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * agent answers exactly as a run that does not exist). Retrying the same call does not help;
  * list again to see what exists. Subclasses: {@link RunNotFoundException},
  * {@link ToolCallNotFoundException}, {@link ThreadNotFoundException}.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public abstract class NotFoundException extends BatonException {
     private static final long serialVersionUID = 1L;

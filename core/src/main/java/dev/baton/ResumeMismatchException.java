@@ -7,10 +7,14 @@ import org.jspecify.annotations.Nullable;
  * passing resume data to a call that waits for an approval, continuing a run whose calls wait for
  * a human, or acting on a subagent's inner run instead of its supervisor's. Nothing is changed;
  * the message says which operation to use instead.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class ResumeMismatchException extends InvalidRequestException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
+    /** The toolCallId this exception is about (serialized with it). */
     private final @Nullable String toolCallId;
 
     /**

@@ -9,9 +9,12 @@ import org.jspecify.annotations.Nullable;
  * {@code error} event and by {@code AgentResult.error()}; the cause, if any, says what stopped it
  * (a {@link ModelException} for a model failure: {@code AgentResult.modelFailure()} finds it).
  * Not in a category: it reports a run that was kept, not a call that failed.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class RunInterruptedException extends BatonException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
 
     /**

@@ -4,10 +4,14 @@ package dev.baton;
  * No stored run with this id exists for the calling agent. A run that belongs to another agent
  * answers exactly like a run that does not exist (SPEC rule 2). Call {@code listSuspendedRuns()}
  * to see the runs that wait.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class RunNotFoundException extends NotFoundException {
     private static final long serialVersionUID = 1L;
+    /** The agentId this exception is about (serialized with it). */
     private final String agentId;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
 
     /**

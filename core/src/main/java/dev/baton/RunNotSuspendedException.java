@@ -5,9 +5,12 @@ package dev.baton;
  * resumed it first, and holds it now. Exactly one of several concurrent resumes wins
  * (SPEC rule 10); the others get this exception and nothing is executed for them. List the
  * runs again to see where it stands.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class RunNotSuspendedException extends ConflictException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
 
     /**

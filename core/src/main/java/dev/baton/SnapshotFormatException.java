@@ -6,9 +6,12 @@ import org.jspecify.annotations.Nullable;
  * A stored snapshot cannot be read: corrupt JSON, missing fields, or a format version this
  * Baton does not know. The snapshot is left in the store untouched; {@code agent.discardRun(runId)}
  * removes it. Not in a category: neither a retry nor another call makes it readable.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class SnapshotFormatException extends BatonException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
 
     /**

@@ -6,9 +6,12 @@ import org.jspecify.annotations.Nullable;
  * The storage backend failed: connection lost, timeout, rejected statement, or the store was
  * closed. The message names the store (and the run, for calls on one run). Transient: what was
  * stored before stays as it was, and a later retry may succeed.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class StorageException extends TransientException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final @Nullable String runId;
 
     /**

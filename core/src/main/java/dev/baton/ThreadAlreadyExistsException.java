@@ -1,8 +1,13 @@
 package dev.baton;
 
-/** A memory thread with this id exists already, so it was not created again. Nothing was changed. */
+/**
+ * A memory thread with this id exists already, so it was not created again. Nothing was changed.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
+ */
 public class ThreadAlreadyExistsException extends ConflictException {
     private static final long serialVersionUID = 1L;
+    /** The threadId this exception is about (serialized with it). */
     private final String threadId;
 
     /**

@@ -1,8 +1,13 @@
 package dev.baton;
 
-/** No memory thread with this id exists. Nothing was changed. */
+/**
+ * No memory thread with this id exists. Nothing was changed.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
+ */
 public class ThreadNotFoundException extends NotFoundException {
     private static final long serialVersionUID = 1L;
+    /** The threadId this exception is about (serialized with it). */
     private final String threadId;
 
     /**

@@ -6,11 +6,16 @@ import org.jspecify.annotations.Nullable;
  * A run named a memory thread that belongs to another resource: a thread is owned by the resource
  * that created it, and only runs of that resource read or write it. Nothing was stored. A
  * conflict: the thread exists and is someone else's; use another thread id.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class ThreadOwnershipException extends ConflictException {
     private static final long serialVersionUID = 1L;
+    /** The threadId this exception is about (serialized with it). */
     private final String threadId;
+    /** The ownerResourceId this exception is about (serialized with it). */
     private final @Nullable String ownerResourceId;
+    /** The resourceId this exception is about (serialized with it). */
     private final @Nullable String resourceId;
 
     /**

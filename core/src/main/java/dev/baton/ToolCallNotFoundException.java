@@ -2,11 +2,18 @@ package dev.baton;
 
 import java.util.List;
 
-/** The run exists and is suspended, but has no waiting tool call with this id. Nothing was changed. */
+/**
+ * The run exists and is suspended, but has no waiting tool call with this id. Nothing was changed.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
+ */
 public class ToolCallNotFoundException extends NotFoundException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
+    /** The toolCallId this exception is about (serialized with it). */
     private final String toolCallId;
+    /** The waiting this exception is about (serialized with it). */
     private final List<String> waiting;
 
     /**

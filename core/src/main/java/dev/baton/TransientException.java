@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * succeed. What was stored before the failure stays as it was. Subclasses: {@link StorageException},
  * {@link ModelException} (which says with {@link ModelException#retryable()} whether the provider
  * itself thinks a retry may help).
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public abstract class TransientException extends BatonException {
     private static final long serialVersionUID = 1L;

@@ -3,11 +3,16 @@ package dev.baton;
 /**
  * The suspended run waits on a tool that the resuming agent does not have. Nothing is changed.
  * Build the agent with the same tools as the one that started the run.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class UnknownToolException extends InvalidRequestException {
     private static final long serialVersionUID = 1L;
+    /** The agentId this exception is about (serialized with it). */
     private final String agentId;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
+    /** The toolName this exception is about (serialized with it). */
     private final String toolName;
 
     /**

@@ -77,7 +77,14 @@ public sealed interface AgentEvent {
      * @param args       the call's input
      */
     record ToolCall(String runId, String toolCallId, String toolName, JsonNode args) implements AgentEvent {
-        /** Keeps a private copy of {@code args}. */
+        /**
+         * Keeps a private copy of {@code args}.
+         *
+         * @param runId the run
+         * @param toolCallId the call
+         * @param toolName the tool
+         * @param args the call's input
+         */
         public ToolCall {
             args = copy(args);
         }
@@ -99,7 +106,14 @@ public sealed interface AgentEvent {
      * @param args       the call's input, what the approver approves
      */
     record ToolCallApproval(String runId, String toolCallId, String toolName, JsonNode args) implements AgentEvent {
-        /** Keeps a private copy of {@code args}. */
+        /**
+         * Keeps a private copy of {@code args}.
+         *
+         * @param runId the run
+         * @param toolCallId the call to approve or decline
+         * @param toolName the tool (for a subagent's call: the inner tool)
+         * @param args the call's input, what the approver approves
+         */
         public ToolCallApproval {
             args = copy(args);
         }
@@ -123,7 +137,15 @@ public sealed interface AgentEvent {
      */
     record ToolCallSuspended(String runId, String toolCallId, String toolName, JsonNode args,
                              JsonNode suspendPayload) implements AgentEvent {
-        /** Keeps private copies of {@code args} and {@code suspendPayload}. */
+        /**
+         * Keeps private copies of {@code args} and {@code suspendPayload}.
+         *
+         * @param runId the run
+         * @param toolCallId the call to resume
+         * @param toolName the tool
+         * @param args the call's input
+         * @param suspendPayload what the tool passed to {@code suspend}
+         */
         public ToolCallSuspended {
             args = copy(args);
             suspendPayload = copy(suspendPayload);
@@ -150,7 +172,14 @@ public sealed interface AgentEvent {
      * @param result     what it returned, as the model sees it
      */
     record ToolResult(String runId, String toolCallId, String toolName, JsonNode result) implements AgentEvent {
-        /** Keeps a private copy of {@code result}. */
+        /**
+         * Keeps a private copy of {@code result}.
+         *
+         * @param runId the run
+         * @param toolCallId the call
+         * @param toolName the tool
+         * @param result what it returned, as the model sees it
+         */
         public ToolResult {
             result = copy(result);
         }
@@ -198,7 +227,13 @@ public sealed interface AgentEvent {
      *                     or {@link FinishReason#INTERRUPTED}
      */
     record StepFinish(String runId, int step, FinishReason finishReason) implements AgentEvent {
-        /** Checks the reason is present. */
+        /**
+         * Checks the reason is present.
+         *
+         * @param runId the run
+         * @param step the step that finished (for a failure: the step that failed)
+         * @param finishReason {@link FinishReason#TOOL_CALLS}, {@link FinishReason#STOP}, {@link FinishReason#ERROR} or {@link FinishReason#INTERRUPTED}
+         */
         public StepFinish {
             Objects.requireNonNull(finishReason, "finishReason");
         }
@@ -216,7 +251,13 @@ public sealed interface AgentEvent {
      * @param text         all text the run produced so far
      */
     record Finish(String runId, FinishReason finishReason, String text) implements AgentEvent {
-        /** Checks the reason is present. */
+        /**
+         * Checks the reason is present.
+         *
+         * @param runId the run
+         * @param finishReason {@link FinishReason#STOP}, {@link FinishReason#MAX_STEPS}, {@link FinishReason#ERROR}, {@link FinishReason#INTERRUPTED} or {@link FinishReason#CANCELLED}
+         * @param text all text the run produced so far
+         */
         public Finish {
             Objects.requireNonNull(finishReason, "finishReason");
         }

@@ -136,22 +136,40 @@ public final class AgentListSuspendedRunsOptions {
         private Builder() {
         }
 
-        /** @param threadId the exact thread id, or null for any @return this builder */
+        /**
+         * @param threadId the exact thread id, or null for any
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
 
-        /** @param resourceId the exact resource id, or null for any @return this builder */
+        /**
+         * @param resourceId the exact resource id, or null for any
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
 
-        /** @param fromDate the inclusive lower bound on the creation time, or null @return this builder */
+        /**
+         * @param fromDate the inclusive lower bound on the creation time, or null
+         * @return this builder
+         */
         public Builder fromDate(@Nullable Instant fromDate) { this.fromDate = fromDate; return this; }
 
-        /** @param toDate the inclusive upper bound on the creation time, or null @return this builder */
+        /**
+         * @param toDate the inclusive upper bound on the creation time, or null
+         * @return this builder
+         */
         public Builder toDate(@Nullable Instant toDate) { this.toDate = toDate; return this; }
 
-        /** @param perPage the page size (at least 1), or null @return this builder */
+        /**
+         * @param perPage the page size (at least 1), or null
+         * @return this builder
+         */
         public Builder perPage(@Nullable Integer perPage) { this.perPage = perPage; return this; }
 
-        /** @param page the zero-based page, or null @return this builder */
+        /**
+         * @param page the zero-based page, or null
+         * @return this builder
+         */
         public Builder page(@Nullable Integer page) { this.page = page; return this; }
 
         /**

@@ -15,7 +15,13 @@ import org.jspecify.annotations.Nullable;
  *                   when no {@code perPage} was given
  */
 public record AgentListSuspendedRunsResult(List<AgentRun> runs, long total, @Nullable String nextCursor) {
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param runs this page, newest creation first (ties by runId descending)
+     * @param total every matching run, before pagination
+     * @param nextCursor for a page (a {@code perPage} was given) that is full: pass it to {@link AgentListSuspendedRunsOptions.Builder#cursor(String)} to get the runs after this page, stable while other runs come and go; null when this page is the last, or when no {@code perPage} was given
+     */
     public AgentListSuspendedRunsResult {
         runs = List.copyOf(runs);
     }

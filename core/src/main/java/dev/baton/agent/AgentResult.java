@@ -20,7 +20,16 @@ import org.jspecify.annotations.Nullable;
  */
 public record AgentResult(String runId, RunOutcome outcome, String text, List<AgentEvent> events,
                           List<AgentRunToolCall> waitingCalls, @Nullable Throwable error) {
-    /** Copies the lists. */
+    /**
+     * Copies the lists.
+     *
+     * @param runId the run's id; for a suspended run, pass it to approve / decline / resume
+     * @param outcome completed, suspended, interrupted, cancelled or failed
+     * @param text all text the model produced in this stream
+     * @param events every event, in order
+     * @param waitingCalls for a suspended run, the calls it waits on; else empty
+     * @param error for a failed or interrupted run, what stopped it; else null
+     */
     public AgentResult {
         events = List.copyOf(events);
         waitingCalls = List.copyOf(waitingCalls);

@@ -32,7 +32,20 @@ import org.jspecify.annotations.Nullable;
 public record AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
                        Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
                        @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt) {
-    /** Checks the required parts and copies the list. */
+    /**
+     * Checks the required parts and copies the list.
+     *
+     * @param runId pass it to approve / decline / resume / continue
+     * @param status {@link RunStatus#SUSPENDED}
+     * @param threadId the run's thread, if any
+     * @param resourceId the run's resource, if any
+     * @param suspendedAt when the run was last stored as waiting or interrupted
+     * @param toolCalls the calls waiting for a decision or for data (empty for an interrupted run that waits for nobody)
+     * @param interruption why the run stopped part-way, or null if it stopped to wait for {@code toolCalls}
+     * @param parentRunId for a subagent's inner run: the supervisor's run that drives it, else null
+     * @param createdAt when the run started: what the date filters and the order apply to
+     * @param expiresAt when the run's wait expires (the soonest deadline of its calls), else null; see {@link Agent#expireDueRuns(int)}
+     */
     public AgentRun {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");

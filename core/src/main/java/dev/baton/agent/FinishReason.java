@@ -17,6 +17,8 @@ package dev.baton.agent;
  * </table>
  *
  * <p>Growth: a reason added in a later minor release adds a constant; a {@code switch} needs a {@code default}.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum FinishReason {
     /** The model answered without asking for a tool. */

@@ -83,10 +83,16 @@ public final class ResumeOptions {
         private Builder() {
         }
 
-        /** @param runId the suspended run (required) @return this builder */
+        /**
+         * @param runId the suspended run (required)
+         * @return this builder
+         */
         public Builder runId(String runId) { this.runId = runId; return this; }
 
-        /** @param toolCallId the call to resume, or null @return this builder */
+        /**
+         * @param toolCallId the call to resume, or null
+         * @return this builder
+         */
         public Builder toolCallId(@Nullable String toolCallId) { this.toolCallId = toolCallId; return this; }
 
         /**

@@ -7,6 +7,8 @@ package dev.baton.agent;
  *
  * <p>Growth: an operation added in a later minor release adds a constant here; a {@code switch}
  * over this enum needs a {@code default}.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum RunAction {
     /** A new run: {@code agent.stream} / {@code generate}. */

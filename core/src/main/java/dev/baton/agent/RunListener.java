@@ -132,7 +132,16 @@ public interface RunListener {
      */
     record RunContext(String agentId, String runId, @Nullable String threadId, @Nullable String resourceId,
                       RunAction action, Map<String, Object> attributes) {
-        /** Checks the ids and the action. */
+        /**
+         * Checks the ids and the action.
+         *
+         * @param agentId the agent
+         * @param runId the run
+         * @param threadId its thread, or null
+         * @param resourceId its resource, or null
+         * @param action why this stream runs
+         * @param attributes free for listeners to keep per-stream state in (a span, a start time); thread-safe
+         */
         public RunContext {
             Objects.requireNonNull(agentId, "agentId");
             Objects.requireNonNull(runId, "runId");

@@ -91,10 +91,16 @@ public final class RunOptions {
         private Builder() {
         }
 
-        /** @param threadId the conversation thread, or null @return this builder */
+        /**
+         * @param threadId the conversation thread, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
 
-        /** @param resourceId the resource (typically the user), or null @return this builder */
+        /**
+         * @param resourceId the resource (typically the user), or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
 
         /**

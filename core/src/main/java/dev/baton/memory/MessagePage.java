@@ -10,7 +10,12 @@ import java.util.List;
  * @param total    every message of the thread
  */
 public record MessagePage(List<ThreadMessage> messages, long total) {
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param messages the page
+     * @param total every message of the thread
+     */
     public MessagePage {
         messages = List.copyOf(messages);
     }

@@ -24,7 +24,11 @@ public sealed interface Message {
      * @param text the user's text
      */
     record User(String text) implements Message {
-        /** Checks the text is present. */
+        /**
+         * Checks the text is present.
+         *
+         * @param text the user's text
+         */
         public User {
             Objects.requireNonNull(text, "text");
         }
@@ -43,7 +47,12 @@ public sealed interface Message {
      * @param toolCalls the tool calls the model asked for, in order; empty if none
      */
     record Assistant(String text, List<ToolCall> toolCalls) implements Message {
-        /** Null text becomes empty, null calls an empty list; the list is copied. */
+        /**
+         * Null text becomes empty, null calls an empty list; the list is copied.
+         *
+         * @param text the answer's text, empty if none
+         * @param toolCalls the tool calls the model asked for, in order; empty if none
+         */
         public Assistant {
             text = text == null ? "" : text;
             toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
@@ -65,7 +74,14 @@ public sealed interface Message {
      * @param isError    true when the tool failed, or the call was declined and {@code result} says why
      */
     record ToolResult(String toolCallId, String toolName, JsonNode result, boolean isError) implements Message {
-        /** Checks the parts and keeps a private copy of {@code result}. */
+        /**
+         * Checks the parts and keeps a private copy of {@code result}.
+         *
+         * @param toolCallId the call it answers
+         * @param toolName the tool
+         * @param result what the tool returned (or the error or decline text)
+         * @param isError true when the tool failed, or the call was declined and {@code result} says why
+         */
         public ToolResult {
             Objects.requireNonNull(toolCallId, "toolCallId");
             Objects.requireNonNull(toolName, "toolName");

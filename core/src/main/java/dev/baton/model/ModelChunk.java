@@ -31,7 +31,11 @@ public sealed interface ModelChunk {
      * @param text the text, not null
      */
     record TextDelta(String text) implements ModelChunk {
-        /** Checks the text is present. */
+        /**
+         * Checks the text is present.
+         *
+         * @param text the text, not null
+         */
         public TextDelta {
             Objects.requireNonNull(text, "text");
         }
@@ -43,7 +47,11 @@ public sealed interface ModelChunk {
      * @param call the call
      */
     record ToolCallRequest(ToolCall call) implements ModelChunk {
-        /** Checks the call is present. */
+        /**
+         * Checks the call is present.
+         *
+         * @param call the call
+         */
         public ToolCallRequest {
             Objects.requireNonNull(call, "call");
         }

@@ -6,6 +6,8 @@ import java.util.Locale;
  * Who speaks in a {@link Message}: the user, the model (assistant), or a tool's result. Stored as
  * its {@link #wireName()} (for example in {@code StoredMessage.role}). A closed set: new kinds of
  * message would be a new major version.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum Role {
     /** What the user said: {@link Message.User}. */

@@ -12,7 +12,13 @@ import java.util.Objects;
  * @param args       the input, a JSON object (null becomes {@code {}})
  */
 public record ToolCall(String toolCallId, String toolName, JsonNode args) {
-    /** Checks the ids and keeps a private copy of {@code args}. */
+    /**
+     * Checks the ids and keeps a private copy of {@code args}.
+     *
+     * @param toolCallId unique within the run
+     * @param toolName the tool's name
+     * @param args the input, a JSON object (null becomes {@code {}})
+     */
     public ToolCall {
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(toolName, "toolName");

@@ -12,7 +12,13 @@ import java.util.Objects;
  * @param inputSchema its input's JSON schema
  */
 public record ToolDefinition(String name, String description, JsonNode inputSchema) {
-    /** Checks the parts and keeps a private copy of the schema. */
+    /**
+     * Checks the parts and keeps a private copy of the schema.
+     *
+     * @param name the tool's name
+     * @param description what it does, for the model
+     * @param inputSchema its input's JSON schema
+     */
     public ToolDefinition {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");

@@ -132,25 +132,43 @@ public final class MemoryThread {
         private Builder() {
         }
 
-        /** @param id the thread id (required, not empty) @return this builder */
+        /**
+         * @param id the thread id (required, not empty)
+         * @return this builder
+         */
         public Builder id(String id) { this.id = id; return this; }
 
-        /** @param resourceId the owner, or null @return this builder */
+        /**
+         * @param resourceId the owner, or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
 
-        /** @param title the title, or null @return this builder */
+        /**
+         * @param title the title, or null
+         * @return this builder
+         */
         public Builder title(@Nullable String title) { this.title = title; return this; }
 
-        /** @param metadataJson a JSON object as text; null means {@code {}} @return this builder */
+        /**
+         * @param metadataJson a JSON object as text; null means {@code {}}
+         * @return this builder
+         */
         public Builder metadataJson(@Nullable String metadataJson) {
             this.metadataJson = metadataJson == null ? "{}" : metadataJson;
             return this;
         }
 
-        /** @param createdAt when it was created (required) @return this builder */
+        /**
+         * @param createdAt when it was created (required)
+         * @return this builder
+         */
         public Builder createdAt(Instant createdAt) { this.createdAt = createdAt; return this; }
 
-        /** @param updatedAt when it last changed (required) @return this builder */
+        /**
+         * @param updatedAt when it last changed (required)
+         * @return this builder
+         */
         public Builder updatedAt(Instant updatedAt) { this.updatedAt = updatedAt; return this; }
 
         /**

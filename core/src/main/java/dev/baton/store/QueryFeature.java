@@ -8,6 +8,8 @@ package dev.baton.store;
  *
  * <p>Growth: later minor releases add constants here (a new filter, a new order); a store declares
  * one only once it implements it, and the TCK tests each one it declares.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum QueryFeature {
     /**

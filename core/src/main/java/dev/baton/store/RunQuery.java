@@ -206,7 +206,12 @@ public final class RunQuery {
      * @param runId     that run's id
      */
     public record After(Instant createdAt, String runId) {
-        /** Checks both parts and truncates the time to milliseconds. */
+        /**
+         * Checks both parts and truncates the time to milliseconds.
+         *
+         * @param createdAt that run's creation time (truncated to milliseconds)
+         * @param runId that run's id
+         */
         public After {
             Objects.requireNonNull(createdAt, "createdAt");
             Objects.requireNonNull(runId, "runId");
@@ -247,19 +252,34 @@ public final class RunQuery {
             this.now = now;
         }
 
-        /** @param status the effective status to match, or null for both @return this builder */
+        /**
+         * @param status the effective status to match, or null for both
+         * @return this builder
+         */
         public Builder status(@Nullable RunStatus status) { this.status = status; return this; }
 
-        /** @param threadId the exact thread id, or null @return this builder */
+        /**
+         * @param threadId the exact thread id, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
 
-        /** @param resourceId the exact resource id, or null @return this builder */
+        /**
+         * @param resourceId the exact resource id, or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
 
-        /** @param from the inclusive lower bound on creation time, or null @return this builder */
+        /**
+         * @param from the inclusive lower bound on creation time, or null
+         * @return this builder
+         */
         public Builder createdFrom(@Nullable Instant from) { this.createdFrom = from; return this; }
 
-        /** @param to the inclusive upper bound on creation time, or null @return this builder */
+        /**
+         * @param to the inclusive upper bound on creation time, or null
+         * @return this builder
+         */
         public Builder createdTo(@Nullable Instant to) { this.createdTo = to; return this; }
 
         /**
@@ -271,7 +291,11 @@ public final class RunQuery {
          */
         public Builder page(long offset, int limit) { this.offset = offset; this.limit = limit; return this; }
 
-        /** Asks only for the total ({@code limit == 0}). @return this builder */
+        /**
+         * Asks only for the total ({@code limit == 0}).
+         *
+         * @return this builder
+         */
         public Builder countOnly() { this.offset = 0; this.limit = 0; return this; }
 
         /**
@@ -283,7 +307,10 @@ public final class RunQuery {
          */
         public Builder after(@Nullable After position, int limit) { this.after = position; this.offset = 0; this.limit = limit; return this; }
 
-        /** @param withPayload false if payloads may be left out @return this builder */
+        /**
+         * @param withPayload false if payloads may be left out
+         * @return this builder
+         */
         public Builder withPayload(boolean withPayload) { this.withPayload = withPayload; return this; }
 
         /**

@@ -276,34 +276,64 @@ public final class RunSnapshot {
         private Builder() {
         }
 
-        /** @param runId the run's id (required, not empty) @return this builder */
+        /**
+         * @param runId the run's id (required, not empty)
+         * @return this builder
+         */
         public Builder runId(String runId) { this.runId = runId; return this; }
 
-        /** @param agentId the owning agent's id (required, not empty) @return this builder */
+        /**
+         * @param agentId the owning agent's id (required, not empty)
+         * @return this builder
+         */
         public Builder agentId(String agentId) { this.agentId = agentId; return this; }
 
-        /** @param status the stored status (required) @return this builder */
+        /**
+         * @param status the stored status (required)
+         * @return this builder
+         */
         public Builder status(RunStatus status) { this.status = status; return this; }
 
-        /** @param threadId the thread, or null @return this builder */
+        /**
+         * @param threadId the thread, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
 
-        /** @param resourceId the resource, or null @return this builder */
+        /**
+         * @param resourceId the resource, or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
 
-        /** @param createdAt when the run started (required) @return this builder */
+        /**
+         * @param createdAt when the run started (required)
+         * @return this builder
+         */
         public Builder createdAt(Instant createdAt) { this.createdAt = createdAt; return this; }
 
-        /** @param suspendedAt when the run last suspended (required) @return this builder */
+        /**
+         * @param suspendedAt when the run last suspended (required)
+         * @return this builder
+         */
         public Builder suspendedAt(Instant suspendedAt) { this.suspendedAt = suspendedAt; return this; }
 
-        /** @param version the row's version, at least 1 (default 1) @return this builder */
+        /**
+         * @param version the row's version, at least 1 (default 1)
+         * @return this builder
+         */
         public Builder version(long version) { this.version = version; return this; }
 
-        /** @param leaseOwner the claiming instance (with {@code RESUMING}), or null @return this builder */
+        /**
+         * @param leaseOwner the claiming instance (with {@code RESUMING}), or null
+         * @return this builder
+         */
         public Builder leaseOwner(@Nullable String leaseOwner) { this.leaseOwner = leaseOwner; return this; }
 
-        /** @param leaseExpiresAt when the claim lapses (with {@code RESUMING}), or null @return this builder */
+        /**
+         * @param leaseExpiresAt when the claim lapses (with {@code RESUMING}), or null
+         * @return this builder
+         */
         public Builder leaseExpiresAt(@Nullable Instant leaseExpiresAt) { this.leaseExpiresAt = leaseExpiresAt; return this; }
 
         /**
@@ -319,13 +349,22 @@ public final class RunSnapshot {
             return this;
         }
 
-        /** @param payload the run state as JSON text, or empty in a listing without payloads (required) @return this builder */
+        /**
+         * @param payload the run state as JSON text, or empty in a listing without payloads (required)
+         * @return this builder
+         */
         public Builder payload(String payload) { this.payload = payload; return this; }
 
-        /** @param expiresAt when the run's wait expires, or null @return this builder */
+        /**
+         * @param expiresAt when the run's wait expires, or null
+         * @return this builder
+         */
         public Builder expiresAt(@Nullable Instant expiresAt) { this.expiresAt = expiresAt; return this; }
 
-        /** @param summary the listing summary core wrote, as JSON text (required) @return this builder */
+        /**
+         * @param summary the listing summary core wrote, as JSON text (required)
+         * @return this builder
+         */
         public Builder summary(String summary) { this.summary = summary; return this; }
 
         /**

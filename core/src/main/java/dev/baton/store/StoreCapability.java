@@ -11,6 +11,8 @@ package dev.baton.store;
  * naming the capability and the store. Growth: an SPI method added after 0.1.0 comes with a new
  * constant here (see {@link SnapshotStore}), so a {@code switch} over this enum needs a
  * {@code default}.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum StoreCapability {
     /**

@@ -104,25 +104,46 @@ public final class StoredMessage {
         private Builder() {
         }
 
-        /** @param threadId the thread @return this builder */
+        /**
+         * @param threadId the thread
+         * @return this builder
+         */
         public Builder threadId(String threadId) { this.threadId = threadId; return this; }
 
-        /** @param seq its place in the thread @return this builder */
+        /**
+         * @param seq its place in the thread
+         * @return this builder
+         */
         public Builder seq(long seq) { this.seq = seq; return this; }
 
-        /** @param runId the run that wrote it @return this builder */
+        /**
+         * @param runId the run that wrote it
+         * @return this builder
+         */
         public Builder runId(String runId) { this.runId = runId; return this; }
 
-        /** @param runIndex its index among the run's messages, at least 0 @return this builder */
+        /**
+         * @param runIndex its index among the run's messages, at least 0
+         * @return this builder
+         */
         public Builder runIndex(int runIndex) { this.runIndex = runIndex; return this; }
 
-        /** @param role who speaks @return this builder */
+        /**
+         * @param role who speaks
+         * @return this builder
+         */
         public Builder role(Role role) { this.role = role; return this; }
 
-        /** @param content the message as JSON text @return this builder */
+        /**
+         * @param content the message as JSON text
+         * @return this builder
+         */
         public Builder content(String content) { this.content = content; return this; }
 
-        /** @param createdAt when it was appended @return this builder */
+        /**
+         * @param createdAt when it was appended
+         * @return this builder
+         */
         public Builder createdAt(Instant createdAt) { this.createdAt = createdAt; return this; }
 
         /**
@@ -198,16 +219,28 @@ public final class StoredMessage {
             private Builder() {
             }
 
-            /** @param runId the run that writes it @return this builder */
+            /**
+             * @param runId the run that writes it
+             * @return this builder
+             */
             public Builder runId(String runId) { this.runId = runId; return this; }
 
-            /** @param runIndex its index among the run's messages, at least 0 @return this builder */
+            /**
+             * @param runIndex its index among the run's messages, at least 0
+             * @return this builder
+             */
             public Builder runIndex(int runIndex) { this.runIndex = runIndex; return this; }
 
-            /** @param role who speaks @return this builder */
+            /**
+             * @param role who speaks
+             * @return this builder
+             */
             public Builder role(Role role) { this.role = role; return this; }
 
-            /** @param content the message as JSON text @return this builder */
+            /**
+             * @param content the message as JSON text
+             * @return this builder
+             */
             public Builder content(String content) { this.content = content; return this; }
 
             /**

@@ -10,7 +10,12 @@ import java.util.List;
  * @param total    every message of the thread
  */
 public record StoredMessagePage(List<StoredMessage> messages, long total) {
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param messages the page
+     * @param total every message of the thread
+     */
     public StoredMessagePage {
         messages = List.copyOf(messages);
     }

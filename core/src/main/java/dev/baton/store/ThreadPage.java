@@ -10,7 +10,12 @@ import java.util.List;
  * @param total   every thread of the resource
  */
 public record ThreadPage(List<MemoryThread> threads, long total) {
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param threads the page
+     * @param total every thread of the resource
+     */
     public ThreadPage {
         threads = List.copyOf(threads);
     }

@@ -11,11 +11,15 @@ import java.util.Objects;
  *
  * <p>Example message: {@code Invalid arguments for bookFlight: field 'to' is required; field
  * 'passengers' must be an integer, got "two"}.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class InvalidToolInputException extends InvalidRequestException {
     private static final long serialVersionUID = 1L;
 
+    /** The toolName this exception is about (serialized with it). */
     private final String toolName;
+    /** The problems this exception is about (serialized with it). */
     private final List<String> problems;
 
     /**

@@ -45,6 +45,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Approval: when {@link #requiresApproval(JsonNode)} is true for a call's input, the run suspends
  * before the tool runs, until {@code approveToolCall} or {@code declineToolCall}. A predicate that
  * throws means "approval required".
+ *
+ * <p>Immutable and thread-safe once built; its builders are not thread-safe.
  */
 public final class Tool {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
@@ -67,15 +69,27 @@ public final class Tool {
         this.waitTimeout = waitTimeout;
     }
 
-    /** Starts a tool; {@code name} is what the model calls it (letters, digits, {@code _ . -}). */
+    /**
+     * Starts a tool; {@code name} is what the model calls it (letters, digits, {@code _ . -}).
+     *
+     * @param name the tool's name
+     * @return the builder
+     * @throws IllegalArgumentException for a name with other characters
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
 
+    /**
+     * {@return the name the model calls it by}
+     */
     public String name() {
         return name;
     }
 
+    /**
+     * {@return what it does, for the model}
+     */
     public String description() {
         return description;
     }
@@ -85,6 +99,9 @@ public final class Tool {
         return inputSchema.deepCopy();
     }
 
+    /**
+     * {@return what it does}
+     */
     public ToolExecutor executor() {
         return executor;
     }
@@ -93,12 +110,19 @@ public final class Tool {
      * How long a call of this tool may wait for its approval (or its resume data) before the wait
      * expires, or empty: the agent's (or the run's) wait timeout applies. What happens on expiry is
      * the agent's {@code ExpiryPolicy}.
+     *
+     * @return the timeout, or empty
      */
     public java.util.Optional<java.time.Duration> waitTimeout() {
         return java.util.Optional.ofNullable(waitTimeout);
     }
 
-    /** Whether a call with this input waits for approval. A predicate that throws means yes. */
+    /**
+     * Whether a call with this input waits for approval. A predicate that throws means yes.
+     *
+     * @param input the call's input (the predicate gets a copy)
+     * @return true if the call waits for approval
+     */
     public boolean requiresApproval(JsonNode input) {
         try {
             return approval.test(input);
@@ -107,7 +131,11 @@ public final class Tool {
         }
     }
 
-    /** The definition given to the model. */
+    /**
+     * The definition given to the model.
+     *
+     * @return a new definition
+     */
     public ToolDefinition definition() {
         return new ToolDefinition(name, description, inputSchema);
     }
@@ -134,18 +162,35 @@ public final class Tool {
             this.name = name;
         }
 
+        /**
+         * The description the model reads.
+         *
+         * @param description what the tool does
+         * @return this builder
+         */
         public Builder description(String description) {
             this.description = Objects.requireNonNull(description, "description");
             return this;
         }
 
-        /** The input's JSON schema. */
+        /**
+         * The input's JSON schema.
+         *
+         * @param schema the schema (copied)
+         * @return this builder
+         */
         public Builder inputSchema(JsonNode schema) {
             this.inputSchema = Objects.requireNonNull(schema, "inputSchema").deepCopy();
             return this;
         }
 
-        /** The input's JSON schema, as JSON text. */
+        /**
+         * The input's JSON schema, as JSON text.
+         *
+         * @param schemaJson the schema as JSON text
+         * @return this builder
+         * @throws IllegalArgumentException if it is not JSON
+         */
         public Builder inputSchema(String schemaJson) {
             try {
                 this.inputSchema = JSON.readTree(schemaJson);
@@ -155,13 +200,23 @@ public final class Tool {
             return this;
         }
 
-        /** Every call needs approval ({@code true}) or none does ({@code false}, the default). */
+        /**
+         * Every call needs approval ({@code true}) or none does ({@code false}, the default).
+         *
+         * @param required whether calls wait for approval
+         * @return this builder
+         */
         public Builder requireApproval(boolean required) {
             this.approval = input -> required;
             return this;
         }
 
-        /** Approval decided per call from its input; a predicate that throws means approval is required. */
+        /**
+         * Approval decided per call from its input; a predicate that throws means approval is required.
+         *
+         * @param predicate given a copy of the call's input
+         * @return this builder
+         */
         public Builder requireApproval(Predicate<JsonNode> predicate) {
             this.approval = Objects.requireNonNull(predicate, "predicate");
             return this;
@@ -170,13 +225,21 @@ public final class Tool {
         /**
          * How long a call of this tool may wait for a decision (or data) before the wait expires; the
          * agent's {@code ExpiryPolicy} says what then happens (default: nothing, the run keeps waiting).
+         *
+         * @param timeout a positive duration
+         * @return this builder
          */
         public Builder waitTimeout(java.time.Duration timeout) {
             this.waitTimeout = positive(timeout);
             return this;
         }
 
-        /** What the tool does, given the raw JSON arguments. */
+        /**
+         * What the tool does, given the raw JSON arguments.
+         *
+         * @param executor what the tool does (required)
+         * @return this builder
+         */
         public Builder execute(ToolExecutor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
@@ -189,6 +252,9 @@ public final class Tool {
          * predicate given before this call still sees the raw arguments.
          *
          * @throws IllegalArgumentException if the type's schema is not an object (e.g. a {@code String})
+         * @param type the input type, a record or a class Jackson can bind
+         * @param <T>  the input type
+         * @return the typed builder
          */
         public <T> TypedBuilder<T> input(Class<T> type) {
             TypedBuilder<T> typed = new TypedBuilder<>(name, description, approval, TypedInput.of(name, type));
@@ -196,6 +262,11 @@ public final class Tool {
             return typed;
         }
 
+        /**
+         * {@return the tool}
+         *
+         * @throws NullPointerException if no executor was given
+         */
         public Tool build() {
             return new Tool(name, description, inputSchema, approval, executor, waitTimeout);
         }
@@ -227,40 +298,71 @@ public final class Tool {
             this.approval = input.approvalOfJson(approval);
         }
 
+        /**
+         * The description the model reads.
+         *
+         * @param description what the tool does
+         * @return this builder
+         */
         public TypedBuilder<T> description(String description) {
             this.description = Objects.requireNonNull(description, "description");
             return this;
         }
 
-        /** Every valid call needs approval ({@code true}) or none does ({@code false}, the default). */
+        /**
+         * Every valid call needs approval ({@code true}) or none does ({@code false}, the default).
+         *
+         * @param required whether valid calls wait for approval
+         * @return this builder
+         */
         public TypedBuilder<T> requireApproval(boolean required) {
             this.approval = input.approval(required);
             return this;
         }
 
-        /** Approval decided per call from its parsed input; a predicate that throws means approval is required. */
+        /**
+         * Approval decided per call from its parsed input; a predicate that throws means approval is required.
+         *
+         * @param predicate given the parsed input
+         * @return this builder
+         */
         public TypedBuilder<T> requireApproval(Predicate<? super T> predicate) {
             this.approval = input.approvalOfTyped(predicate);
             return this;
         }
 
-        /** How long a call of this tool may wait for a decision (or data); see {@link Builder#waitTimeout}. */
+        /**
+         * How long a call of this tool may wait for a decision (or data); see {@link Builder#waitTimeout}.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
         public TypedBuilder<T> waitTimeout(java.time.Duration timeout) {
             this.waitTimeout = positive(timeout);
             return this;
         }
 
-        /** What the tool does, given the checked and parsed input. */
+        /**
+         * What the tool does, given the checked and parsed input.
+         *
+         * @param executor what the tool does (required)
+         * @return this builder
+         */
         public TypedBuilder<T> execute(TypedToolExecutor<? super T> executor) {
             this.executor = input.executor(executor);
             return this;
         }
 
-        /** The generated input schema, as the model will see it. */
+        /** {@return the generated input schema, as the model will see it: a copy} */
         public JsonNode inputSchema() {
             return input.schema().deepCopy();
         }
 
+        /**
+         * {@return the tool}
+         *
+         * @throws NullPointerException if no executor was given
+         */
         public Tool build() {
             return new Tool(name, description, input.schema().deepCopy(), approval, executor, waitTimeout);
         }
