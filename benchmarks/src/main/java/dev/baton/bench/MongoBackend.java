@@ -123,7 +123,7 @@ final class MongoBackend extends Backend {
                 .append("version", DataSet.VERSION).append("layout", "s").append("seededAt", new Date()));
     }
 
-    /** The store's document layout (MongoSnapshotStore.toDocument), nulls included. */
+    /** The store's document layout (RunDocuments.toDocument in baton-storage-mongo), nulls included. */
     static Document document(RunSnapshot s) {
         return new Document("_id", s.runId())
                 .append("agentId", s.agentId())

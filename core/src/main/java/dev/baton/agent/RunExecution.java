@@ -15,6 +15,7 @@ import dev.baton.model.Message;
 import dev.baton.model.ModelChunk;
 import dev.baton.model.ModelRequest;
 import dev.baton.model.ToolCall;
+import dev.baton.tool.ApprovalContext;
 import dev.baton.tool.Tool;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -303,7 +304,7 @@ final class RunExecution implements Iterator<AgentEvent> {
             emit(new AgentEvent.ToolError(state.runId, next.toolCallId, next.toolName, message));
             return;
         }
-        if (next.status == Status.PENDING && tool.requiresApproval(ToolRunner.args(next))) {   // args: a copy
+        if (next.status == Status.PENDING && tool.requiresApproval(ToolRunner.args(next), approvalContext(next))) {   // args: a copy
             next.status = Status.AWAITING_APPROVAL;
             next.waitedFor = Status.AWAITING_APPROVAL;
             writes.changed();
@@ -319,6 +320,10 @@ final class RunExecution implements Iterator<AgentEvent> {
             tools.run(tool, next, this::emit);
         }
         writes.changed();
+    }
+
+    private ApprovalContext approvalContext(CallState call) {
+        return new ApprovalContext(agent.id(), state.runId, call.toolCallId, call.toolName, state.threadId, state.resourceId);
     }
 
     void done(CallState call, JsonNode result, boolean isError) {
@@ -437,7 +442,7 @@ final class RunExecution implements Iterator<AgentEvent> {
             if (phase == Phase.TOOLS) {
                 for (CallState call : state.calls) {
                     Tool tool = agent.tool(call.toolName);
-                    if (call.status == Status.PENDING && tool != null && tool.requiresApproval(ToolRunner.args(call))) {
+                    if (call.status == Status.PENDING && tool != null && tool.requiresApproval(ToolRunner.args(call), approvalContext(call))) {
                         call.status = Status.AWAITING_APPROVAL;
                         call.waitedFor = Status.AWAITING_APPROVAL;
                     }

@@ -42,11 +42,19 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
- * <p>Approval: when {@link #requiresApproval(JsonNode)} is true for a call's input, the run suspends
- * before the tool runs, until {@code approveToolCall} or {@code declineToolCall}. A predicate that
- * throws means "approval required".
+ * <p>Approval: when {@link #requiresApproval(JsonNode, ApprovalContext)} is true for a call, the run
+ * suspends before the tool runs, until {@code approveToolCall} or {@code declineToolCall}. A
+ * predicate or policy that throws means "approval required". An {@link ApprovalPolicy} also sees
+ * the run the call belongs to:
+ * <pre>{@code
+ * Tool refund = Tool.builder("refund")
+ *     .requireApproval((input, run) -> input.path("amount").asInt() > 100 || run.resourceId() == null)
+ *     .execute((input, ctx) -> ...)
+ *     .build();
+ * }</pre>
  *
- * <p>Immutable and thread-safe once built; its builders are not thread-safe.
+ * <p>Immutable and thread-safe once built; its builders are not thread-safe. Predicates, policies
+ * and executors given to a builder may be called from any thread, so they must be thread-safe.
  */
 public final class Tool {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
@@ -56,15 +64,17 @@ public final class Tool {
     private final String description;
     private final JsonNode inputSchema;
     private final Predicate<JsonNode> approval;
+    private final @Nullable ApprovalPolicy policy;
     private final ToolExecutor executor;
     private final java.time.@Nullable Duration waitTimeout;
 
     private Tool(String name, String description, JsonNode inputSchema, Predicate<JsonNode> approval,
-                 @Nullable ToolExecutor executor, java.time.@Nullable Duration waitTimeout) {
+                 @Nullable ApprovalPolicy policy, @Nullable ToolExecutor executor, java.time.@Nullable Duration waitTimeout) {
         this.name = name;
         this.description = description;
         this.inputSchema = inputSchema;
         this.approval = approval;
+        this.policy = policy;
         this.executor = Objects.requireNonNull(executor, () -> "tool '" + name + "' needs execute(...)");
         this.waitTimeout = waitTimeout;
     }
@@ -118,14 +128,38 @@ public final class Tool {
     }
 
     /**
-     * Whether a call with this input waits for approval. A predicate that throws means yes.
+     * Whether a call with this input waits for approval, judged from the input alone. A predicate
+     * that throws means yes. A tool built with {@link Builder#requireApproval(ApprovalPolicy)} needs
+     * the run's context to decide, so without it the answer is yes; core asks
+     * {@link #requiresApproval(JsonNode, ApprovalContext)}.
      *
      * @param input the call's input (the predicate gets a copy)
      * @return true if the call waits for approval
      */
     public boolean requiresApproval(JsonNode input) {
+        if (policy != null) return true;
         try {
-            return approval.test(input);
+            return approval.test(input == null ? null : input.deepCopy());
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Whether this call, in this run, waits for approval: what core asks before the tool runs. A
+     * tool's {@link ApprovalPolicy} gets a copy of {@code input} and {@code context}; a tool with a
+     * boolean or a predicate is judged from the input alone. A policy or predicate that throws
+     * means yes.
+     *
+     * @param input   the call's input (the policy or predicate gets a copy)
+     * @param context the run the call belongs to
+     * @return true if the call waits for approval
+     */
+    public boolean requiresApproval(JsonNode input, ApprovalContext context) {
+        Objects.requireNonNull(context, "context");
+        if (policy == null) return requiresApproval(input);
+        try {
+            return policy.requiresApproval(input.deepCopy(), context);
         } catch (RuntimeException e) {
             return true;
         }
@@ -151,6 +185,7 @@ public final class Tool {
         private String description = "";
         private JsonNode inputSchema = defaultSchema();
         private Predicate<JsonNode> approval = input -> false;
+        private @Nullable ApprovalPolicy policy;
         private @Nullable ToolExecutor executor;
         private java.time.@Nullable Duration waitTimeout;
 
@@ -208,6 +243,7 @@ public final class Tool {
          */
         public Builder requireApproval(boolean required) {
             this.approval = input -> required;
+            this.policy = null;
             return this;
         }
 
@@ -219,6 +255,23 @@ public final class Tool {
          */
         public Builder requireApproval(Predicate<JsonNode> predicate) {
             this.approval = Objects.requireNonNull(predicate, "predicate");
+            this.policy = null;
+            return this;
+        }
+
+        /**
+         * Approval decided per call from its input and the run it belongs to (agent, run, thread,
+         * resource, tool name); a policy that throws means approval is required. Replaces an
+         * earlier {@code requireApproval}, as each of them replaces this one. Given before
+         * {@link #input(Class)}, it still sees the raw arguments, and arguments that do not match
+         * the type fail without asking anyone.
+         *
+         * @param policy given a copy of the call's input and the run's context; called from any
+         *               thread, so it must be thread-safe
+         * @return this builder
+         */
+        public Builder requireApproval(ApprovalPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -259,6 +312,11 @@ public final class Tool {
         public <T> TypedBuilder<T> input(Class<T> type) {
             TypedBuilder<T> typed = new TypedBuilder<>(name, description, approval, TypedInput.of(name, type));
             typed.waitTimeout = waitTimeout;
+            ApprovalPolicy given = policy;
+            if (given != null) {
+                Predicate<JsonNode> valid = typed.input.approvalOfJson(args -> true);
+                typed.policy = (args, run) -> valid.test(args) && given.requiresApproval(args, run);
+            }
             return typed;
         }
 
@@ -268,7 +326,7 @@ public final class Tool {
          * @throws NullPointerException if no executor was given
          */
         public Tool build() {
-            return new Tool(name, description, inputSchema, approval, executor, waitTimeout);
+            return new Tool(name, description, inputSchema, approval, policy, executor, waitTimeout);
         }
 
         private static JsonNode defaultSchema() {
@@ -287,6 +345,7 @@ public final class Tool {
         private final String name;
         private String description;
         private Predicate<JsonNode> approval;
+        private @Nullable ApprovalPolicy policy;
         private final TypedInput<T> input;
         private @Nullable ToolExecutor executor;
         private java.time.@Nullable Duration waitTimeout;
@@ -317,6 +376,7 @@ public final class Tool {
          */
         public TypedBuilder<T> requireApproval(boolean required) {
             this.approval = input.approval(required);
+            this.policy = null;
             return this;
         }
 
@@ -328,6 +388,7 @@ public final class Tool {
          */
         public TypedBuilder<T> requireApproval(Predicate<? super T> predicate) {
             this.approval = input.approvalOfTyped(predicate);
+            this.policy = null;
             return this;
         }
 
@@ -364,7 +425,7 @@ public final class Tool {
          * @throws NullPointerException if no executor was given
          */
         public Tool build() {
-            return new Tool(name, description, input.schema().deepCopy(), approval, executor, waitTimeout);
+            return new Tool(name, description, input.schema().deepCopy(), approval, policy, executor, waitTimeout);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.baton.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.agent.AgentStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Collections;
@@ -41,6 +43,61 @@ public final class ApiResponse implements AutoCloseable {
         this.body = body;
         this.stream = stream;
     }
+
+    // ---- the answers the API builds (every one with the same security headers) -----------------
+
+    /** A JSON body. */
+    static ApiResponse json(int status, JsonNode body) {
+        return new ApiResponse(status, headers(ParsedRequest.JSON), Json.bytes(body), null);
+    }
+
+    /** An RFC 9457 problem document, with the problem's own headers. */
+    static ApiResponse problem(Problem p) {
+        Map<String, String> h = headers("application/problem+json");
+        h.putAll(p.headers());
+        return new ApiResponse(p.status(), h, Json.bytes(p.toJson()), null);
+    }
+
+    /** 204, no body. */
+    static ApiResponse noContent() {
+        return new ApiResponse(204, headers(null), null, null);
+    }
+
+    /** A run's events, written as the run produces them. */
+    static ApiResponse eventStream(AgentStream stream) {
+        return new ApiResponse(200, eventStreamHeaders(), null, new EventStreamBody(stream));
+    }
+
+    /** Events that already happened, as one event-stream body. */
+    static ApiResponse eventStream(byte[] events) {
+        return new ApiResponse(200, eventStreamHeaders(), events, null);
+    }
+
+    /** A file of the jar: revalidated on use ({@code no-cache}), with a {@code Content-Security-Policy} if given. */
+    static ApiResponse document(String contentType, byte[] bytes, @Nullable String policy) {
+        Map<String, String> h = headers(contentType);
+        h.put("Cache-Control", "no-cache");
+        if (policy != null) h.put("Content-Security-Policy", policy);
+        return new ApiResponse(200, h, bytes, null);
+    }
+
+    private static Map<String, String> eventStreamHeaders() {
+        Map<String, String> headers = headers(ParsedRequest.EVENT_STREAM + "; charset=utf-8");
+        headers.put("X-Accel-Buffering", "no");   // nginx: pass each event through at once
+        return headers;
+    }
+
+    private static Map<String, String> headers(@Nullable String contentType) {
+        Map<String, String> h = new LinkedHashMap<>();
+        if (contentType != null) h.put("Content-Type", contentType);
+        h.put("Cache-Control", "no-store");
+        h.put("X-Content-Type-Options", "nosniff");
+        h.put("Referrer-Policy", "no-referrer");
+        h.put("X-Frame-Options", "DENY");
+        return h;
+    }
+
+    // ---- the response -------------------------------------------------------------------------
 
     /** The HTTP status. */
     public int status() {

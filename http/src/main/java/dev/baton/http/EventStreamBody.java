@@ -36,15 +36,15 @@ final class EventStreamBody implements ApiResponse.StreamingBody {
             out.write((": run " + stream.runId() + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
             for (AgentEvent e : stream) {
-                write(out, e.type(), Json.text(Json.event(e)));
+                write(out, e.type(), Json.text(EventJson.event(e)));
             }
             AgentResult result = stream.result();
-            write(out, OUTCOME, Json.text(Json.outcome(result)));
+            write(out, OUTCOME, Json.text(EventJson.outcome(result)));
         } catch (IOException e) {
             LOG.debug("client left the event stream of run {}: {}", stream.runId(), e.toString());
             throw e;
         } catch (RuntimeException e) {
-            write(out, PROBLEM, Json.text(Json.problem(Problem.from(e))));
+            write(out, PROBLEM, Json.text(Problem.from(e).toJson()));
         }
     }
 
@@ -57,8 +57,8 @@ final class EventStreamBody implements ApiResponse.StreamingBody {
     static byte[] bytes(AgentResult result) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         try {
-            for (AgentEvent e : result.events()) write(out, e.type(), Json.text(Json.event(e)));
-            write(out, OUTCOME, Json.text(Json.outcome(result)));
+            for (AgentEvent e : result.events()) write(out, e.type(), Json.text(EventJson.event(e)));
+            write(out, OUTCOME, Json.text(EventJson.outcome(result)));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);   // never: it writes to memory
         }

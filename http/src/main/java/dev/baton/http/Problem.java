@@ -1,5 +1,6 @@
 package dev.baton.http;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.BatonException;
 import dev.baton.InvalidOptionException;
 import dev.baton.LeaseLostException;
@@ -11,6 +12,7 @@ import dev.baton.StorageException;
 import dev.baton.ThreadOwnershipException;
 import dev.baton.ToolCallNotFoundException;
 import dev.baton.UnknownToolException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -20,6 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * An RFC 9457 problem: {@code type}, {@code title}, {@code status}, {@code detail}, plus extension
  * members (e.g. {@code option}). Never carries a stack trace; what is logged stays on the server.
+ * The one place errors become answers: {@link #from} maps every exception of a handler, of core
+ * and of the stores; {@link #toJson} is the document, in a response ({@link ApiResponse#problem}) or
+ * as the closing event of a stream that failed part-way.
  *
  * @param status     the HTTP status
  * @param slug       the last part of {@code type}: {@code urn:baton:problem:<slug>}
@@ -34,8 +39,9 @@ record Problem(int status, String slug, String title, String detail, Map<String,
     static final String TYPE_PREFIX = "urn:baton:problem:";
 
     Problem {
-        extensions = Map.copyOf(extensions);
-        headers = Map.copyOf(headers);
+        // in the order given, as documented (Map.copyOf orders them differently in each JVM)
+        extensions = Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
     static Problem of(int status, String slug, String title, String detail) {
@@ -56,6 +62,17 @@ record Problem(int status, String slug, String title, String detail, Map<String,
 
     String type() {
         return TYPE_PREFIX + slug;
+    }
+
+    /** The problem document: the four members, then the extensions in order. */
+    ObjectNode toJson() {
+        ObjectNode n = Json.object();
+        n.put("type", type());
+        n.put("title", title);
+        n.put("status", status);
+        n.put("detail", detail);
+        for (Map.Entry<String, Object> e : extensions.entrySet()) n.set(e.getKey(), Json.MAPPER.valueToTree(e.getValue()));
+        return n;
     }
 
     /** Thrown inside the API to answer with a problem. */
@@ -124,6 +141,12 @@ record Problem(int status, String slug, String title, String detail, Map<String,
             return of(409, "thread-owned-elsewhere", "Thread of another resource",
                     "Thread '" + to.threadId() + "' belongs to another resource: a run may use only a thread of its own "
                             + "resource. Nothing was stored.").with("option", "threadId");
+        }
+        if (e instanceof ResourceMerge.ListingChangedException lc) {
+            return of(503, "listing-changed", "Listing changed while read",
+                    "Runs of your resources were created or ended while this page was read, "
+                            + lc.attempts() + " times in a row. Try again.")
+                    .withHeader("Retry-After", "1");
         }
         if (e instanceof StorageException) {
             String incident = incident();

@@ -18,11 +18,19 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -82,7 +90,41 @@ class HttpApiTest {
             assertThat(page.header("Content-Security-Policy")).contains("script-src 'self'", "frame-ancestors 'none'");
             assertThat(anonymous.get("/inbox.js").contentType()).startsWith("text/javascript");
             assertThat(anonymous.get("/inbox.css").contentType()).startsWith("text/css");
+            assertThat(page.body()).contains("<link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\">");
+            ApiClient.Response icon = anonymous.get("/favicon.svg");
+            assertThat(icon.contentType()).isEqualTo("image/svg+xml");
+            assertThat(icon.body()).startsWith("<svg ").doesNotContain("<script");
+            assertThat(icon.header("Content-Security-Policy")).as("opened on its own, it runs nothing")
+                    .isEqualTo("default-src 'none'; frame-ancestors 'none'");
             assertThat(anonymous.get("/openapi.json").json().get("openapi").asText()).isEqualTo("3.1.0");
+        }
+
+        @Test
+        void theInboxIsAModuleWhoseImportsAreAllServedAsJavaScript() {
+            ApiClient anonymous = t.client(null);
+            assertThat(anonymous.get("/").body()).contains("<script type=\"module\" src=\"inbox.js\"></script>");
+            // every module reachable from inbox.js by its static imports, each resolved against its importer
+            Pattern imports = Pattern.compile("(?m)^import .* from '(\\./[^']+)';$");
+            Deque<String> todo = new ArrayDeque<>(List.of("/inbox.js"));
+            Set<String> served = new TreeSet<>();
+            while (!todo.isEmpty()) {
+                String path = todo.pop();
+                if (!served.add(path)) continue;
+                ApiClient.Response module = anonymous.get(path);
+                assertThat(module.status()).as(path).isEqualTo(200);
+                assertThat(module.contentType()).as(path).isEqualTo("text/javascript; charset=utf-8");
+                assertThat(module.header("X-Content-Type-Options")).isEqualTo("nosniff");
+                Matcher m = imports.matcher(module.body());
+                while (m.find()) todo.push(URI.create("http://x" + path).resolve(m.group(1)).getPath());
+            }
+            List<String> modules = StaticAsset.MODULES.stream().map(f -> "/inbox/" + f).toList();
+            assertThat(served).as("imported: exactly the modules served").containsExactlyInAnyOrderElementsOf(
+                    Stream.concat(Stream.of("/inbox.js"), modules.stream()).toList());
+            JsonNode documented = OpenApiDocument.get().root.at("/paths/~1inbox~1{file}/get/parameters/0/schema/enum");
+            List<String> names = new ArrayList<>();
+            documented.forEach(n -> names.add(n.asText()));
+            assertThat(names).as("openapi.json lists the modules").containsExactlyInAnyOrderElementsOf(StaticAsset.MODULES);
+            assertThat(anonymous.get("/inbox/nope.js").status()).isEqualTo(404);
         }
     }
 
@@ -601,6 +643,16 @@ class HttpApiTest {
             assertThat(p.type()).isEqualTo("urn:baton:problem:thread-owned-elsewhere");
             assertThat(p.extensions()).containsEntry("option", "threadId");
             assertThat(p.detail()).contains("trip-7").doesNotContain("carol-secret");
+        }
+
+        @Test
+        void aProblemsExtensionMembersKeepTheOrderTheyWereAddedIn() {
+            Problem p = Problem.of(400, "x", "X", "x");
+            List<String> names = List.of("option", "maxBodyBytes", "runId", "agentId", "incident", "a", "b", "c");
+            for (String n : names) p = p.with(n, n);
+            List<String> written = new java.util.ArrayList<>();
+            p.toJson().fieldNames().forEachRemaining(written::add);
+            assertThat(written.subList(4, written.size())).isEqualTo(names);
         }
 
         @Test

@@ -329,7 +329,7 @@ class HttpSecurityTest {
             assertThat(r.status()).isEqualTo(503);
             assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:listing-changed");
             assertThat(r.header("Retry-After")).isEqualTo("1");
-            assertThat(arrivals.get()).isEqualTo(BatonHttpApi.MERGE_ATTEMPTS);
+            assertThat(arrivals.get()).isEqualTo(ResourceMerge.ATTEMPTS);
         }
 
         @Test
@@ -437,7 +437,8 @@ class HttpSecurityTest {
 
         @ParameterizedTest
         @ValueSource(strings = {"/../openapi.json", "/%2e%2e/%2e%2e/etc/passwd", "/inbox.js/..", "/..%2Finbox.js", "/./inbox.js",
-                "/inbox.js%00", "/WEB-INF/web.xml", "/dev/baton/http/openapi.json"})
+                "/inbox.js%00", "/WEB-INF/web.xml", "/dev/baton/http/openapi.json", "/inbox/..%2Finbox.js", "/inbox/%2e%2e%2Fopenapi.json",
+                "/inbox/../openapi.json", "/inbox/", "/inbox/inbox.html", "/inbox/api.js%00", "/inbox/API.JS", "/inbox/api.js/x"})
         void staticFilesDoNotTraverse(String path) throws Exception {
             RawHttp.Response r = RawHttp.get(t.port(), path, TestServer.ADMIN);
             assertThat(r.status()).as(path).isIn(400, 404);

@@ -13,6 +13,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -35,8 +38,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * which {@code .ci/run} installs), over a server on a SQLite file with seeded runs: filter, load
  * more by the cursor, approve one run, decline one with a reason, resume one with data (after the
  * page refused invalid JSON); creation and expiry times, cancel with a reason, an interrupted run
- * continued, another discarded after a confirmation; and watch the list update. Screenshots go to
- * {@code target/}.
+ * continued, another discarded after a confirmation; and watch the list update. Load more is in the
+ * page only while runs are left; the page has its icon, and the console has no error. Screenshots go
+ * to {@code target/}.
  */
 class InboxBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -88,6 +92,7 @@ class InboxBrowserTest {
         System.setProperty("webdriver.chrome.driver", DRIVER.toString());
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));   // the console, for consoleErrors()
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=1400,1100", "--lang=en-US",
@@ -118,6 +123,20 @@ class InboxBrowserTest {
         wait.withMessage(() -> "expected " + n + " runs; page says: " + browser.findElement(By.id("summary")).getText()
                         + " / " + browser.findElement(By.id("status")).getText())
                 .until(d -> runs().size() == n && !"true".equals(d.findElement(By.tagName("body")).getAttribute("aria-busy")));
+    }
+
+    /** No Load more control in the page at all, not even a hidden one ("Load 0 more runs"). */
+    void assertNoLoadMore() {
+        assertThat(browser.findElements(By.id("load-more"))).as("no load-more control").isEmpty();
+        assertThat((String) ((JavascriptExecutor) browser).executeScript("return document.body.textContent"))
+                .doesNotContainPattern("Load \\d+ more");
+    }
+
+    /** The console's errors since they were last read: failed requests, script errors, CSP violations. */
+    List<String> consoleErrors() {
+        return browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(e -> e.getMessage()).toList();
     }
 
     WebElement run(String threadId) {
@@ -188,7 +207,7 @@ class InboxBrowserTest {
         more.click();
         waitForRuns(7);
         assertThat(browser.findElement(By.id("summary")).getText()).isEqualTo("Runs 1–7 of 7 waiting runs.");
-        assertThat(more.isDisplayed()).as("nothing more to load").isFalse();
+        assertNoLoadMore();
         assertThat(browser.switchTo().activeElement().getText()).isEqualTo(runs().get(5).findElement(By.tagName("h3")).getText());
         new Select(browser.findElement(By.id("per-page"))).selectByVisibleText("10");
         waitForRuns(7);
@@ -235,6 +254,7 @@ class InboxBrowserTest {
         // what the page shows is what the store holds
         assertThat(concierge.listSuspendedRuns().runs()).extracting(r -> r.threadId())
                 .containsExactly("erin-japan", "carol-orders", "alice-lisbon", "alice-lisbon");
+        assertThat(consoleErrors()).isEmpty();
     }
 
     @Test
@@ -317,6 +337,48 @@ class InboxBrowserTest {
         assertThat(store.find(bobRun)).isEmpty();
         assertThat(concierge.listSuspendedRuns().runs()).extracting(r -> r.threadId())
                 .containsExactly("zoe-rome", "dave-documents", "carol-tokyo", "alice-lisbon", "alice-lisbon");
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void loadMoreIsOfferedOnlyWhileRunsAreLeftToLoad() throws Exception {
+        browser.get(server.uri() + "#token=" + TestServer.ADMIN);
+        waitForRuns(7);
+        // five runs from 2 June on, five per load: a full page (it has a cursor) with nothing after it
+        ((JavascriptExecutor) browser).executeScript("document.getElementById('from').value = '2026-06-02';");
+        new Select(browser.findElement(By.id("per-page"))).selectByVisibleText("5");
+        waitForRuns(5);
+        assertThat(browser.findElement(By.id("summary")).getText()).isEqualTo("Runs 1–5 of 5 waiting runs.");
+        assertNoLoadMore();
+
+        // nothing matches
+        browser.findElement(By.id("resource")).sendKeys("nobody", Keys.ENTER);
+        wait.until(d -> browser.findElement(By.id("summary")).getText().equals("No suspended runs match."));
+        assertThat(runs()).isEmpty();
+        assertNoLoadMore();
+
+        // all seven: two left, then none
+        browser.findElement(By.id("clear")).click();
+        waitForRuns(5);
+        assertThat(browser.findElement(By.id("load-more")).getText()).isEqualTo("Load 2 more runs");
+        browser.findElement(By.id("load-more")).click();
+        waitForRuns(7);
+        assertNoLoadMore();
+        assertThat(consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void thePageHasItsIconAndTheConsoleStaysClean() {
+        browser.get(server.uri() + "#token=" + TestServer.ADMIN);
+        waitForRuns(7);
+        Object icon = ((JavascriptExecutor) browser).executeAsyncScript(
+                "const done = arguments[arguments.length - 1];"
+                        + "const link = document.querySelector('link[rel=icon]');"
+                        + "fetch(link.href).then(r => done(link.getAttribute('href') + ' ' + r.status + ' ' + r.headers.get('Content-Type')));");
+        assertThat(icon).isEqualTo("favicon.svg 200 image/svg+xml");
+        // the browser asks for the icon by itself once the page has loaded: give it the time
+        wait.until(d -> ((JavascriptExecutor) d).executeScript("return document.readyState").equals("complete"));
+        assertThat(consoleErrors()).as("no failed request (no 404 for a favicon), no script error, no CSP violation").isEmpty();
     }
 
     @Test
@@ -329,5 +391,7 @@ class InboxBrowserTest {
         token.sendKeys(TestServer.ADMIN, Keys.ENTER);
         waitForRuns(7);
         screenshot("inbox-signed-in.png");
+        assertThat(consoleErrors()).as("only the refused token's 401").singleElement().asString()
+                .contains("/me - Failed to load resource: the server responded with a status of 401");
     }
 }

@@ -42,7 +42,7 @@ class OpenApiConformanceTest {
                 if (p.getValue().has(method)) documented.add(method.toUpperCase(Locale.ROOT) + " " + p.getKey());
             }
         }
-        assertThat(documented).containsExactlyInAnyOrderElementsOf(BatonHttpApi.ROUTES);
+        assertThat(documented).containsExactlyInAnyOrderElementsOf(t.api.routes());
     }
 
     @Test
@@ -119,7 +119,7 @@ class OpenApiConformanceTest {
         }
         List<Call> calls = new ArrayList<>();
         java.util.function.BiConsumer<String, ApiClient.Response> get = (path, r) -> calls.add(new Call("GET", path, r.status(), r));
-        for (String path : List.of("/", "/inbox.css", "/inbox.js", "/openapi.json", "/me", "/agents",
+        for (String path : List.of("/", "/inbox.css", "/inbox.js", "/inbox/api.js", "/inbox/nope.js", "/favicon.svg", "/openapi.json", "/me", "/agents",
                 "/agents/concierge/suspended-runs", "/agents/concierge/suspended-runs?resourceId=dave&perPage=1&page=1",
                 "/agents/concierge/suspended-runs?perPage=x", "/agents/nobody/suspended-runs")) {
             get.accept(path, admin.get(path));
@@ -166,7 +166,9 @@ class OpenApiConformanceTest {
             seen.add(c.method() + " " + template + " " + c.status() + " " + type);
         }
         assertThat(seen).contains(
-                "GET / 200 text/html", "GET /openapi.json 200 application/json", "GET /me 200 application/json",
+                "GET / 200 text/html", "GET /inbox/{file} 200 text/javascript", "GET /inbox/{file} 404 application/problem+json",
+                "GET /favicon.svg 200 image/svg+xml",
+                "GET /openapi.json 200 application/json", "GET /me 200 application/json",
                 "GET /agents 200 application/json", "GET /agents 401 application/problem+json",
                 "GET /agents/{agentId}/suspended-runs 200 application/json",
                 "GET /agents/{agentId}/suspended-runs 400 application/problem+json",
@@ -193,7 +195,7 @@ class OpenApiConformanceTest {
                 "DELETE /agents/{agentId}/runs/{runId} 404 application/problem+json");
         Set<String> operations = new TreeSet<>();
         for (String s : seen) operations.add(s.substring(0, s.indexOf(' ', s.indexOf(' ') + 1)));
-        assertThat(operations).containsExactlyInAnyOrderElementsOf(BatonHttpApi.ROUTES);
+        assertThat(operations).containsExactlyInAnyOrderElementsOf(t.api.routes());
     }
 
     private static void collectRefs(JsonNode node, List<String> out) {

@@ -54,7 +54,7 @@ final class OpenApiDocument {
 
     /** The documented path template matching {@code rawPath}, or null. */
     @Nullable String template(String rawPath) {
-        List<String> segments = BatonHttpApi.segments(rawPath);
+        List<String> segments = Router.segments(rawPath);
         for (Iterator<String> it = root.path("paths").fieldNames(); it.hasNext(); ) {
             String t = it.next();
             List<String> parts = t.equals("/") ? List.of() : List.of(t.substring(1).split("/"));

@@ -10,7 +10,7 @@ import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.store.memory.MemorySnapshotStore;
-import dev.baton.tck.TcpProxy;
+import dev.baton.tck.support.TcpProxy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;

@@ -35,7 +35,13 @@ public final class Certification {
      * @param capabilities what {@link SnapshotStore#capabilities()} declared
      */
     public record StoreSeen(String storeClass, String description, Set<StoreCapability> capabilities) {
-        /** Copies the capabilities. */
+        /**
+         * Copies the capabilities.
+         *
+         * @param storeClass   the implementation's class name
+         * @param description  what {@link SnapshotStore#describe()} said
+         * @param capabilities what {@link SnapshotStore#capabilities()} declared
+         */
         public StoreSeen {
             Objects.requireNonNull(storeClass, "storeClass");
             Objects.requireNonNull(description, "description");
@@ -51,6 +57,9 @@ public final class Certification {
     /**
      * Records that the tests of {@code suite} run against {@code store}. Cheap and idempotent:
      * call it for every test.
+     *
+     * @param suite the test class (the suite the report lists)
+     * @param store the store its tests run against
      */
     public static void record(Class<?> suite, SnapshotStore store) {
         Objects.requireNonNull(suite, "suite");
@@ -65,7 +74,11 @@ public final class Certification {
                 .add(new StoreSeen(store.getClass().getName(), description, store.capabilities()));
     }
 
-    /** What was recorded so far, by suite class name. */
+    /**
+     * What was recorded so far, by suite class name.
+     *
+     * @return a copy: the stores each suite ran against
+     */
     public static Map<String, Set<StoreSeen>> recorded() {
         Map<String, Set<StoreSeen>> copy = new TreeMap<>();
         BY_SUITE.forEach((k, v) -> copy.put(k, Set.copyOf(v)));

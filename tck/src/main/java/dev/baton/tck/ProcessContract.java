@@ -8,6 +8,7 @@ import dev.baton.store.RunQuery;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.Snapshots;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cross-process half of the TCK: real separate JVMs (see {@link ProcessWorker}) share the
+ * The cross-process half of the TCK: real separate JVMs (a {@code ProcessWorker} each) share the
  * store under test. Two of them race to approve the same run, 50 times; processes are killed
  * with {@code kill -9} while a run waits, while its tool runs, and after its result was stored.
  * The tool's side effect is a line in a file outside the JVMs, so executions are counted even
@@ -50,15 +51,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 public abstract class ProcessContract {
 
-    /** The URL a separate JVM opens the store under test with. */
+    /**
+     * The URL a separate JVM opens the store under test with.
+     *
+     * @return a URL for {@link SnapshotStores#open(String, Map)} that every JVM of the test opens the same database with
+     */
     protected abstract String storeUrl();
 
-    /** Properties for {@link SnapshotStores#open(String, Map)}; none by default. */
+    /**
+     * Properties for {@link SnapshotStores#open(String, Map)}; none by default.
+     *
+     * @return the properties every JVM of the test opens the store with
+     */
     protected Map<String, String> storeProperties() {
         return Map.of();
     }
 
-    /** Lease of the workers; short, so that recovery after a kill is quick. */
+    /**
+     * Lease of the workers; short, so that recovery after a kill is quick.
+     *
+     * @return the lease duration of the worker JVMs' agents, in milliseconds (1500 by default)
+     */
     protected long leaseMillis() {
         return 1500;
     }
@@ -112,7 +125,7 @@ public abstract class ProcessContract {
     }
 
     /** A running worker JVM. */
-    protected final class Worker {
+    private final class Worker {
         final Process process;
         final Writer in;
         final BlockingQueue<String> answers = new LinkedBlockingQueue<>();

@@ -10,6 +10,7 @@ import dev.baton.model.LanguageModel;
 import dev.baton.model.Message;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import dev.baton.tck.support.Json;
 import dev.baton.tool.Tool;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,7 +32,7 @@ import java.util.Map;
  *
  * <p>Arguments: {@code storeUrl agentId sideEffectFile leaseMillis [key=value store properties...]}.
  */
-public final class ProcessWorker {
+final class ProcessWorker {
 
     private enum Mode { NORMAL, HANG_IN_TOOL, HANG_AFTER_TOOL, HANG_IN_SECOND_TOOL, HANG_AFTER_SECOND_TOOL }
 

@@ -18,6 +18,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
 public @interface ProvesCapability {
-    /** The capability the marked tests prove. */
+    /**
+     * The capability the marked tests prove.
+     *
+     * @return the capability
+     */
     StoreCapability value();
 }

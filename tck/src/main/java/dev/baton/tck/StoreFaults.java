@@ -1,6 +1,7 @@
 package dev.baton.tck;
 
 import dev.baton.store.SnapshotStore;
+import dev.baton.tck.support.TcpProxy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -28,12 +29,18 @@ import java.util.Objects;
  */
 public interface StoreFaults extends AutoCloseable {
 
-    /** A store on the backend under test whose link this object breaks; the same one on every call. */
+    /**
+     * A store on the backend under test whose link this object breaks; the same one on every call.
+     *
+     * @return the store the {@code Faults} tests call
+     */
     SnapshotStore store();
 
     /**
      * Breaks the link as a crashed server or a dropped connection does. From then on every call of
      * {@link #store()} must fail with a {@link dev.baton.StorageException} within {@link #callTimeout()}.
+     *
+     * @throws Exception if the link cannot be broken: the test fails with it
      */
     void cut() throws Exception;
 
@@ -42,12 +49,18 @@ public interface StoreFaults extends AutoCloseable {
      * then on every call must fail with a {@link dev.baton.StorageException} within
      * {@link #callTimeout()} instead of blocking. The default throws
      * {@link UnsupportedOperationException}: the test is then skipped.
+     *
+     * @throws Exception if the backend cannot be silenced: the test fails with it
      */
     default void silence() throws Exception {
         throw new UnsupportedOperationException("this StoreFaults cannot make the backend go silent");
     }
 
-    /** The longest one call of {@link #store()} may block after a fault before it fails; the TCK adds 10 s of slack. */
+    /**
+     * The longest one call of {@link #store()} may block after a fault before it fails; the TCK adds 10 s of slack.
+     *
+     * @return the store's own call timeout, as configured for {@link #store()}
+     */
     Duration callTimeout();
 
     /** Closes {@link #store()} and whatever the faults needed (a proxy). */
@@ -57,7 +70,14 @@ public interface StoreFaults extends AutoCloseable {
     /** Opens a store on a server reached at {@code host:port}. */
     @FunctionalInterface
     interface Opener {
-        /** Opens the store under test on the server at {@code host:port} (a proxy, here). */
+        /**
+         * Opens the store under test on the server at {@code host:port} (a proxy, here).
+         *
+         * @param host the host to connect to
+         * @param port the port to connect to
+         * @return a store on that server, with short timeouts
+         * @throws Exception if the store cannot be opened
+         */
         SnapshotStore open(String host, int port) throws Exception;
     }
 
@@ -65,9 +85,13 @@ public interface StoreFaults extends AutoCloseable {
      * Faults through a {@link TcpProxy} in front of the server at {@code host:port}: {@link #cut()}
      * is {@link TcpProxy#kill()}, {@link #silence()} is {@link TcpProxy#freeze()}.
      *
+     * @param host        the server's host
+     * @param port        the server's port
      * @param callTimeout the longest a call may block once the server is gone (the store's own
      *                    timeouts, as {@code opener} configures them)
      * @param opener      opens the store on the proxy's loopback address
+     * @return faults that kill or freeze the proxy; closing them closes the store and the proxy
+     * @throws Exception if the proxy cannot listen or the store cannot be opened
      */
     static StoreFaults throughProxy(String host, int port, Duration callTimeout, Opener opener) throws Exception {
         Objects.requireNonNull(callTimeout, "callTimeout");

@@ -28,14 +28,14 @@ class CertificationListenerTest {
             ListingContract.class, AgentContract.class, RecoveryContract.class, LifecycleContract.class,
             ProcessContract.class, MemoryStoreContract.class, MemoryContract.class);
 
-    private final List<CertificationListener.Suite> suites = new ArrayList<>();
+    private final List<CertificationReport.Suite> suites = new ArrayList<>();
     private final Map<String, Set<Certification.StoreSeen>> recorded = new LinkedHashMap<>();
     private Set<StoreCapability> declared = EnumSet.noneOf(StoreCapability.class);
 
     /** A suite of {@code contract} against the store, with {@code passed} duty tests passed. */
-    private CertificationListener.Suite suite(String contract, int passed) {
+    private CertificationReport.Suite suite(String contract, int passed) {
         String name = "My" + contract.replace("Contract", "Test");
-        CertificationListener.Suite s = new CertificationListener.Suite("com.example." + name, name, contract);
+        CertificationReport.Suite s = new CertificationReport.Suite("com.example." + name, name, contract);
         for (int i = 0; i < passed; i++) s.passed(Optional.empty());
         suites.add(s);
         recorded.put(s.className, Set.of(new Certification.StoreSeen(STORE, "my store", declared)));
@@ -55,7 +55,7 @@ class CertificationListenerTest {
     }
 
     private String report() {
-        return CertificationListener.report(suites, recorded);
+        return CertificationReport.report(suites, recorded);
     }
 
     @Nested
@@ -71,16 +71,25 @@ class CertificationListenerTest {
         }
 
         @Test
-        void aStoreThatRanOnlyBaton01sContractsIsNotCertifiedForBaton02sDutiesAndTheMissingOnesAreNamed() {
+        void aStoreThatLeftOutRequiredContractsIsNotCertifiedAndTheMissingOnesAreNamed() {
             declared = EnumSet.of(StoreCapability.SHARED, StoreCapability.DURABLE);
             every("SnapshotStoreContract", "AgentContract");
-            CertificationListener.Suite process = suite("ProcessContract", 0);
+            CertificationReport.Suite process = suite("ProcessContract", 0);
             times(6, () -> process.passed(Optional.of(StoreCapability.DURABLE)));
             String report = report();
-            assertThat(report).contains("NOT CERTIFIED: " + STORE + ": not certified for Baton 0.2's duties: LeaseContract,"
+            assertThat(report).contains("NOT CERTIFIED: " + STORE + ": not certified for the duties of every store: LeaseContract,"
                     + " ListingContract, RecoveryContract and LifecycleContract are missing (no suite ran their tests against it)");
             assertThat(report).contains("ListingContract          MISSING: no suite ran its tests against this store")
                     .contains("!!! NOT CERTIFIED: " + STORE);
+        }
+
+        @Test
+        void theReportNamesTheVersionOfTheTckWhoseDutiesItChecked() {
+            everyRequired();
+            assertThat(CertificationReport.TCK_VERSION).as("the version the build wrote into tck.properties")
+                    .matches("\\d+\\.\\d+\\.\\d+.*");
+            assertThat(report()).contains("=== Baton TCK certification (baton-tck " + CertificationReport.TCK_VERSION + ") ===")
+                    .doesNotContain("Baton 0.");
         }
 
         @Test
@@ -94,13 +103,13 @@ class CertificationListenerTest {
         @Test
         void aRequiredSuiteThatRanNoneOfItsTestsSoundsTheAlarmAndCountsAsMissing() {
             everyRequired();
-            CertificationListener.Suite lifecycle = suites.get(5);
+            CertificationReport.Suite lifecycle = suites.get(5);
             lifecycle.all.passed = 0;
             lifecycle.base.passed = 0;
             lifecycle.planned = 14;
             times(14, () -> lifecycle.skipped(Optional.empty(), "filtered"));
             assertThat(report()).contains("!!! MyLifecycleTest (LifecycleContract) ran none of its 14 tests.")
-                    .contains("not certified for Baton 0.2's duties: LifecycleContract is missing");
+                    .contains("not certified for the duties of every store: LifecycleContract is missing");
         }
     }
 
@@ -141,10 +150,10 @@ class CertificationListenerTest {
         @Test
         void aSuiteForACapabilityTheStoreDoesNotDeclareIsReportedAsNotRunAndNotAsAFailure() {
             everyRequired();
-            CertificationListener.Suite memory = suite("MemoryStoreContract", 0);
+            CertificationReport.Suite memory = suite("MemoryStoreContract", 0);
             memory.planned = 15;
             times(15, () -> memory.skipped(Optional.of(StoreCapability.THREAD_MEMORY), "the store has no thread memory"));
-            CertificationListener.Suite process = suite("ProcessContract", 0);
+            CertificationReport.Suite process = suite("ProcessContract", 0);
             times(6, () -> process.skipped(Optional.of(StoreCapability.DURABLE), "the store does not declare DURABLE"));
             String report = report();
             assertThat(report).contains("not run: MemoryStoreContract proves THREAD_MEMORY, which the store does not declare;"
@@ -158,7 +167,7 @@ class CertificationListenerTest {
         void aCapabilitySuiteThatRanNothingForAStoreThatDeclaresTheCapabilitySoundsTheAlarm() {
             declared = EnumSet.of(StoreCapability.THREAD_MEMORY);
             everyRequired();
-            CertificationListener.Suite memory = suite("MemoryStoreContract", 0);
+            CertificationReport.Suite memory = suite("MemoryStoreContract", 0);
             times(15, () -> memory.skipped(Optional.of(StoreCapability.THREAD_MEMORY), "filtered"));
             assertThat(report()).contains("!!! MyMemoryStoreTest (MemoryStoreContract) ran none of its");
         }
@@ -179,7 +188,10 @@ class CertificationListenerTest {
             Map<StoreCapability, Set<String>> marked = new EnumMap<>(StoreCapability.class);
             for (Class<?> contract : CONTRACTS) {
                 List<Class<?>> classes = new ArrayList<>(List.of(contract));
-                classes.addAll(List.of(contract.getDeclaredClasses()));
+                for (Class<?> nested : contract.getDeclaredClasses()) {
+                    // a @Nested group and the rule group it extends, with that group's own base classes
+                    for (Class<?> k = nested; k != null && k != Object.class; k = k.getSuperclass()) classes.add(k);
+                }
                 for (Class<?> k : classes) {
                     List<AnnotatedElement> elements = new ArrayList<>(List.of(k.getDeclaredMethods()));
                     elements.add(k);

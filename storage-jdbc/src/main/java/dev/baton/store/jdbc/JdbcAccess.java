@@ -1,6 +1,7 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.StorageException;
+import dev.baton.store.RunSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -84,6 +85,21 @@ final class JdbcAccess {
         if (value != null && !dialect.fits(value)) {
             throw new IllegalArgumentException(field + " '" + value.substring(0, Math.min(40, value.length()))
                     + "...' " + of + "is longer than the " + dialect.idLimit() + " " + description + " keeps");
+        }
+    }
+
+    /**
+     * Fails with an {@link IllegalArgumentException} naming the field if an id of {@code s} does not
+     * fit an id column or its lease owner is longer than 255 characters.
+     */
+    void checkFits(RunSnapshot s) {
+        checkFits("runId", s.runId(), "");
+        checkFits("agentId", s.agentId(), "");
+        checkFits("threadId", s.threadId(), "");
+        checkFits("resourceId", s.resourceId(), "");
+        if (s.leaseOwner() != null && s.leaseOwner().length() > 255) {
+            throw new IllegalArgumentException("leaseOwner of run '" + s.runId() + "' is longer than the 255 characters "
+                    + description + " keeps");
         }
     }
 

@@ -92,6 +92,14 @@ final class JdbcRunListing {
                 PageAndTotal.page(q.limit(), q.offset())), params);
     }
 
+    /**
+     * The statement {@link #list} sends for a page of {@code q}: the count alone for a limit of 0,
+     * else the page and its total; for tests that look at plans.
+     */
+    Statement listStatement(RunQuery q) {
+        return q.limit() != null && q.limit() == 0 ? countOnly(q) : pageAndTotal(q);
+    }
+
     /** The count of {@code q} alone. */
     Statement countOnly(RunQuery q) {
         Where where = where(q);

@@ -9,15 +9,12 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.jspecify.annotations.Nullable;
 
@@ -82,7 +79,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
                               @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
-        this.capabilities = withOwnCapabilities(capabilities);
+        this.capabilities = capabilities;
         this.dialect = dialect;
         this.table = table;
         this.description = description;
@@ -171,52 +168,14 @@ public final class JdbcSnapshotStore implements SnapshotStore {
          * @throws StorageException if the database cannot be reached or the schema is not usable
          */
         public JdbcSnapshotStore build() {
-            JdbcDialect d = dialect;
-            String what = description != null ? description : "JDBC store (table " + table + ")";
-            String jdbcUrl = url;
             try {
-                if (d == null) {
-                    String[] productAndUrl = jdbi.withHandle(h -> {
-                        try {
-                            var meta = h.getConnection().getMetaData();
-                            return new String[] {meta.getDatabaseProductName(), meta.getURL()};
-                        } catch (SQLException e) {
-                            throw new StorageException(what0(description) + ": cannot read the database product name", e);
-                        }
-                    });
-                    String product = productAndUrl[0];
-                    if (jdbcUrl == null) jdbcUrl = productAndUrl[1];
-                    d = JdbcDialect.forProductName(product).orElseThrow(() -> new StorageException(
-                            "Baton's JDBC store supports PostgreSQL, MySQL/MariaDB, H2 and SQLite, not " + product));
-                }
-                String name = description != null ? description : d.displayName() + " (table " + table + ")";
-                what = name;
-                switch (schemaMode) {
-                    case CREATE -> Schema.migrate(jdbi, d, table);
-                    case VALIDATE -> Schema.validate(jdbi, d, table);
-                    case NONE -> { }
-                }
-                if (jdbcUrl == null && schemaMode != SchemaMode.NONE && (d == JdbcDialect.H2 || d == JdbcDialect.SQLITE)) {
-                    jdbcUrl = jdbi.withHandle(h -> {   // connected anyway: which H2 / SQLite database is it?
-                        try {
-                            return h.getConnection().getMetaData().getURL();
-                        } catch (SQLException e) {
-                            return null;
-                        }
-                    });
-                }
-                return new JdbcSnapshotStore(jdbi, d, table, name, owned, queryTimeoutSeconds, capabilitiesOf(d, jdbcUrl));
-            } catch (JdbiException e) {
-                closeOwned();
-                throw new StorageException(what + ": cannot open the store: " + Schema.rootMessage(e), e);
+                JdbcBootstrap.Opened o = JdbcBootstrap.open(jdbi, dialect, table, schemaMode, description, url);
+                return new JdbcSnapshotStore(jdbi, o.dialect(), table, o.description(), owned, queryTimeoutSeconds,
+                        o.capabilities());
             } catch (RuntimeException e) {
                 closeOwned();
                 throw e;
             }
-        }
-
-        private String what0(@Nullable String d) {
-            return d != null ? d : "JDBC store (table " + table + ")";
         }
 
         private void closeOwned() {
@@ -232,40 +191,6 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /** Package-private entry for the provider: a store that owns (and closes) {@code pool}. */
     static Builder owningBuilder(Jdbi jdbi, AutoCloseable pool) {
         return new Builder(jdbi, null).owning(pool);
-    }
-
-    /**
-     * What a store on this database offers. A server database is shared and durable; an H2 or
-     * SQLite database depends on its URL (in memory: neither; an H2 file without
-     * {@code AUTO_SERVER=TRUE}: durable only). An H2 or SQLite store whose URL is unknown (built
-     * with {@link Builder#dialect} and {@link SchemaMode#NONE}, so never connected at build time)
-     * claims nothing. {@link StoreCapability#STORE_CLOCK}, which every JDBC store has, is added by
-     * the store.
-     */
-    static Set<StoreCapability> capabilitiesOf(JdbcDialect dialect, @Nullable String jdbcUrl) {
-        Set<StoreCapability> sharedAndDurable = Set.of(StoreCapability.SHARED, StoreCapability.DURABLE);
-        if (dialect == JdbcDialect.POSTGRESQL || dialect == JdbcDialect.MYSQL) return sharedAndDurable;
-        if (jdbcUrl == null) return Set.of();
-        String u = jdbcUrl.toLowerCase(Locale.ROOT);
-        if (dialect == JdbcDialect.H2) {
-            String rest = u.startsWith("jdbc:h2:") ? u.substring("jdbc:h2:".length()) : u;
-            if (rest.startsWith("mem:")) return Set.of();
-            if (rest.startsWith("tcp:") || rest.startsWith("ssl:")) return sharedAndDurable;
-            return u.replace(" ", "").contains(";auto_server=true") ? sharedAndDurable : Set.of(StoreCapability.DURABLE);
-        }
-        String rest = u.startsWith("jdbc:sqlite:") ? u.substring("jdbc:sqlite:".length()) : u;
-        int q = rest.indexOf('?');
-        String path = q < 0 ? rest : rest.substring(0, q);
-        if (path.isEmpty() || path.equals(":memory:") || path.startsWith("file::memory:") || rest.contains("mode=memory")) {
-            return Set.of();
-        }
-        return sharedAndDurable;
-    }
-
-    private static Set<StoreCapability> withOwnCapabilities(Set<StoreCapability> capabilities) {
-        EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
-        all.addAll(capabilities);
-        return java.util.Collections.unmodifiableSet(all);
     }
 
     /**
@@ -302,22 +227,10 @@ public final class JdbcSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot s) {
-        checkFits(s);
+        db.checkFits(s);
         return db.call("insert", s.runId(), h -> {
-            var u = h.createUpdate("INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            db.bindId(u, 0, s.runId());
-            db.bindId(u, 1, s.agentId());
-            u.bind(2, s.status().name());
-            db.bindId(u, 3, s.threadId());
-            db.bindId(u, 4, s.resourceId());
-            u.bind(5, s.createdAt().toEpochMilli());
-            u.bind(6, s.suspendedAt().toEpochMilli());
-            u.bind(7, s.version());
-            JdbcAccess.bindText(u, 8, s.leaseOwner());
-            JdbcAccess.bindMillis(u, 9, s.leaseExpiresAt());
-            u.bind(10, s.payload());
-            JdbcAccess.bindMillis(u, 11, s.expiresAt());
-            JdbcAccess.bindText(u, 12, s.summary());
+            var u = h.createUpdate("INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (" + RunRows.VALUES + ")");
+            rows.bindRow(u, s);
             try {
                 return u.execute() == 1;
             } catch (UnableToExecuteStatementException e) {
@@ -341,18 +254,10 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /** One {@code UPDATE ... WHERE run_id = ? AND version = ?} of every field a run's life changes. */
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot r) {
-        checkFits(r);
+        db.checkFits(r);
         return db.call("compare-and-set", r.runId(), h -> {
-            var u = h.createUpdate("UPDATE " + table + " SET status = ?, suspended_at = ?, version = ?, lease_owner = ?,"
-                    + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ? WHERE run_id = ? AND version = ?");
-            u.bind(0, r.status().name());
-            u.bind(1, r.suspendedAt().toEpochMilli());
-            u.bind(2, r.version());
-            JdbcAccess.bindText(u, 3, r.leaseOwner());
-            JdbcAccess.bindMillis(u, 4, r.leaseExpiresAt());
-            u.bind(5, r.payload());
-            JdbcAccess.bindMillis(u, 6, r.expiresAt());
-            JdbcAccess.bindText(u, 7, r.summary());
+            var u = h.createUpdate("UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?");
+            RunRows.bindChanging(u, r);
             db.bindId(u, 8, r.runId());
             u.bind(9, expectedVersion);
             return u.execute() == 1;
@@ -433,30 +338,9 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return Optional.of(memory);
     }
 
-    /** The statement {@link #list} sends for {@code query} and its parameters; for tests that look at plans. */
-    JdbcRunListing.Statement listStatement(RunQuery query) {
-        return query.limit() != null && query.limit() == 0 ? listing.countOnly(query) : listing.pageAndTotal(query);
-    }
-
-    /** The count {@link #list} makes for {@code query}, alone; for tests that look at plans. */
-    JdbcRunListing.Statement countStatement(RunQuery query) {
-        return listing.countOnly(query);
-    }
-
-    /** The statement {@link #listDue} sends; for tests that look at plans. */
-    JdbcRunListing.Statement dueStatement(String agentId, Instant now, int limit) {
-        return listing.due(agentId, now, limit);
-    }
-
-    private void checkFits(RunSnapshot s) {
-        db.checkFits("runId", s.runId(), "");
-        db.checkFits("agentId", s.agentId(), "");
-        db.checkFits("threadId", s.threadId(), "");
-        db.checkFits("resourceId", s.resourceId(), "");
-        if (s.leaseOwner() != null && s.leaseOwner().length() > 255) {
-            throw new IllegalArgumentException("leaseOwner of run '" + s.runId() + "' is longer than the 255 characters "
-                    + description + " keeps");
-        }
+    /** The listing, for tests that look at the plans of its statements. */
+    JdbcRunListing listing() {
+        return listing;
     }
 
     // ---------------------------------------------------------------- plumbing

@@ -6,21 +6,58 @@ import dev.baton.store.RunSnapshot;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import org.jdbi.v3.core.statement.SqlStatement;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a row of the runs table, its columns in the order of {@link Schema#COLUMNS}, into a
- * {@link RunSnapshot}; a row that breaks the snapshot's rules is reported as a
- * {@link SnapshotFormatException} naming the run and the store.
+ * A row of the runs table, its columns in the order of {@link Schema#COLUMNS}, to and from a
+ * {@link RunSnapshot}: the parameters of the statements that write a run ({@link #bindRow},
+ * {@link #bindChanging}), and the run a row reads back ({@link #read}); a row that breaks the
+ * snapshot's rules is reported as a {@link SnapshotFormatException} naming the run and the store.
  */
 final class RunRows {
     /** How many columns a run row has: {@link Schema#COLUMNS}. */
     static final int WIDTH = 13;
 
+    /** The placeholders of every column of a row, for {@link #bindRow}. */
+    static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+    /** The {@code SET} list of every column a run's life changes, for {@link #bindChanging}. */
+    static final String CHANGING = "status = ?, suspended_at = ?, version = ?, lease_owner = ?,"
+            + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ?";
+
     private final JdbcAccess db;
 
     RunRows(JdbcAccess db) {
         this.db = db;
+    }
+
+    /** Binds every column of {@code s}, in the order of {@link Schema#COLUMNS}, from position 0 ({@link #VALUES}). */
+    void bindRow(SqlStatement<?> u, RunSnapshot s) {
+        db.bindId(u, 0, s.runId());
+        db.bindId(u, 1, s.agentId());
+        u.bind(2, s.status().name());
+        db.bindId(u, 3, s.threadId());
+        db.bindId(u, 4, s.resourceId());
+        u.bind(5, s.createdAt().toEpochMilli());
+        u.bind(6, s.suspendedAt().toEpochMilli());
+        u.bind(7, s.version());
+        JdbcAccess.bindText(u, 8, s.leaseOwner());
+        JdbcAccess.bindMillis(u, 9, s.leaseExpiresAt());
+        u.bind(10, s.payload());
+        JdbcAccess.bindMillis(u, 11, s.expiresAt());
+        JdbcAccess.bindText(u, 12, s.summary());
+    }
+
+    /** Binds the columns of {@link #CHANGING} from position 0 to 7; the caller binds the rest. */
+    static void bindChanging(SqlStatement<?> u, RunSnapshot r) {
+        u.bind(0, r.status().name());
+        u.bind(1, r.suspendedAt().toEpochMilli());
+        u.bind(2, r.version());
+        JdbcAccess.bindText(u, 3, r.leaseOwner());
+        JdbcAccess.bindMillis(u, 4, r.leaseExpiresAt());
+        u.bind(5, r.payload());
+        JdbcAccess.bindMillis(u, 6, r.expiresAt());
+        JdbcAccess.bindText(u, 7, r.summary());
     }
 
     /** True when the row at the cursor holds a run (false for the all-NULL row of a page past the end). */

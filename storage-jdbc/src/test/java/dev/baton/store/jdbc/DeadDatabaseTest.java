@@ -1,8 +1,8 @@
 package dev.baton.store.jdbc;
 
-import dev.baton.tck.TcpProxy;
-import static dev.baton.tck.Snapshots.suspended;
-import static dev.baton.tck.Snapshots.uniqueId;
+import dev.baton.tck.support.TcpProxy;
+import static dev.baton.tck.support.Snapshots.suspended;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;

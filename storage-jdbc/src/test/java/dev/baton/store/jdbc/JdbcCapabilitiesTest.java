@@ -43,7 +43,7 @@ class JdbcCapabilitiesTest {
             "SQLITE     | jdbc:sqlite:file:x.db?mode=memory   | ",
     })
     void sharedAndDurableFollowTheDatabaseAndItsUrl(JdbcDialect dialect, String url, String expected) {
-        assertThat(JdbcSnapshotStore.capabilitiesOf(dialect, url)).isEqualTo(of(expected));
+        assertThat(JdbcBootstrap.capabilitiesOf(dialect, url)).isEqualTo(of(expected));
     }
 
     static java.util.stream.Stream<String> servers() {

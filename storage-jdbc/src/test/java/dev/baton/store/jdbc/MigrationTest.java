@@ -1,7 +1,7 @@
 package dev.baton.store.jdbc;
 
-import static dev.baton.tck.Snapshots.suspended;
-import static dev.baton.tck.Snapshots.uniqueId;
+import static dev.baton.tck.support.Snapshots.suspended;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,7 +1,7 @@
 package dev.baton.store.jdbc;
 
-import static dev.baton.tck.Snapshots.T0;
-import static dev.baton.tck.Snapshots.uniqueId;
+import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.memory.MemoryStore;
@@ -10,7 +10,7 @@ import dev.baton.memory.StoredMessage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStores;
-import dev.baton.tck.Snapshots;
+import dev.baton.tck.support.Snapshots;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -158,7 +158,7 @@ final class TestDatabases {
             java.util.Map.of("connectTimeout", "2", "socketTimeout", "3", "queryTimeout", "3");
 
     /**
-     * The TCK's fault hook for a server database: the store opened through a {@link dev.baton.tck.TcpProxy}
+     * The TCK's fault hook for a server database: the store opened through a {@link dev.baton.tck.support.TcpProxy}
      * in front of the server at {@code url}, with {@link #SHORT_TIMEOUTS}.
      */
     static dev.baton.tck.StoreFaults faults(String url) throws Exception {

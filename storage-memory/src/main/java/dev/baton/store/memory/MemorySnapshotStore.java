@@ -10,19 +10,12 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReadWriteLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A {@link SnapshotStore} in the JVM's memory. <strong>Everything is lost when the JVM stops</strong>:
@@ -57,42 +50,21 @@ public final class MemorySnapshotStore implements SnapshotStore {
 
     /** The shared state; several store handles may point at one. */
     private static final class Data {
-        final ReadWriteLock lock = new ReentrantReadWriteLock();
-        final Map<String, RunSnapshot> byId = new HashMap<>();
-        /** Index key (agent, agent+thread, agent+resource, all three) to the runs under it. */
-        final Map<String, Index> indexes = new HashMap<>();
-        /** Per agent, its runs with a deadline, soonest first, ties by run id ascending. */
-        final Map<String, NavigableMap<Due, RunSnapshot>> due = new HashMap<>();
+        final MemoryRuns runs = new MemoryRuns();
+        final MemoryRunListing listing = new MemoryRunListing(runs);
         /** The thread memory of this store (and of every handle on the same named store). */
         final InMemoryMemoryStore.Threads threads = new InMemoryMemoryStore.Threads();
     }
 
-    /**
-     * The runs under one index key: all of them in listing order, in a tree that counts (so the
-     * total of any date range and the start of any page are O(log n)), and apart, the ones stored as
-     * {@code RESUMING}, few at any time, which are all an effective-status filter has to look at.
-     */
-    private static final class Index {
-        final CountedTree<Position, RunSnapshot> all = new CountedTree<>();
-        final NavigableMap<Position, RunSnapshot> resuming = new TreeMap<>();
-    }
-
-    /** A place in deadline order: {@code expiresAt} ascending, then run id ascending. */
-    private record Due(Instant expiresAt, String runId) implements Comparable<Due> {
-        @Override
-        public int compareTo(Due o) {
-            int c = expiresAt.compareTo(o.expiresAt);
-            return c != 0 ? c : runId.compareTo(o.runId);
-        }
-    }
-
-    private final Data data;
+    private final MemoryRuns runs;
+    private final MemoryRunListing listing;
     private final String name;
     private final InMemoryMemoryStore memory;
     private volatile boolean closed;
 
     private MemorySnapshotStore(Data data, String name) {
-        this.data = data;
+        this.runs = data.runs;
+        this.listing = data.listing;
         this.name = name;
         this.memory = new InMemoryMemoryStore(data.threads, this::checkOpen);
     }
@@ -116,39 +88,39 @@ public final class MemorySnapshotStore implements SnapshotStore {
     @Override
     public boolean insert(RunSnapshot snapshot) {
         checkOpen("insert");
-        data.lock.writeLock().lock();
+        runs.lock.writeLock().lock();
         try {
-            if (data.byId.containsKey(snapshot.runId())) return false;
-            put(snapshot);
+            if (runs.byId.containsKey(snapshot.runId())) return false;
+            runs.put(snapshot);
             return true;
         } finally {
-            data.lock.writeLock().unlock();
+            runs.lock.writeLock().unlock();
         }
     }
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
         checkOpen("find");
-        data.lock.readLock().lock();
+        runs.lock.readLock().lock();
         try {
-            return Optional.ofNullable(data.byId.get(runId));
+            return Optional.ofNullable(runs.byId.get(runId));
         } finally {
-            data.lock.readLock().unlock();
+            runs.lock.readLock().unlock();
         }
     }
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
         checkOpen("compare-and-set");
-        data.lock.writeLock().lock();
+        runs.lock.writeLock().lock();
         try {
-            RunSnapshot current = data.byId.get(replacement.runId());
+            RunSnapshot current = runs.byId.get(replacement.runId());
             if (current == null || current.version() != expectedVersion) return false;
-            remove(current);
-            put(replacement);
+            runs.remove(current);
+            runs.put(replacement);
             return true;
         } finally {
-            data.lock.writeLock().unlock();
+            runs.lock.writeLock().unlock();
         }
     }
 
@@ -157,18 +129,18 @@ public final class MemorySnapshotStore implements SnapshotStore {
         checkOpen("renew-lease");
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(newExpiry, "newExpiry");
-        data.lock.writeLock().lock();
+        runs.lock.writeLock().lock();
         try {
-            RunSnapshot current = data.byId.get(runId);
+            RunSnapshot current = runs.byId.get(runId);
             if (current == null || current.version() != expectedVersion || current.status() != RunStatus.RESUMING
                     || !owner.equals(current.leaseOwner())) {
                 return false;
             }
-            remove(current);
-            put(current.renewed(newExpiry));
+            runs.remove(current);
+            runs.put(current.renewed(newExpiry));
             return true;
         } finally {
-            data.lock.writeLock().unlock();
+            runs.lock.writeLock().unlock();
         }
     }
 
@@ -191,14 +163,14 @@ public final class MemorySnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion) {
         checkOpen("delete");
-        data.lock.writeLock().lock();
+        runs.lock.writeLock().lock();
         try {
-            RunSnapshot current = data.byId.get(runId);
+            RunSnapshot current = runs.byId.get(runId);
             if (current == null || current.version() != expectedVersion) return false;
-            remove(current);
+            runs.remove(current);
             return true;
         } finally {
-            data.lock.writeLock().unlock();
+            runs.lock.writeLock().unlock();
         }
     }
 
@@ -211,70 +183,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
     @Override
     public RunPage list(RunQuery query) {
         checkOpen("list");
-        data.lock.readLock().lock();
-        try {
-            Index index = data.indexes.get(indexKey(query.agentId(), query.threadId(), query.resourceId()));
-            if (index == null || query.emptyDateRange()) return new RunPage(List.of(), 0);
-            // the index is in listing order (newest first), so the date bounds select a contiguous rank range,
-            // from the edge before every run created at createdTo to the edge after every run created at createdFrom
-            Position low = query.createdTo() == null ? null : Position.before(query.createdTo());
-            Position high = query.createdFrom() == null ? null : Position.after(query.createdFrom());
-            int from = low == null ? 0 : index.all.rankBefore(low);
-            int to = high == null ? index.all.size() : index.all.rankBefore(high);
-            RunQuery.After after = query.after();
-            int start = after == null ? from : Math.max(from, index.all.rankThrough(Position.of(after)));
-            Instant now = query.now();
-            // the runs under a live lease in the range: the only ones whose effective status is RESUMING
-            NavigableMap<Position, RunSnapshot> resumingRange = index.resuming;
-            if (low != null) resumingRange = resumingRange.tailMap(low, false);
-            if (high != null) resumingRange = resumingRange.headMap(high, false);
-            List<RunSnapshot> live = new ArrayList<>();
-            for (RunSnapshot s : resumingRange.values()) {
-                if (s.effectiveStatus(now) == RunStatus.RESUMING) live.add(s);
-            }
-            Integer limit = query.limit();
-            int max = limit == null ? Integer.MAX_VALUE : limit;
-            List<RunSnapshot> items = new ArrayList<>(Math.min(max, 64));
-            long total;
-            if (query.status() == RunStatus.RESUMING) {
-                total = live.size();
-                long skip = query.offset();
-                for (RunSnapshot s : live) {
-                    if (items.size() >= max) break;
-                    if (after != null && !after.precedes(s)) continue;
-                    if (skip > 0) {
-                        skip--;
-                        continue;
-                    }
-                    items.add(s);
-                }
-            } else {
-                boolean suspendedOnly = query.status() == RunStatus.SUSPENDED;
-                total = (long) (to - from) - (suspendedOnly ? live.size() : 0);
-                // the rank of the first match: skip `offset` matches, stepping over each live run on the way
-                long first = (long) start + query.offset();
-                if (suspendedOnly) {
-                    for (RunSnapshot s : live) {
-                        int rank = index.all.rankBefore(Position.of(s));
-                        if (rank < start) continue;
-                        if (rank <= first) first++;
-                        else break;
-                    }
-                }
-                if (max > 0 && first < to) {
-                    Iterator<RunSnapshot> it = index.all.valuesFrom((int) first);
-                    for (long rank = first; rank < to && items.size() < max && it.hasNext(); rank++) {
-                        RunSnapshot s = it.next();
-                        if (suspendedOnly && s.effectiveStatus(now) != RunStatus.SUSPENDED) continue;
-                        items.add(s);
-                    }
-                }
-            }
-            if (!query.withPayload()) items.replaceAll(MemorySnapshotStore::withoutPayload);
-            return new RunPage(items, total);
-        } finally {
-            data.lock.readLock().unlock();
-        }
+        return listing.list(query);
     }
 
     /** Soonest deadline first, from the agent's deadline index; skips only runs under a live lease. */
@@ -284,19 +193,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(now, "now");
         if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        data.lock.readLock().lock();
-        try {
-            NavigableMap<Due, RunSnapshot> due = data.due.get(agentId);
-            List<RunSnapshot> out = new ArrayList<>();
-            if (due == null) return out;
-            for (RunSnapshot s : due.values()) {
-                if (out.size() >= limit || s.expiresAt().isAfter(now)) break;
-                if (s.effectiveStatus(now) == RunStatus.SUSPENDED) out.add(s);
-            }
-            return out;
-        } finally {
-            data.lock.readLock().unlock();
-        }
+        return listing.listDue(agentId, now, limit);
     }
 
     /** The thread memory of this store: shared by every handle on the same named store, under its own lock. */
@@ -304,102 +201,6 @@ public final class MemorySnapshotStore implements SnapshotStore {
     public Optional<MemoryStore> memory() {
         checkOpen("memory");
         return Optional.of(memory);
-    }
-
-    /** A listed run without its payload, as a listing that asked for none returns it; a run without a summary keeps it. */
-    private static RunSnapshot withoutPayload(RunSnapshot s) {
-        if (s.summary() == null || s.payload().isEmpty()) return s;
-        return new RunSnapshot(s.runId(), s.agentId(), s.status(), s.threadId(), s.resourceId(), s.createdAt(),
-                s.suspendedAt(), s.version(), s.leaseOwner(), s.leaseExpiresAt(), "", s.expiresAt(), s.summary());
-    }
-
-    /**
-     * A place in the listing order ({@code createdAt} descending, then {@code runId} descending,
-     * as {@link RunQuery#ORDER}): a run's, or the edge just before or just after every run created
-     * at one instant. The edges bound a date range; a sentinel run id could not, since some id
-     * always sorts beyond it (four U+FFFF characters sort after three).
-     */
-    private record Position(Instant createdAt, int edge, String runId) implements Comparable<Position> {
-        static final int BEFORE = -1;
-        static final int RUN = 0;
-        static final int AFTER = 1;
-
-        static Position of(RunSnapshot s) {
-            return new Position(s.createdAt(), RUN, s.runId());
-        }
-
-        static Position of(RunQuery.After after) {
-            return new Position(after.createdAt(), RUN, after.runId());
-        }
-
-        static Position before(Instant createdAt) {
-            return new Position(createdAt, BEFORE, "");
-        }
-
-        static Position after(Instant createdAt) {
-            return new Position(createdAt, AFTER, "");
-        }
-
-        @Override
-        public int compareTo(Position o) {
-            int c = o.createdAt.compareTo(createdAt);   // newest first
-            if (c != 0) return c;
-            c = Integer.compare(edge, o.edge);
-            if (c != 0 || edge != RUN) return c;
-            return o.runId.compareTo(runId);            // then run id descending
-        }
-    }
-
-    private void put(RunSnapshot s) {
-        data.byId.put(s.runId(), s);
-        Position p = Position.of(s);
-        for (String key : keys(s)) {
-            Index index = data.indexes.computeIfAbsent(key, k -> new Index());
-            index.all.put(p, s);
-            if (s.status() == RunStatus.RESUMING) index.resuming.put(p, s);
-        }
-        if (s.expiresAt() != null) {
-            data.due.computeIfAbsent(s.agentId(), k -> new TreeMap<>()).put(new Due(s.expiresAt(), s.runId()), s);
-        }
-    }
-
-    private void remove(RunSnapshot s) {
-        data.byId.remove(s.runId());
-        Position p = Position.of(s);
-        for (String key : keys(s)) {
-            Index index = data.indexes.get(key);
-            if (index != null) {
-                index.all.remove(p);
-                index.resuming.remove(p);
-                if (index.all.isEmpty()) data.indexes.remove(key);
-            }
-        }
-        if (s.expiresAt() != null) {
-            NavigableMap<Due, RunSnapshot> due = data.due.get(s.agentId());
-            if (due != null) {
-                due.remove(new Due(s.expiresAt(), s.runId()));
-                if (due.isEmpty()) data.due.remove(s.agentId());
-            }
-        }
-    }
-
-    private static List<String> keys(RunSnapshot s) {
-        List<String> keys = new ArrayList<>(4);
-        keys.add(indexKey(s.agentId(), null, null));
-        if (s.threadId() != null) keys.add(indexKey(s.agentId(), s.threadId(), null));
-        if (s.resourceId() != null) keys.add(indexKey(s.agentId(), null, s.resourceId()));
-        if (s.threadId() != null && s.resourceId() != null) keys.add(indexKey(s.agentId(), s.threadId(), s.resourceId()));
-        return keys;
-    }
-
-    /** Length-prefixed parts, so no id content can make two different keys collide. */
-    private static String indexKey(String agent, String thread, String resource) {
-        StringBuilder b = new StringBuilder();
-        for (String part : new String[] {agent, thread, resource}) {
-            if (part == null) b.append("-|");
-            else b.append(part.length()).append(':').append(part).append('|');
-        }
-        return b.toString();
     }
 
     private void checkOpen(String operation) {

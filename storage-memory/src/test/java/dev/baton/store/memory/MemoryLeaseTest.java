@@ -16,8 +16,8 @@ class MemoryLeaseTest extends LeaseContract {
 
     @Test
     void theInMemoryStoreHasAClockAndThreadMemoryButIsNeitherSharedNorDurable() {
-        assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
-        try (SnapshotStore privateStore = SnapshotStores.open("memory:")) {
+        try (SnapshotStore store = openStore(); SnapshotStore privateStore = SnapshotStores.open("memory:")) {
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
             assertThat(privateStore.capabilities())
                     .containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
         }

@@ -1,28 +1,44 @@
 package dev.baton.store.memory;
 
+import static dev.baton.tck.support.Snapshots.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.memory.MemoryStore;
 import dev.baton.memory.MemoryThread;
 import dev.baton.memory.StoredMessage;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.tck.MemoryStoreContract;
+import dev.baton.tck.support.Snapshots;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MemoryThreadMemoryTest extends MemoryStoreContract {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String resource = Snapshots.uniqueId("memory-user");
+
     @Override
     protected SnapshotStore openStore() {
         return SnapshotStores.open("memory:tck-memory-contract");
     }
 
+    private MemoryThread thread(String id) {
+        return new MemoryThread(id, resource, "Title of " + id, JSON.createObjectNode().put("topic", "travel"), T0, T0);
+    }
+
+    private static StoredMessage.New msg(String runId, int index, String text) {
+        return new StoredMessage.New(runId, index, "user", "{\"role\":\"user\",\"text\":" + Snapshots.json(text) + "}");
+    }
+
     @Test
     void everyHandleOnANamedStoreSeesTheSameThreadsAndAPrivateStoreSeesNone() {
-        MemoryThread t = create(resource + "-shared", 0);
-        memory.append(t.id(), List.of(msg("r", 0, "hello")), t.updatedAt());
-        try (SnapshotStore other = SnapshotStores.open("memory:tck-memory-contract");
+        try (SnapshotStore store = openStore(); SnapshotStore other = SnapshotStores.open("memory:tck-memory-contract");
              SnapshotStore privateStore = SnapshotStores.open("memory:")) {
+            MemoryStore memory = store.memory().orElseThrow();
+            MemoryThread t = thread(resource + "-shared");
+            assertThat(memory.createThread(t)).isTrue();
+            memory.append(t.id(), List.of(msg("r", 0, "hello")), t.updatedAt());
             MemoryStore otherMemory = other.memory().orElseThrow();
             assertThat(otherMemory.findThread(t.id())).contains(t.updated(t.title(), t.metadata(), t.updatedAt()));
             assertThat(otherMemory.lastMessages(t.id(), 5)).extracting(StoredMessage::runId).containsExactly("r");
@@ -32,11 +48,14 @@ class MemoryThreadMemoryTest extends MemoryStoreContract {
 
     @Test
     void changingTheMetadataOfAThreadPassedInOrReadBackChangesNothingStored() {
-        MemoryThread t = thread(resource + "-copy", 0);
-        assertThat(memory.createThread(t)).isTrue();
-        t.metadata().put("topic", "changed by the caller");
-        memory.findThread(t.id()).orElseThrow().metadata().put("topic", "changed by a reader");
-        memory.listThreads(resource, 0, 1).threads().get(0).metadata().put("topic", "changed by a lister");
-        assertThat(memory.findThread(t.id()).orElseThrow().metadata().path("topic").asText()).isEqualTo("travel");
+        try (SnapshotStore store = openStore()) {
+            MemoryStore memory = store.memory().orElseThrow();
+            MemoryThread t = thread(resource + "-copy");
+            assertThat(memory.createThread(t)).isTrue();
+            t.metadata().put("topic", "changed by the caller");
+            memory.findThread(t.id()).orElseThrow().metadata().put("topic", "changed by a reader");
+            memory.listThreads(resource, 0, 1).threads().get(0).metadata().put("topic", "changed by a lister");
+            assertThat(memory.findThread(t.id()).orElseThrow().metadata().path("topic").asText()).isEqualTo("travel");
+        }
     }
 }

@@ -37,7 +37,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
@@ -100,21 +99,14 @@ final class MongoMemoryStore implements MemoryStore {
     private static final Bson THREAD_FIELDS = Projections.include(ID, RESOURCE_ID, TITLE, METADATA, CREATED_AT, UPDATED_AT);
     private static final Bson THREAD_ORDER = Sorts.orderBy(Sorts.descending(UPDATED_AT), Sorts.descending(ID));
 
-    /** The store's way of running a call: closed check, and driver failures wrapped in a {@link StorageException}. */
-    interface Calls {
-        <T> T run(String operation, @Nullable String runId, Supplier<T> body);
-    }
-
-    private final Calls calls;
+    private final MongoAccess access;
     private final MongoCollection<Document> threads;
     private final MongoCollection<Document> messages;
-    private final String description;
 
-    MongoMemoryStore(Calls calls, MongoCollection<Document> threads, MongoCollection<Document> messages, String description) {
-        this.calls = calls;
+    MongoMemoryStore(MongoAccess access, MongoCollection<Document> threads, MongoCollection<Document> messages) {
+        this.access = access;
         this.threads = threads;
         this.messages = messages;
-        this.description = description;
     }
 
     /** The indexes of the two collections, in the order they are created. */
@@ -141,7 +133,7 @@ final class MongoMemoryStore implements MemoryStore {
                 .append(UPDATED_AT, Date.from(t.updatedAt()))
                 .append(SEQ, 0L)
                 .append(GEN, gen());
-        return calls.run("creating thread '" + t.id() + "'", null, () -> {
+        return access.run("creating thread '" + t.id() + "'", null, () -> {
             try {
                 threads.insertOne(doc);
                 return true;
@@ -155,7 +147,7 @@ final class MongoMemoryStore implements MemoryStore {
     @Override
     public Optional<MemoryThread> findThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        Document d = calls.run("reading thread '" + threadId + "'", null,
+        Document d = access.run("reading thread '" + threadId + "'", null,
                 () -> threads.find(eq(ID, threadId)).projection(THREAD_FIELDS).first());
         return Optional.ofNullable(d).map(this::thread);
     }
@@ -165,7 +157,7 @@ final class MongoMemoryStore implements MemoryStore {
         Objects.requireNonNull(t, "thread");
         Bson update = Updates.combine(Updates.set(TITLE, t.title()), Updates.set(METADATA, json(t.metadata())),
                 Updates.set(UPDATED_AT, Date.from(t.updatedAt())));
-        return calls.run("updating thread '" + t.id() + "'", null,
+        return access.run("updating thread '" + t.id() + "'", null,
                 () -> threads.updateOne(eq(ID, t.id()), update).getMatchedCount() == 1);
     }
 
@@ -174,7 +166,7 @@ final class MongoMemoryStore implements MemoryStore {
     public ThreadPage listThreads(String resourceId, long offset, int limit) {
         Objects.requireNonNull(resourceId, "resourceId");
         checkPage(offset, limit);
-        return calls.run("listing the threads of resource '" + resourceId + "'", null, () -> {
+        return access.run("listing the threads of resource '" + resourceId + "'", null, () -> {
             Bson filter = eq(RESOURCE_ID, resourceId);
             List<MemoryThread> page = new ArrayList<>();
             if (limit > 0 && offset <= Integer.MAX_VALUE) {
@@ -190,7 +182,7 @@ final class MongoMemoryStore implements MemoryStore {
     @Override
     public boolean deleteThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return calls.run("deleting thread '" + threadId + "'", null, () -> {
+        return access.run("deleting thread '" + threadId + "'", null, () -> {
             Document gone = threads.findOneAndDelete(eq(ID, threadId),
                     new FindOneAndDeleteOptions().projection(Projections.include(ID, GEN)));
             if (gone == null) return false;
@@ -205,7 +197,7 @@ final class MongoMemoryStore implements MemoryStore {
         Objects.requireNonNull(at, "at");
         List<StoredMessage.New> list = List.copyOf(batch);
         Date when = Date.from(at);
-        return calls.run("appending to thread '" + threadId + "'", null, () -> {
+        return access.run("appending to thread '" + threadId + "'", null, () -> {
             // reserve a block of seqs: last = the counter after the $inc, first = last - size + 1
             Document t = threads.findOneAndUpdate(eq(ID, threadId),
                     Updates.combine(Updates.inc(SEQ, (long) list.size()), Updates.set(UPDATED_AT, when)),
@@ -238,7 +230,7 @@ final class MongoMemoryStore implements MemoryStore {
         Objects.requireNonNull(threadId, "threadId");
         if (n < 0) throw new IllegalArgumentException("n must be >= 0, was " + n);
         if (n == 0) return List.of();
-        return calls.run("reading the last messages of thread '" + threadId + "'", null, () -> {
+        return access.run("reading the last messages of thread '" + threadId + "'", null, () -> {
             String gen = gen(threadId);
             if (gen == null) return List.<StoredMessage>of();
             List<StoredMessage> out = new ArrayList<>(Math.min(n, 256));
@@ -254,7 +246,7 @@ final class MongoMemoryStore implements MemoryStore {
     public StoredMessagePage listMessages(String threadId, long offset, int limit) {
         Objects.requireNonNull(threadId, "threadId");
         checkPage(offset, limit);
-        return calls.run("listing the messages of thread '" + threadId + "'", null, () -> {
+        return access.run("listing the messages of thread '" + threadId + "'", null, () -> {
             String gen = gen(threadId);
             if (gen == null) return new StoredMessagePage(List.of(), 0);
             Bson filter = and(eq(THREAD_ID, threadId), eq(GEN, gen));
@@ -280,7 +272,7 @@ final class MongoMemoryStore implements MemoryStore {
             return new MemoryThread(d.getString(ID), d.getString(RESOURCE_ID), d.getString(TITLE), (ObjectNode) meta,
                     d.getDate(CREATED_AT).toInstant(), d.getDate(UPDATED_AT).toInstant());
         } catch (JsonProcessingException | RuntimeException e) {
-            throw new StorageException(description + ": the document of thread '" + id + "' is not a valid thread (" + e
+            throw new StorageException(access.description + ": the document of thread '" + id + "' is not a valid thread (" + e
                     + "); was it written by something else than Baton?", e);
         }
     }
@@ -291,7 +283,7 @@ final class MongoMemoryStore implements MemoryStore {
                     d.get(RUN_INDEX, Number.class).intValue(), d.getString(ROLE), d.getString(CONTENT),
                     d.getDate(CREATED_AT).toInstant());
         } catch (RuntimeException e) {
-            throw new StorageException(description + ": a message document of thread '" + d.get(THREAD_ID)
+            throw new StorageException(access.description + ": a message document of thread '" + d.get(THREAD_ID)
                     + "' is not a valid message (" + e + "); was it written by something else than Baton?", e);
         }
     }

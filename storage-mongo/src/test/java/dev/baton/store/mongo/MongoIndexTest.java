@@ -1,8 +1,8 @@
 package dev.baton.store.mongo;
 
-import static dev.baton.tck.Snapshots.T0;
-import static dev.baton.tck.Snapshots.suspended;
-import static dev.baton.tck.Snapshots.uniqueId;
+import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.suspended;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -98,18 +98,18 @@ class MongoIndexTest {
             assertThat(store.describe()).contains(collection);
         }
         Map<String, Document> keys = indexKeys(collection);
-        assertThat(keys).containsKeys("_id_", MongoSnapshotStore.INDEX_AGENT, MongoSnapshotStore.INDEX_AGENT_THREAD,
-                MongoSnapshotStore.INDEX_AGENT_RESOURCE, MongoSnapshotStore.INDEX_AGENT_THREAD_RESOURCE);
+        assertThat(keys).containsKeys("_id_", MongoIndexes.INDEX_AGENT, MongoIndexes.INDEX_AGENT_THREAD,
+                MongoIndexes.INDEX_AGENT_RESOURCE, MongoIndexes.INDEX_AGENT_THREAD_RESOURCE);
         // entry order matters in an index key: containsExactly checks it
-        assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT)))
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT)))
                 .containsExactlyEntriesOf(key("agentId", 1, "createdAt", -1, "_id", -1));
-        assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT_THREAD)))
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_THREAD)))
                 .containsExactlyEntriesOf(key("agentId", 1, "threadId", 1, "createdAt", -1, "_id", -1));
-        assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT_RESOURCE)))
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_RESOURCE)))
                 .containsExactlyEntriesOf(key("agentId", 1, "resourceId", 1, "createdAt", -1, "_id", -1));
-        assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT_THREAD_RESOURCE)))
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_THREAD_RESOURCE)))
                 .containsExactlyEntriesOf(key("agentId", 1, "threadId", 1, "resourceId", 1, "createdAt", -1, "_id", -1));
-        assertThat(normalised(keys.get(MongoSnapshotStore.INDEX_AGENT_EXPIRES)))
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_EXPIRES)))
                 .containsExactlyEntriesOf(key("agentId", 1, "expiresAt", 1, "_id", 1));
         assertThat(keys).hasSize(6);
     }
@@ -120,17 +120,17 @@ class MongoIndexTest {
         try (SnapshotStore store = SnapshotStores.open(MongoTestServer.url(), Map.of("collection", collection))) {
             assertThat(store.memory()).isPresent();
         }
-        Map<String, Document> threads = indexKeys(collection + MongoSnapshotStore.THREADS_SUFFIX);
+        Map<String, Document> threads = indexKeys(collection + MongoCollections.THREADS_SUFFIX);
         assertThat(normalised(threads.get(MongoMemoryStore.INDEX_THREADS_RESOURCE)))
                 .containsExactlyEntriesOf(key("resourceId", 1, "updatedAt", -1, "_id", -1));
         assertThat(threads).hasSize(2);
-        Map<String, Document> messages = indexKeys(collection + MongoSnapshotStore.MESSAGES_SUFFIX);
+        Map<String, Document> messages = indexKeys(collection + MongoCollections.MESSAGES_SUFFIX);
         assertThat(normalised(messages.get(MongoMemoryStore.INDEX_MESSAGES_SEQ)))
                 .containsExactlyEntriesOf(key("threadId", 1, "gen", 1, "seq", 1));
         assertThat(normalised(messages.get(MongoMemoryStore.INDEX_MESSAGES_RUN)))
                 .containsExactlyEntriesOf(key("threadId", 1, "gen", 1, "runId", 1, "runIndex", 1));
         assertThat(messages).hasSize(3);
-        for (Document index : client.getDatabase(database).getCollection(collection + MongoSnapshotStore.MESSAGES_SUFFIX)
+        for (Document index : client.getDatabase(database).getCollection(collection + MongoCollections.MESSAGES_SUFFIX)
                 .listIndexes()) {
             if (!index.getString("name").equals("_id_")) {
                 assertThat(index.getBoolean("unique")).as("index %s is unique", index.getString("name")).isTrue();
@@ -147,8 +147,8 @@ class MongoIndexTest {
             }
         }
         assertThat(indexKeys(collection)).hasSize(6);
-        assertThat(indexKeys(collection + MongoSnapshotStore.THREADS_SUFFIX)).hasSize(2);
-        assertThat(indexKeys(collection + MongoSnapshotStore.MESSAGES_SUFFIX)).hasSize(3);
+        assertThat(indexKeys(collection + MongoCollections.THREADS_SUFFIX)).hasSize(2);
+        assertThat(indexKeys(collection + MongoCollections.MESSAGES_SUFFIX)).hasSize(3);
     }
 
     @Test
@@ -156,16 +156,16 @@ class MongoIndexTest {
         try (SnapshotStore store = SnapshotStores.open(MongoTestServer.url())) {
             assertThat(store.describe()).contains(MongoSnapshotStore.DEFAULT_COLLECTION);
         }
-        assertThat(indexKeys(MongoSnapshotStore.DEFAULT_COLLECTION)).containsKeys(MongoSnapshotStore.INDEX_AGENT,
-                MongoSnapshotStore.INDEX_AGENT_THREAD, MongoSnapshotStore.INDEX_AGENT_RESOURCE,
-                MongoSnapshotStore.INDEX_AGENT_THREAD_RESOURCE);
+        assertThat(indexKeys(MongoSnapshotStore.DEFAULT_COLLECTION)).containsKeys(MongoIndexes.INDEX_AGENT,
+                MongoIndexes.INDEX_AGENT_THREAD, MongoIndexes.INDEX_AGENT_RESOURCE,
+                MongoIndexes.INDEX_AGENT_THREAD_RESOURCE);
     }
 
     @Test
     void anIndexOfTheSameNameWithOtherKeysMakesOpeningFailClearly() {
         String collection = uniqueId("clash");
         client.getDatabase(database).getCollection(collection).createIndex(new Document("agentId", 1),
-                new com.mongodb.client.model.IndexOptions().name(MongoSnapshotStore.INDEX_AGENT));
+                new com.mongodb.client.model.IndexOptions().name(MongoIndexes.INDEX_AGENT));
         assertThatThrownBy(() -> MongoSnapshotStore.builder(client, database).collection(collection).build())
                 .isInstanceOf(StorageException.class).hasMessageContaining("indexes").hasMessageContaining(collection);
     }
@@ -188,7 +188,7 @@ class MongoIndexTest {
         MongoCollection<Document> c = client.getDatabase(database).getCollection(collection);
         Document plan;
         try {
-            plan = c.find(MongoSnapshotStore.filter(q)).sort(new Document("createdAt", -1).append("_id", -1))
+            plan = c.find(MongoRunListing.filter(q)).sort(new Document("createdAt", -1).append("_id", -1))
                     .limit(10).explain(ExplainVerbosity.QUERY_PLANNER);
         } catch (MongoCommandException e) {
             if (e.getErrorCode() == 59 && MongoTestServer.inJvm()) {
@@ -204,7 +204,7 @@ class MongoIndexTest {
         LOG.info("winning plan stages on {}: {}", MongoTestServer.kind(), names);
         assertThat(names).as("plan %s", winning.toJson()).contains("IXSCAN").doesNotContain("COLLSCAN", "SORT");
         assertThat(stages).filteredOn(s -> "IXSCAN".equals(s.getString("stage")))
-                .extracting(s -> s.getString("indexName")).containsOnly(MongoSnapshotStore.INDEX_AGENT_THREAD);
+                .extracting(s -> s.getString("indexName")).containsOnly(MongoIndexes.INDEX_AGENT_THREAD);
     }
 
     /**
@@ -228,7 +228,7 @@ class MongoIndexTest {
         Document cursorPlan;
         Document duePlan;
         try {
-            cursorPlan = c.find(com.mongodb.client.model.Filters.and(MongoSnapshotStore.filter(q), MongoSnapshotStore.after(q.after())))
+            cursorPlan = c.find(com.mongodb.client.model.Filters.and(MongoRunListing.filter(q), MongoRunListing.after(q.after())))
                     .sort(new Document("createdAt", -1).append("_id", -1)).limit(10).explain(ExplainVerbosity.QUERY_PLANNER);
             duePlan = c.find(com.mongodb.client.model.Filters.and(com.mongodb.client.model.Filters.eq("agentId", agent + "1"),
                             com.mongodb.client.model.Filters.lte("expiresAt", java.util.Date.from(T0.plusSeconds(3)))))
@@ -240,8 +240,8 @@ class MongoIndexTest {
             }
             throw e;
         }
-        assertUsesOnly(cursorPlan, MongoSnapshotStore.INDEX_AGENT_THREAD);
-        assertUsesOnly(duePlan, MongoSnapshotStore.INDEX_AGENT_EXPIRES);
+        assertUsesOnly(cursorPlan, MongoIndexes.INDEX_AGENT_THREAD);
+        assertUsesOnly(duePlan, MongoIndexes.INDEX_AGENT_EXPIRES);
     }
 
     private static void assertUsesOnly(Document plan, String index) {
@@ -328,7 +328,7 @@ class MongoIndexTest {
             assertThat(finds.get(0).getDocument("projection").keySet()).contains("summary", "expiresAt").doesNotContain("payload");
             assertThat(finds.get(1).getDocument("filter").toJson()).contains("\"$in\"", agent + "-1").doesNotContain(agent + "-2");
             assertThat(command("aggregate").getArray("pipeline").get(0).asDocument().getDocument("$match"))
-                    .isEqualTo(MongoSnapshotStore.filter(q).toBsonDocument());
+                    .isEqualTo(MongoRunListing.filter(q).toBsonDocument());
 
             COMMANDS.clear();
             assertThat(store.listDue(agent, T0.plusSeconds(3), 2)).extracting(RunSnapshot::runId)

@@ -14,7 +14,7 @@ import dev.baton.memory.MemoryThread;
 import dev.baton.memory.StoredMessage;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
-import dev.baton.tck.Snapshots;
+import dev.baton.tck.support.Snapshots;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
@@ -66,11 +66,11 @@ class MongoMemoryHalfDoneWritesTest {
     }
 
     private MongoCollection<Document> threads() {
-        return client.getDatabase(database).getCollection(collection + MongoSnapshotStore.THREADS_SUFFIX);
+        return client.getDatabase(database).getCollection(collection + MongoCollections.THREADS_SUFFIX);
     }
 
     private MongoCollection<Document> messages() {
-        return client.getDatabase(database).getCollection(collection + MongoSnapshotStore.MESSAGES_SUFFIX);
+        return client.getDatabase(database).getCollection(collection + MongoCollections.MESSAGES_SUFFIX);
     }
 
     private MemoryThread create(String id) {

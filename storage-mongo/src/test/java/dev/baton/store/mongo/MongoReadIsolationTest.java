@@ -1,8 +1,8 @@
 package dev.baton.store.mongo;
 
-import static dev.baton.tck.Snapshots.T0;
-import static dev.baton.tck.Snapshots.suspended;
-import static dev.baton.tck.Snapshots.uniqueId;
+import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.suspended;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.RunStatus;

@@ -1,8 +1,8 @@
 package dev.baton.store.mongo;
 
-import static dev.baton.tck.Snapshots.T0;
-import static dev.baton.tck.Snapshots.suspended;
-import static dev.baton.tck.Snapshots.uniqueId;
+import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.suspended;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -254,7 +254,7 @@ class MongoWritesTest {
         @Test
         void aWriteBetweenThePageAndTheCountIsNeverMixedIntoOneAnswer() {
             AtomicInteger writes = new AtomicInteger();
-            store.betweenPageAndCount = () -> {
+            store.listing().betweenPageAndCount = () -> {
                 if (writes.getAndIncrement() == 0) all.add(insertRun(1000));   // a new run at the top of the listing
             };
             RunPage page = store.list(RunQuery.forAgent(agent, T0.plusSeconds(3600)).page(0, 2).build());
@@ -268,7 +268,7 @@ class MongoWritesTest {
         void aClaimBetweenThePageAndTheCountIsNeverMixedIntoOneAnswer() {
             AtomicInteger writes = new AtomicInteger();
             List<RunSnapshot> order = ordered();
-            store.betweenPageAndCount = () -> {
+            store.listing().betweenPageAndCount = () -> {
                 if (writes.getAndIncrement() == 0) {
                     RunSnapshot first = order.get(0);
                     assertThat(store.compareAndSet(1, first.claimed("other", T0.plusSeconds(7200), "{}"))).isTrue();
@@ -282,12 +282,12 @@ class MongoWritesTest {
         @Test
         void underConstantWritesTheLastPageIsReturnedAfterAFewAttempts() {
             AtomicInteger writes = new AtomicInteger();
-            store.betweenPageAndCount = () -> {
+            store.listing().betweenPageAndCount = () -> {
                 writes.incrementAndGet();
                 all.add(insertRun(1000 + writes.get()));
             };
             RunPage page = store.list(RunQuery.forAgent(agent, T0.plusSeconds(3600)).page(0, 2).build());
-            assertThat(writes.get()).isEqualTo(MongoSnapshotStore.LIST_ATTEMPTS);
+            assertThat(writes.get()).isEqualTo(MongoRunListing.LIST_ATTEMPTS);
             assertThat(page.items()).hasSize(2);
             assertThat(page.total()).isEqualTo(all.size());
         }

@@ -22,7 +22,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,11 +70,6 @@ final class RedisMemoryStore implements MemoryStore {
     private static final LuaScript READ = LuaScript.load("mread", false);
     private static final LuaScript LIST = LuaScript.load("mlist", false);
 
-    /** The store's way of running a call: closed check, and Redis failures wrapped in a {@link StorageException}. */
-    interface Calls {
-        <T> T call(String operation, @Nullable String runId, Supplier<T> body);
-    }
-
     /**
      * Where a thread is: the lookup key's value, {@code nonce + state + owner}, state {@code p} while its
      * creation is under way (or died), {@code c} once the creation is complete.
@@ -96,23 +90,23 @@ final class RedisMemoryStore implements MemoryStore {
         }
     }
 
-    private final Calls calls;
+    private final RedisAccess access;
     private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
     private final String description;
     private final Map<String, Place> places = new ConcurrentHashMap<>();
 
-    RedisMemoryStore(Calls calls, RedisClusterCommands<String, String> redis, RedisKeys keys, String description) {
-        this.calls = calls;
-        this.redis = redis;
-        this.keys = keys;
-        this.description = description;
+    RedisMemoryStore(RedisAccess access) {
+        this.access = access;
+        this.redis = access.redis;
+        this.keys = access.keys;
+        this.description = access.description;
     }
 
     @Override
     public boolean createThread(MemoryThread thread) {
         Objects.requireNonNull(thread, "thread");
-        return calls.call("creating thread '" + thread.id() + "'", null, () -> create(thread));
+        return access.call("creating thread '" + thread.id() + "'", null, () -> create(thread));
     }
 
     private boolean create(MemoryThread t) {
@@ -170,7 +164,7 @@ final class RedisMemoryStore implements MemoryStore {
     @Override
     public Optional<MemoryThread> findThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return calls.call("reading thread '" + threadId + "'", null, () -> Optional.ofNullable(onThread(threadId, p -> {
+        return access.call("reading thread '" + threadId + "'", null, () -> Optional.ofNullable(onThread(threadId, p -> {
             List<io.lettuce.core.KeyValue<String, String>> f = redis.hmget(threadKeys(p.owner(), threadId)[0],
                     "rsv", "id", "resourceId", "title", "metadata", "createdAt", "updatedAt");
             if (!p.nonce().equals(f.get(0).getValueOrElse(null))) return null;
@@ -182,7 +176,7 @@ final class RedisMemoryStore implements MemoryStore {
     public boolean updateThread(MemoryThread thread) {
         Objects.requireNonNull(thread, "thread");
         String id = thread.id();
-        return calls.call("updating thread '" + id + "'", null, () -> onThread(id, p -> {
+        return access.call("updating thread '" + id + "'", null, () -> onThread(id, p -> {
             String[] k = threadKeys(p.owner(), id);
             Long r = UPDATE.run(redis, ScriptOutputType.INTEGER, new String[] {k[0], k[3]}, p.nonce(), id,
                     millis(thread.updatedAt()), thread.title() == null ? "0" : "1",
@@ -195,7 +189,7 @@ final class RedisMemoryStore implements MemoryStore {
     public ThreadPage listThreads(String resourceId, long offset, int limit) {
         Objects.requireNonNull(resourceId, "resourceId");
         checkPage(offset, limit);
-        return calls.call("listing the threads of resource '" + resourceId + "'", null, () -> {
+        return access.call("listing the threads of resource '" + resourceId + "'", null, () -> {
             String owner = RedisKeys.owner(resourceId, "");
             List<Object> r = LIST.run(redis, ScriptOutputType.MULTI, new String[] {keys.memoryBase(owner) + "threads"},
                     keys.memoryBase(owner), Long.toString(offset), Integer.toString(limit));
@@ -213,7 +207,7 @@ final class RedisMemoryStore implements MemoryStore {
     @Override
     public boolean deleteThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return calls.call("deleting thread '" + threadId + "'", null, () -> {
+        return access.call("deleting thread '" + threadId + "'", null, () -> {
             places.remove(threadId);
             String lookup = keys.threadLookup(threadId);
             Place p = Place.of(redis.get(lookup));
@@ -231,7 +225,7 @@ final class RedisMemoryStore implements MemoryStore {
         Objects.requireNonNull(at, "at");
         List<StoredMessage.New> batch = List.copyOf(messages);
         String when = millis(at);
-        return calls.call("appending to thread '" + threadId + "'", null, () -> onThread(threadId, p -> {
+        return access.call("appending to thread '" + threadId + "'", null, () -> onThread(threadId, p -> {
             List<String> args = new ArrayList<>(3 + 2 * batch.size());
             args.add(p.nonce());
             args.add(threadId);
@@ -249,7 +243,7 @@ final class RedisMemoryStore implements MemoryStore {
     public List<StoredMessage> lastMessages(String threadId, int n) {
         Objects.requireNonNull(threadId, "threadId");
         if (n < 0) throw new IllegalArgumentException("n must be >= 0, was " + n);
-        return calls.call("reading the last messages of thread '" + threadId + "'", null, () -> {
+        return access.call("reading the last messages of thread '" + threadId + "'", null, () -> {
             StoredMessagePage page = read(threadId, "last", n, 0);
             return page == null ? List.<StoredMessage>of() : page.messages();
         });
@@ -259,7 +253,7 @@ final class RedisMemoryStore implements MemoryStore {
     public StoredMessagePage listMessages(String threadId, long offset, int limit) {
         Objects.requireNonNull(threadId, "threadId");
         checkPage(offset, limit);
-        return calls.call("listing the messages of thread '" + threadId + "'", null, () -> {
+        return access.call("listing the messages of thread '" + threadId + "'", null, () -> {
             StoredMessagePage page = read(threadId, "page", offset, limit);
             return page == null ? new StoredMessagePage(List.of(), 0) : page;
         });

@@ -1,46 +1,29 @@
 package dev.baton.store.redis;
 
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
 import dev.baton.memory.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreCapability;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.lettuce.core.codec.StringCodec;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link SnapshotStore} on Redis, through Lettuce's synchronous API with a command timeout.
@@ -80,7 +63,6 @@ import org.slf4j.LoggerFactory;
  * and {@link StoreCapability#THREAD_MEMORY}.
  */
 public final class RedisSnapshotStore implements SnapshotStore {
-    private static final Logger LOG = LoggerFactory.getLogger(RedisSnapshotStore.class);
 
     /** The key prefix used when none is configured. */
     public static final String DEFAULT_KEY_PREFIX = "baton";
@@ -91,33 +73,38 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final LuaScript CAS = LuaScript.load("cas", true);
     private static final LuaScript DELETE = LuaScript.load("delete", true);
     private static final LuaScript RENEW = LuaScript.load("renew", true);
-    private static final LuaScript LIST = LuaScript.load("list", true);
-    private static final LuaScript DUE = LuaScript.load("due", true);
     private static final LuaScript RESERVE = LuaScript.load("reserve", false);
     private static final LuaScript SWAP = LuaScript.load("swap", false);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_LENGTH = 16;
-    /** Servers already warned about, so that each one gets one warning per JVM, not one per store. */
-    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
-    private final @Nullable AbstractRedisClient ownedClient;
-    private final StatefulConnection<String, String> connection;
+    private final RedisConnection connection;
+    private final RedisAccess access;
     private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
-    private final String description;
+    private final RunHashes hashes;
+    private final RedisRunListing listing;
     private final RedisMemoryStore memory;
-    private volatile boolean closed;
 
-    private RedisSnapshotStore(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
-                               RedisClusterCommands<String, String> redis, RedisKeys keys, Duration timeout, String where) {
-        this.ownedClient = ownedClient;
+    private RedisSnapshotStore(RedisConnection connection, RedisKeys keys) {
         this.connection = connection;
-        this.connection.setTimeout(timeout);
-        this.redis = redis;
+        this.redis = connection.commands;
         this.keys = keys;
-        this.description = "Redis " + where + " (key prefix '" + keys.prefix() + "')";
-        this.memory = new RedisMemoryStore(this::call, redis, keys, description);
-        checkPersistence(where);
+        this.access = new RedisAccess(redis, keys, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "')");
+        this.hashes = new RunHashes(access.description);
+        this.listing = new RedisRunListing(access, hashes);
+        this.memory = new RedisMemoryStore(access);
+        connection.checkPersistence(access);
+    }
+
+    /** A store on {@code connection}; if it cannot start, the connection (and the client it owns) is closed. */
+    private static RedisSnapshotStore start(RedisConnection connection, RedisKeys keys) {
+        try {
+            return new RedisSnapshotStore(connection, keys);
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
     }
 
     /** Starts a store on a client the application owns; the store never shuts that client down. */
@@ -143,61 +130,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
      */
     public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout, boolean cluster) {
         RedisKeys keys = new RedisKeys(keyPrefix);
-        RedisURI uri = RedisURI.create(url);
-        if (timeout == null) {
-            timeout = uri.getTimeout().equals(RedisURI.DEFAULT_TIMEOUT_DURATION) ? DEFAULT_TIMEOUT : uri.getTimeout();
-        }
-        requirePositive(timeout);
-        uri.setTimeout(timeout);
-        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).build();
-        TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
-        String where = SnapshotStores.redact(url) + (cluster ? " (cluster)" : "");
-        AbstractRedisClient client;
-        if (cluster) {
-            RedisClusterClient c = RedisClusterClient.create(uri);
-            c.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
-            client = c;
-        } else {
-            RedisClient c = RedisClient.create(uri);
-            c.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
-            client = c;
-        }
-        try {
-            return connect(client, client, keys, timeout, where);
-        } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            throw e;
-        }
+        return start(RedisConnection.open(url, timeout, cluster), keys);
     }
 
     /** Opens a store on a standalone server; see {@link #open(String, String, Duration, boolean)}. */
     public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout) {
         return open(url, keyPrefix, timeout, false);
-    }
-
-    private static RedisSnapshotStore connect(AbstractRedisClient client, @Nullable AbstractRedisClient owned, RedisKeys keys,
-                                              Duration timeout, String where) {
-        StatefulConnection<String, String> connection;
-        RedisClusterCommands<String, String> commands;
-        try {
-            if (client instanceof RedisClusterClient c) {
-                StatefulRedisClusterConnection<String, String> cc = c.connect(StringCodec.UTF8);
-                connection = cc;
-                commands = cc.sync();
-            } else {
-                StatefulRedisConnection<String, String> rc = ((RedisClient) client).connect(StringCodec.UTF8);
-                connection = rc;
-                commands = rc.sync();
-            }
-        } catch (RedisException e) {
-            throw new StorageException("Redis " + where + ": cannot connect: " + e.getMessage(), e);
-        }
-        try {
-            return new RedisSnapshotStore(owned, connection, commands, keys, timeout, where);
-        } catch (RuntimeException e) {
-            connection.close();
-            throw e;
-        }
     }
 
     /** Builds a {@link RedisSnapshotStore} on an application's {@link RedisClient} or {@link RedisClusterClient}. */
@@ -218,56 +156,27 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
         /** The timeout of every command on the store's connection (default 10 s). */
         public Builder timeout(Duration timeout) {
-            this.timeout = requirePositive(timeout);
+            this.timeout = RedisConnection.requirePositive(timeout);
             return this;
         }
 
         /** Opens the store's own connection from the client; closing the store closes only that connection. */
         public RedisSnapshotStore build() {
-            return connect(client, null, new RedisKeys(keyPrefix), timeout,
-                    client instanceof RedisClusterClient ? "(application cluster client)" : "(application client)");
+            RedisKeys keys = new RedisKeys(keyPrefix);
+            return start(RedisConnection.connect(client, null, timeout,
+                    client instanceof RedisClusterClient ? "(application cluster client)" : "(application client)"), keys);
         }
-    }
-
-    private static Duration requirePositive(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-        return timeout;
-    }
-
-    /** Warns once when the server keeps nothing on disk; servers that refuse CONFIG are left alone. */
-    private void checkPersistence(String where) {
-        String appendonly;
-        String save;
-        try {
-            appendonly = redis.configGet("appendonly").getOrDefault("appendonly", "");
-            save = redis.configGet("save").getOrDefault("save", "");
-        } catch (RedisCommandExecutionException e) {
-            LOG.debug("{}: cannot read the persistence settings (CONFIG GET refused: {})", description, e.getMessage());
-            return;
-        } catch (RedisException e) {
-            throw failure("open", null, e);
-        }
-        if (!persists(appendonly, save) && WARNED.add(where)) {
-            LOG.warn("{} keeps nothing on disk (appendonly no, save \"\"): suspended runs will not survive a Redis restart."
-                    + " Set appendonly yes and appendfsync everysec.", "Redis " + where);
-        }
-    }
-
-    /** True when the server settings keep data across a restart: AOF on, or at least one RDB save rule. */
-    static boolean persists(String appendonly, String save) {
-        return "yes".equalsIgnoreCase(appendonly.trim()) || !save.isBlank();
     }
 
     @Override
     public boolean insert(RunSnapshot s) {
-        return call("insert", s.runId(), () -> {
+        return access.call("insert", s.runId(), () -> {
             String nonce = nonce();
             String lookup = keys.lookup(s.runId());
             Long reserved = RESERVE.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, s.agentId(), nonce);
             if (reserved == null || reserved == 0) return false; // the run id belongs to another agent's run
             List<String> args = new ArrayList<>(List.of(keys.agentBase(s.agentId()), s.runId()));
-            fields(s, args);
+            RunHashes.fields(s, args);
             args.add("rsv");
             args.add(nonce);
             List<Object> r = INSERT.run(redis, ScriptOutputType.MULTI, new String[] {keys.run(s.agentId(), s.runId())},
@@ -281,20 +190,20 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        return call("find", runId, () -> {
+        return access.call("find", runId, () -> {
             String agentId = agentOf(runId);
             if (agentId == null) return Optional.empty();
             Map<String, String> h = redis.hgetall(keys.run(agentId, runId));
-            return h.isEmpty() ? Optional.empty() : Optional.of(snapshot(h));
+            return h.isEmpty() ? Optional.empty() : Optional.of(hashes.snapshot(h));
         });
     }
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
-        return call("compare-and-set", replacement.runId(), () -> {
+        return access.call("compare-and-set", replacement.runId(), () -> {
             List<String> args = new ArrayList<>(List.of(keys.agentBase(replacement.agentId()), replacement.runId(),
                     Long.toString(expectedVersion)));
-            fields(replacement, args);
+            RunHashes.fields(replacement, args);
             Long r = CAS.run(redis, ScriptOutputType.INTEGER,
                     new String[] {keys.run(replacement.agentId(), replacement.runId())}, args.toArray(String[]::new));
             return r != null && r == 1L;
@@ -306,7 +215,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(owner, "owner");
-        return call("lease renewal", runId, () -> {
+        return access.call("lease renewal", runId, () -> {
             String agentId = agentOf(runId);
             if (agentId == null) return false;
             Long r = RENEW.run(redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
@@ -319,10 +228,10 @@ public final class RedisSnapshotStore implements SnapshotStore {
     /** The server's {@code TIME}, in milliseconds. */
     @Override
     public Instant now() {
-        return call("reading the clock", null, () -> {
+        return access.call("reading the clock", null, () -> {
             List<String> time = redis.time();
             if (time == null || time.size() != 2) {
-                throw new StorageException(description + ": TIME answered " + time + " instead of seconds and microseconds");
+                throw new StorageException(access.description + ": TIME answered " + time + " instead of seconds and microseconds");
             }
             return Instant.ofEpochMilli(Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000);
         });
@@ -337,7 +246,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
-        return call("delete", runId, () -> {
+        return access.call("delete", runId, () -> {
             String agentId = agentOf(runId);
             if (agentId == null) return false;
             String nonce = DELETE.run(redis, ScriptOutputType.VALUE, new String[] {keys.run(agentId, runId)},
@@ -357,46 +266,13 @@ public final class RedisSnapshotStore implements SnapshotStore {
      */
     @Override
     public RunPage list(RunQuery q) {
-        if (closed) throw closed("list");
-        if (q.emptyDateRange()) return new RunPage(List.of(), 0);
-        return call("list", null, () -> {
-            Integer limit = q.limit();
-            RunQuery.After after = q.after();
-            List<Object> r = LIST.run(redis, ScriptOutputType.MULTI, new String[] {keys.allIndex(q.agentId())},
-                    keys.agentBase(q.agentId()),
-                    Long.toString(q.now().toEpochMilli()),
-                    q.status() == null ? "" : q.status().name(),
-                    q.threadId() == null ? "0" : "1", q.threadId() == null ? "" : q.threadId(),
-                    q.resourceId() == null ? "0" : "1", q.resourceId() == null ? "" : q.resourceId(),
-                    q.createdFrom() == null ? "-inf" : Long.toString(q.createdFrom().toEpochMilli()),
-                    q.createdTo() == null ? "+inf" : Long.toString(q.createdTo().toEpochMilli()),
-                    Long.toString(q.offset()),
-                    limit == null ? "-1" : Integer.toString(limit),
-                    q.withPayload() ? "1" : "0",
-                    after == null ? "0" : "1",
-                    after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
-                    after == null ? "" : after.runId());
-            long total = (Long) r.get(0);
-            List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
-            for (int i = 1; i < r.size(); i++) items.add(row(r.get(i)));
-            return new RunPage(items, total);
-        });
+        return listing.list(q);
     }
 
     /** One script (due.lua): a range of the agent's deadline set, skipping runs under a live lease; no payloads. */
     @Override
     public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
-        Objects.requireNonNull(agentId, "agentId");
-        Objects.requireNonNull(now, "now");
-        if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        return call("listDue", null, () -> {
-            if (limit == 0) return List.of();
-            List<Object> r = DUE.run(redis, ScriptOutputType.MULTI, new String[] {keys.dueIndex(agentId)},
-                    keys.agentBase(agentId), Long.toString(now.toEpochMilli()), Integer.toString(limit));
-            List<RunSnapshot> items = new ArrayList<>(r.size());
-            for (Object o : r) items.add(row(o));
-            return items;
-        });
+        return listing.listDue(agentId, now, limit);
     }
 
     /**
@@ -405,7 +281,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
      */
     @Override
     public Optional<MemoryStore> memory() {
-        if (closed) throw closed("memory");
+        access.checkOpen("memory");
         return Optional.of(memory);
     }
 
@@ -420,88 +296,9 @@ public final class RedisSnapshotStore implements SnapshotStore {
         return HexFormat.of().formatHex(b);
     }
 
-    private static void fields(RunSnapshot s, List<String> out) {
-        put(out, "runId", s.runId());
-        put(out, "agentId", s.agentId());
-        put(out, "status", s.status().name());
-        put(out, "threadId", s.threadId());
-        put(out, "resourceId", s.resourceId());
-        put(out, "createdAt", Long.toString(s.createdAt().toEpochMilli()));
-        put(out, "suspendedAt", Long.toString(s.suspendedAt().toEpochMilli()));
-        put(out, "version", Long.toString(s.version()));
-        put(out, "leaseOwner", s.leaseOwner());
-        put(out, "leaseExpiresAt", s.leaseExpiresAt() == null ? null : Long.toString(s.leaseExpiresAt().toEpochMilli()));
-        put(out, "payload", s.payload());
-        put(out, "expiresAt", s.expiresAt() == null ? null : Long.toString(s.expiresAt().toEpochMilli()));
-        put(out, "summary", s.summary());
-    }
-
-    private static void put(List<String> out, String field, @Nullable String value) {
-        if (value == null) return; // absent field = null; an empty string stays a value
-        out.add(field);
-        out.add(value);
-    }
-
-    private RunSnapshot snapshot(Map<String, String> h) {
-        String runId = h.get("runId");
-        try {
-            return new RunSnapshot(runId, h.get("agentId"), RunStatus.valueOf(h.get("status")), h.get("threadId"),
-                    h.get("resourceId"), millis(h.get("createdAt")), millis(h.get("suspendedAt")),
-                    Long.parseLong(h.get("version")), h.get("leaseOwner"), millisOrNull(h.get("leaseExpiresAt")),
-                    h.get("payload"), millisOrNull(h.get("expiresAt")), h.get("summary"));
-        } catch (RuntimeException e) {
-            throw invalid(runId, e);
-        }
-    }
-
-    /** A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload last. */
-    private RunSnapshot row(Object reply) {
-        @SuppressWarnings("unchecked")
-        List<Object> f = (List<Object>) reply;
-        String runId = (String) f.get(0);
-        try {
-            return new RunSnapshot(runId, (String) f.get(1), RunStatus.valueOf((String) f.get(2)), (String) f.get(3),
-                    (String) f.get(4), millis((String) f.get(5)), millis((String) f.get(6)),
-                    Long.parseLong((String) f.get(7)), (String) f.get(8), millisOrNull((String) f.get(9)),
-                    (String) f.get(12), millisOrNull((String) f.get(10)), (String) f.get(11));
-        } catch (RuntimeException e) {
-            throw invalid(runId, e);
-        }
-    }
-
-    private static Instant millis(String epochMillis) {
-        return Instant.ofEpochMilli(Long.parseLong(epochMillis));
-    }
-
-    private static @Nullable Instant millisOrNull(@Nullable String epochMillis) {
-        return epochMillis == null ? null : millis(epochMillis);
-    }
-
-    private StorageException invalid(@Nullable String runId, RuntimeException e) {
-        return new StorageException(description + ": the stored hash of run '" + runId + "' is not a valid run ("
-                + e.getMessage() + "); was it written by something else than Baton?", e);
-    }
-
-    private StorageException closed(String operation) {
-        return new StorageException(description + " is closed; " + operation + " was not done");
-    }
-
-    private <T> T call(String operation, @Nullable String runId, Supplier<T> body) {
-        if (closed) throw closed(operation);
-        try {
-            return body.get();
-        } catch (RedisException e) {
-            throw failure(operation, runId, e);
-        }
-    }
-
-    private StorageException failure(String operation, @Nullable String runId, RedisException e) {
-        return StorageException.failed(description, operation, runId, e.getMessage(), e);
-    }
-
     @Override
     public String describe() {
-        return description;
+        return access.description;
     }
 
     /**
@@ -510,12 +307,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
      */
     @Override
     public void close() {
-        if (closed) return;
-        closed = true;
-        try {
-            connection.close();
-        } finally {
-            if (ownedClient != null) ownedClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        }
+        if (!access.close()) return;
+        connection.close();
     }
 }

@@ -1,6 +1,6 @@
 package dev.baton.store.redis;
 
-import dev.baton.tck.TcpProxy;
+import dev.baton.tck.support.TcpProxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;

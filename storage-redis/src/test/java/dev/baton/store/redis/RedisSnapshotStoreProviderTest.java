@@ -81,9 +81,9 @@ class RedisSnapshotStoreProviderTest {
 
     @Test
     void persistenceIsSeenFromAppendOnlyOrSaveRules() {
-        assertThat(RedisSnapshotStore.persists("no", "")).isFalse();
-        assertThat(RedisSnapshotStore.persists("yes", "")).isTrue();
-        assertThat(RedisSnapshotStore.persists("no", "3600 1 300 100")).isTrue();
+        assertThat(RedisConnection.persists("no", "")).isFalse();
+        assertThat(RedisConnection.persists("yes", "")).isTrue();
+        assertThat(RedisConnection.persists("no", "3600 1 300 100")).isTrue();
     }
 
     @Test

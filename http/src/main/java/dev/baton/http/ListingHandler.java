@@ -1,0 +1,170 @@
+package dev.baton.http;
+
+import dev.baton.InvalidOptionException;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListSuspendedRunsOptions;
+import dev.baton.agent.AgentListSuspendedRunsResult;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code GET /agents/{agentId}/suspended-runs}: the query's parameters, validated as core validates
+ * them, then one listing, scoped to the caller's resources. A principal limited to several
+ * resources who names none gets one page over all of them ({@link ResourceMerge}).
+ */
+final class ListingHandler {
+    private static final Set<String> PARAMETERS = Set.of("threadId", "resourceId", "fromDate", "toDate", "perPage", "page",
+            "cursor");
+
+    /**
+     * One listing request, validated as core validates it.
+     *
+     * @param page   the zero-based page, or null when the listing continues after {@code cursor}
+     * @param cursor a {@code nextCursor} of an earlier page, or null
+     */
+    private record Listing(@Nullable String threadId, @Nullable Instant from, @Nullable Instant to, int perPage,
+                           @Nullable Integer page, @Nullable String cursor) {
+
+        /** This listing's options, for one resource (or all). */
+        AgentListSuspendedRunsOptions options(@Nullable String resourceId) {
+            return AgentListSuspendedRunsOptions.builder()
+                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
+                    .perPage(perPage).page(page).cursor(cursor)
+                    .build();
+        }
+
+        /** The first {@code n} runs of one resource from where this listing starts: after the cursor, or from the first run. */
+        AgentListSuspendedRunsOptions fromStart(String resourceId, int n) {
+            return AgentListSuspendedRunsOptions.builder()
+                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
+                    .perPage(n).page(cursor == null ? Integer.valueOf(0) : null).cursor(cursor)
+                    .build();
+        }
+    }
+
+    ApiResponse list(ParsedRequest request) {
+        Agent agent = request.target();
+        Principal principal = request.caller();
+        Map<String, String> q = query(request.rawQuery(), PARAMETERS);
+        int perPage = intParameter(q, "perPage", BatonHttpApi.DEFAULT_PER_PAGE);
+        if (perPage > BatonHttpApi.MAX_PER_PAGE) {
+            throw Problem.invalidOption("perPage", "must be at most " + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
+        }
+        String cursor = q.get("cursor");
+        Integer page = q.containsKey("page") ? Integer.valueOf(intParameter(q, "page", 0)) : cursor == null ? Integer.valueOf(0) : null;
+        Listing listing = new Listing(q.get("threadId"),
+                q.containsKey("fromDate") ? date("fromDate", q.get("fromDate"), false) : null,
+                q.containsKey("toDate") ? date("toDate", q.get("toDate"), true) : null,
+                perPage, page, cursor);
+        check(listing);
+        String resourceId = q.get("resourceId");
+        if (principal.isRestricted()) {
+            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
+            if (resourceId == null) {
+                if (mine.size() > 1) return page(merged(agent, new TreeSet<>(mine), listing), page, perPage, agent);
+                resourceId = mine.iterator().next();
+            } else if (!mine.contains(resourceId)) {
+                // someone else's resource: exactly as if it had no runs (a bad cursor is still a 400)
+                agent.listSuspendedRuns(listing.options(resourceId));
+                return page(new AgentListSuspendedRunsResult(List.of(), 0, null), page, perPage, agent);
+            }
+        }
+        return page(agent.listSuspendedRuns(listing.options(resourceId)), page, perPage, agent);
+    }
+
+    private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent) {
+        return ApiResponse.json(200, RunJson.page(found, page, perPage, agent.clock().instant()));
+    }
+
+    /** The checks core makes, made before a merged listing changes the page into per-resource queries. */
+    private static void check(Listing l) {
+        if (l.perPage() < 1) throw new InvalidOptionException("perPage", "must be a positive integer, was " + l.perPage());
+        if (l.page() != null && l.page() < 0) {
+            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + l.page());
+        }
+        if (l.from() != null && l.to() != null && l.from().isAfter(l.to())) {
+            throw new InvalidOptionException("fromDate", "must not be after toDate (" + l.from() + " > " + l.to() + ")");
+        }
+        if (l.cursor() != null && l.page() != null) {
+            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
+        }
+    }
+
+    /** One page over the caller's resources; numbered pages deeper than {@link BatonHttpApi#MAX_MERGED_DEPTH} are a 400. */
+    private static AgentListSuspendedRunsResult merged(Agent agent, Set<String> resources, Listing l) {
+        if (ResourceMerge.depth(l.perPage(), l.page()) > BatonHttpApi.MAX_MERGED_DEPTH) {
+            throw Problem.invalidOption("page", "too deep for a listing over your " + resources.size() + " resources ("
+                    + "(page + 1) * perPage must be at most " + BatonHttpApi.MAX_MERGED_DEPTH + "): follow nextCursor instead, "
+                    + "or name one resourceId").raise();
+        }
+        return ResourceMerge.page(resources, l.perPage(), l.page(),
+                (resourceId, n) -> agent.listSuspendedRuns(l.fromStart(resourceId, n)));
+    }
+
+    // ---- the query -----------------------------------------------------------------------------
+
+    /** {@code yyyy-MM-dd} (UTC; {@code toDate}: the whole day, inclusive) or an ISO-8601 date-time with offset. */
+    static Instant date(String option, String text, boolean endOfDay) {
+        try {
+            if (text.length() == 10) {
+                LocalDate day = LocalDate.parse(text);
+                return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
+                        : day.atStartOfDay().toInstant(ZoneOffset.UTC);
+            }
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeException e) {
+            throw Problem.invalidOption(option, "expected yyyy-MM-dd or an ISO-8601 date-time with offset "
+                    + "(2026-06-01T09:00:00Z), was '" + text + "'").raise();
+        }
+    }
+
+    private static int intParameter(Map<String, String> q, String name, int fallback) {
+        String v = q.get(name);
+        if (v == null) return fallback;
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw Problem.invalidOption(name, "must be an integer, was '" + v + "'").raise();
+        }
+    }
+
+    /** The query's parameters (form-decoded); unknown or repeated ones are a 400; empty values count as absent. */
+    static Map<String, String> query(@Nullable String rawQuery, Set<String> known) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Set<String> seen = new LinkedHashSet<>();
+        if (rawQuery == null || rawQuery.isEmpty()) return out;
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) continue;
+            int eq = pair.indexOf('=');
+            String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
+            if (!known.contains(name)) {
+                throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
+            }
+            if (!seen.add(name)) throw Problem.invalidOption(name, "given twice").raise();
+            if (!value.isEmpty()) out.put(name, value);
+        }
+        return out;
+    }
+
+    private static String formDecode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw Problem.invalidOption("query", "bad percent-escape").raise();
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.baton.http;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Method + path template to one handler. The path is split on {@code /} first and each segment
+ * percent-decoded after, once, here: an id holding {@code %2F} stays one segment, and a bad escape
+ * is a 400 before anything else looks at the request. A path no route has is a 404; a path some
+ * route has, with another method, is a 405 naming the allowed ones. Routes are tried in order.
+ */
+final class Router {
+
+    /** Answers one admitted request, or throws (a {@link Problem}, or an exception {@link Problem#from} maps). */
+    @FunctionalInterface
+    interface Handler {
+        ApiResponse handle(ParsedRequest request);
+    }
+
+    /** Who may call a route: anyone (files that hold no data), or an authenticated principal. */
+    enum Access { PUBLIC, AUTHENTICATED }
+
+    /**
+     * The body a route takes: none (never read), required, or optional (no bytes reads as
+     * {@code {}}); when there is one, a JSON object with only these fields.
+     */
+    record Body(Kind kind, Set<String> fields) {
+        enum Kind { NONE, REQUIRED, OPTIONAL }
+
+        static final Body NONE = new Body(Kind.NONE, Set.of());
+
+        Body {
+            fields = Set.copyOf(fields);
+        }
+
+        static Body required(String... fields) {
+            return new Body(Kind.REQUIRED, Set.of(fields));
+        }
+
+        static Body optional(String... fields) {
+            return new Body(Kind.OPTIONAL, Set.of(fields));
+        }
+    }
+
+    /** One route: {@code GET /agents/{agentId}/suspended-runs} and what it needs. */
+    record Route(String method, String template, Access access, Body body, Handler handler) {
+        Route {
+            if (!template.startsWith("/")) throw new IllegalArgumentException("a template starts with /: " + template);
+            Objects.requireNonNull(handler, "handler");
+        }
+
+        static Route get(String template, Access access, Handler handler) {
+            return new Route("GET", template, access, Body.NONE, handler);
+        }
+
+        static Route post(String template, Body body, Handler handler) {
+            return new Route("POST", template, Access.AUTHENTICATED, body, handler);
+        }
+
+        static Route delete(String template, Handler handler) {
+            return new Route("DELETE", template, Access.AUTHENTICATED, Body.NONE, handler);
+        }
+
+        /** {@code METHOD /template}: how {@code openapi.json} names it. */
+        String name() {
+            return method + " " + template;
+        }
+
+        /** The template's segments ({@code /} has none). */
+        List<String> parts() {
+            return template.equals("/") ? List.of() : List.of(template.substring(1).split("/"));
+        }
+    }
+
+    /** The route a request matched, with its path parameters, decoded. */
+    record Match(Route route, Map<String, String> params) {
+        Match {
+            params = Map.copyOf(params);
+        }
+    }
+
+    private final List<Route> routes;
+
+    Router(List<Route> routes) {
+        this.routes = List.copyOf(routes);
+        Set<String> names = new LinkedHashSet<>();
+        for (Route r : routes) {
+            if (!names.add(r.name())) throw new IllegalArgumentException("two routes are " + r.name());
+        }
+    }
+
+    /** Every route as {@code METHOD /template}, in order. */
+    List<String> names() {
+        return routes.stream().map(Route::name).toList();
+    }
+
+    /** The route for this request, or a 404 / 405 / 400 (a bad escape) problem. */
+    Match match(ApiRequest request) {
+        String method = request.method().toUpperCase(Locale.ROOT);
+        List<String> path = segments(request.rawPath());
+        Set<String> allowed = new LinkedHashSet<>();
+        for (Route route : routes) {
+            Map<String, String> params = match(route.parts(), path);
+            if (params == null) continue;
+            allowed.add(route.method());
+            if (route.method().equals(method)) return new Match(route, params);
+        }
+        if (!allowed.isEmpty()) {
+            throw Problem.of(405, "method-not-allowed", "Method not allowed",
+                            method + " is not allowed here; allowed: " + String.join(", ", allowed))
+                    .withHeader("Allow", String.join(", ", allowed)).raise();
+        }
+        throw Problem.notFound(method, request.rawPath()).raise();
+    }
+
+    /** The named segments of {@code template}'s parts in {@code path}, or null if it does not match. */
+    private static @Nullable Map<String, String> match(List<String> template, List<String> path) {
+        if (template.size() != path.size()) return null;
+        Map<String, String> params = new LinkedHashMap<>();
+        for (int i = 0; i < template.size(); i++) {
+            String part = template.get(i);
+            if (part.startsWith("{")) {
+                params.put(part.substring(1, part.length() - 1), path.get(i));
+            } else if (!part.equals(path.get(i))) {
+                return null;
+            }
+        }
+        return params;
+    }
+
+    /** The path's segments, each percent-decoded after splitting, so {@code %2F} stays inside its segment. */
+    static List<String> segments(String rawPath) {
+        if (!rawPath.startsWith("/")) throw Problem.notFound("", rawPath).raise();
+        List<String> out = new ArrayList<>();
+        if (rawPath.equals("/")) return out;
+        for (String s : rawPath.substring(1).split("/", -1)) out.add(decodePathSegment(s));
+        return out;
+    }
+
+    /** RFC 3986 percent-decoding of one path segment, as UTF-8; {@code +} stays {@code +}. */
+    static String decodePathSegment(String s) {
+        if (s.indexOf('%') < 0) return s;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= s.length()) throw badEscape();
+                int hi = Character.digit(s.charAt(i + 1), 16);
+                int lo = Character.digit(s.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) throw badEscape();
+                bytes.write(hi << 4 | lo);
+                i += 2;
+            } else {
+                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+                bytes.write(b, 0, b.length);
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            throw Problem.invalidOption("path", "a segment is not UTF-8 once percent-decoded").raise();
+        }
+    }
+
+    private static Problem.Raised badEscape() {
+        return Problem.invalidOption("path", "bad percent-escape in a path segment").raise();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.baton.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.RunNotFoundException;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentStream;
+import dev.baton.agent.ResumeOptions;
+import dev.baton.agent.RunOptions;
+import dev.baton.store.RunSnapshot;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What changes runs: start ({@code POST /agents/{agentId}/runs}), and approve, decline, resume,
+ * continue, cancel ({@code POST .../runs/{runId}/<action>}) and discard ({@code DELETE .../runs/{runId}}).
+ * Each answers the run's events as Server-Sent Events, or the drained result for
+ * {@code Accept: application/json}; discard answers 204. Exceptions of the claim (a missing run,
+ * a run another caller holds) are thrown before any event is streamed, so a 409 is a real 409.
+ */
+final class RunActionHandler {
+
+    ApiResponse start(ParsedRequest request) {
+        Principal principal = request.caller();
+        String prompt = request.requiredString("prompt");
+        String resourceId = request.string("resourceId", false);
+        if (principal.isRestricted()) {
+            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
+            if (resourceId == null) {
+                if (mine.size() > 1) {
+                    throw Problem.invalidOption("resourceId", "required: you may start runs for " + new TreeSet<>(mine)).raise();
+                }
+                resourceId = mine.iterator().next();
+            } else if (!mine.contains(resourceId)) {
+                throw Problem.of(403, "forbidden-resource", "Forbidden resource",
+                        "You may not start runs for resource '" + resourceId + "'.").with("option", "resourceId").raise();
+            }
+        }
+        RunOptions.Builder options = RunOptions.builder().threadId(request.string("threadId", false)).resourceId(resourceId);
+        JsonNode maxSteps = request.body().get("maxSteps");
+        if (maxSteps != null && !maxSteps.isNull()) {
+            if (!maxSteps.canConvertToInt() || !maxSteps.isIntegralNumber()) {
+                throw Problem.invalidOption("maxSteps", "must be an integer").raise();
+            }
+            options.maxSteps(maxSteps.intValue());
+        }
+        return streamOrResult(request, request.target().stream(prompt, options.build()));
+    }
+
+    ApiResponse approve(ParsedRequest request) {
+        String toolCallId = request.requiredString("toolCallId");
+        Agent agent = checkAccess(request);
+        return streamOrResult(request, agent.approveToolCall(request.runId(), toolCallId));
+    }
+
+    ApiResponse decline(ParsedRequest request) {
+        String toolCallId = request.requiredString("toolCallId");
+        String reason = request.string("reason", false);
+        Agent agent = checkAccess(request);
+        return streamOrResult(request, agent.declineToolCall(request.runId(), toolCallId, reason));
+    }
+
+    ApiResponse resume(ParsedRequest request) {
+        String toolCallId = request.string("toolCallId", false);
+        if (!request.body().has("resumeData")) throw Problem.invalidOption("resumeData", "is required (any JSON value)").raise();
+        JsonNode data = request.body().get("resumeData");
+        Agent agent = checkAccess(request);
+        String runId = request.runId();
+        ResumeOptions options = toolCallId == null ? ResumeOptions.of(runId) : ResumeOptions.of(runId, toolCallId);
+        return streamOrResult(request, agent.resumeStream(data, options));
+    }
+
+    ApiResponse continueRun(ParsedRequest request) {
+        Agent agent = checkAccess(request);
+        return streamOrResult(request, agent.continueRun(request.runId()));
+    }
+
+    ApiResponse cancel(ParsedRequest request) {
+        String reason = request.string("reason", false);
+        Agent agent = checkAccess(request);
+        AgentResult result = agent.cancelRun(request.runId(), reason);
+        if (request.wantsJson()) return ApiResponse.json(200, EventJson.result(result));
+        return ApiResponse.eventStream(EventStreamBody.bytes(result));
+    }
+
+    ApiResponse discard(ParsedRequest request) {
+        Agent agent = checkAccess(request);
+        agent.discardRun(request.runId());
+        return ApiResponse.noContent();
+    }
+
+    /**
+     * The request's agent, once the caller may act on the run: a principal limited to resources may
+     * act only on their runs; any other run answers exactly like a missing one. (The run's resource
+     * never changes, so checking before the claim is safe.)
+     */
+    private static Agent checkAccess(ParsedRequest request) {
+        Agent agent = request.target();
+        Principal principal = request.caller();
+        if (!principal.isRestricted()) return agent;   // the agent itself answers 404 for another agent's run
+        String runId = request.runId();
+        Optional<RunSnapshot> run = agent.store().find(runId);
+        if (run.isEmpty() || !run.get().agentId().equals(agent.id()) || !principal.mayAccess(run.get().resourceId())) {
+            throw new RunNotFoundException(agent.id(), runId);
+        }
+        return agent;
+    }
+
+    /** The stream as Server-Sent Events, or drained into JSON for {@code Accept: application/json}. */
+    private static ApiResponse streamOrResult(ParsedRequest request, AgentStream stream) {
+        if (request.wantsJson()) {
+            AgentResult result;
+            try (stream) {
+                result = stream.result();
+            }
+            return ApiResponse.json(200, EventJson.result(result));
+        }
+        return ApiResponse.eventStream(stream);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.baton.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.agent.AgentListSuspendedRunsResult;
+import dev.baton.agent.AgentRun;
+import dev.baton.agent.AgentRunToolCall;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The JSON of suspended runs: a listing page, a run, a waiting tool call ({@code SuspendedRunPage},
+ * {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}).
+ */
+final class RunJson {
+    private RunJson() {
+    }
+
+    /**
+     * A listing page.
+     *
+     * @param page  the zero-based page asked for, or null when the page continued after a cursor
+     * @param asOf  the agent's clock when the page was read: what {@code expiresAt} compares with
+     */
+    static ObjectNode page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf) {
+        ObjectNode n = Json.object();
+        ArrayNode runs = n.putArray("runs");
+        for (AgentRun r : found.runs()) runs.add(run(r));
+        n.put("total", found.total());
+        if (page == null) n.putNull("page");
+        else n.put("page", page.intValue());
+        n.put("perPage", perPage);
+        Json.putNullable(n, "nextCursor", found.nextCursor());
+        n.put("asOf", Json.instant(asOf));
+        return n;
+    }
+
+    static ObjectNode run(AgentRun r) {
+        ObjectNode n = Json.object();
+        n.put("runId", r.runId());
+        n.put("status", r.status().name());
+        Json.putNullable(n, "threadId", r.threadId());
+        Json.putNullable(n, "resourceId", r.resourceId());
+        n.put("createdAt", Json.instant(r.createdAt()));
+        n.put("suspendedAt", Json.instant(r.suspendedAt()));
+        Json.putNullable(n, "expiresAt", r.expiresAt() == null ? null : Json.instant(r.expiresAt()));
+        n.put("interrupted", r.interrupted());
+        Json.putNullable(n, "interruption", r.interruption());
+        Json.putNullable(n, "parentRunId", r.parentRunId());
+        ArrayNode calls = n.putArray("toolCalls");
+        for (AgentRunToolCall c : r.toolCalls()) calls.add(call(c));
+        return n;
+    }
+
+    static ObjectNode call(AgentRunToolCall c) {
+        ObjectNode n = Json.object();
+        n.put("toolCallId", c.toolCallId());
+        n.put("toolName", c.toolName());
+        n.put("requiresApproval", c.requiresApproval());
+        n.set("args", c.args() == null ? Json.NODES.nullNode() : c.args());
+        n.set("suspendPayload", c.suspendPayload() == null ? Json.NODES.nullNode() : c.suspendPayload());
+        Json.putNullable(n, "expiresAt", c.expiresAt() == null ? null : Json.instant(c.expiresAt()));
+        return n;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.baton.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.store.memory.MemorySnapshotStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The order in which a request is admitted, before any handler runs: the route (404, 405), then
+ * credentials (401), then the agent of the path (404), then the body (415, 413, 400), and only
+ * then the run. Answered by {@link BatonHttpApi#handle} alone, without a server.
+ */
+class RequestAdmissionTest {
+    static final String TOKEN = "admission-token-0123456789";
+    static final int LIMIT = 64;
+
+    final BatonHttpApi api = BatonHttpApi.builder()
+            .agents(TestAgents.concierge("concierge", MemorySnapshotStore.create(), Clock.systemUTC()))
+            .authenticator(Authenticator.bearerTokens().token(TOKEN, Principal.unrestricted("ops")).build())
+            .maxBodyBytes(LIMIT)
+            .build();
+
+    record Answer(int status, Map<String, String> headers, JsonNode json) {
+        String type() {
+            return json.path("type").asText().replace(Problem.TYPE_PREFIX, "");
+        }
+    }
+
+    Answer send(String method, String path, @Nullable String token, @Nullable String contentType, String body) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (token != null) headers.put("Authorization", "Bearer " + token);
+        if (contentType != null) headers.put("Content-Type", contentType);
+        return answer(api.handle(ApiRequest.of(method, path, headers, body.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    static Answer answer(ApiResponse r) {
+        try (r) {
+            return new Answer(r.status(), r.headers(), Json.MAPPER.readTree(r.body().length == 0 ? "{}".getBytes() : r.body()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void anUnknownPathOrAWrongMethodIsAnsweredBeforeCredentialsAreAsked() {
+        assertThat(send("GET", "/nowhere", null, null, "").type()).isEqualTo("not-found");
+        Answer put = send("PUT", "/agents", null, null, "");
+        assertThat(put.status()).isEqualTo(405);
+        assertThat(put.headers()).containsEntry("Allow", "GET");
+        assertThat(send("GET", "/agents/con%ZZcierge/suspended-runs", null, null, "").json().path("option").asText())
+                .as("a bad escape, decoded once by the router").isEqualTo("path");
+    }
+
+    @Test
+    void credentialsAreCheckedBeforeTheAgentIsLookedUp() {
+        Answer anonymous = send("GET", "/agents/nobody/suspended-runs", null, null, "");
+        assertThat(anonymous.status()).as("no agent id is confirmed to a stranger").isEqualTo(401);
+        assertThat(anonymous.headers()).containsEntry("WWW-Authenticate", "Bearer realm=\"baton\"");
+        assertThat(send("GET", "/agents/nobody/suspended-runs", "wrong-token-00000000", null, "").headers())
+                .containsEntry("WWW-Authenticate", "Bearer realm=\"baton\", error=\"invalid_token\"");
+        assertThat(send("GET", "/agents/nobody/suspended-runs", TOKEN, null, "").type()).isEqualTo("agent-not-found");
+    }
+
+    @Test
+    void theAgentIsLookedUpBeforeTheBodyIsRead() {
+        assertThat(send("POST", "/agents/nobody/runs", TOKEN, "text/plain", "x".repeat(LIMIT * 2)).type())
+                .isEqualTo("agent-not-found");
+    }
+
+    @Test
+    void aRequiredBodyHasItsTypeCheckedBeforeItsSizeThenItsShape() {
+        String big = "{\"prompt\":\"" + "x".repeat(LIMIT) + "\"}";
+        assertThat(send("POST", "/agents/concierge/runs", TOKEN, "text/plain", big).status()).isEqualTo(415);
+        Answer tooLarge = send("POST", "/agents/concierge/runs", TOKEN, "application/json", big);
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.headers()).containsEntry("Connection", "close");
+        assertThat(tooLarge.json().fieldNames()).toIterable().as("the extension members in the order they were added")
+                .containsExactly("type", "title", "status", "detail", "option", "maxBodyBytes");
+        assertThat(send("POST", "/agents/concierge/runs", TOKEN, "application/json", "[]").json().path("option").asText())
+                .isEqualTo("body");
+        assertThat(send("POST", "/agents/concierge/runs", TOKEN, "application/json", "{\"prompt\":\"p\",\"force\":1}")
+                .json().path("option").asText()).isEqualTo("force");
+    }
+
+    @Test
+    void anOptionalBodyIsReadFirstAndNoBytesNeedNoType() {
+        String run = "/agents/concierge/runs/no-such-run/continue";
+        assertThat(send("POST", run, TOKEN, "text/plain", "").type()).as("admitted: the run is looked up").isEqualTo("run-not-found");
+        assertThat(send("POST", run, TOKEN, "text/plain", "x".repeat(LIMIT + 1)).status()).isEqualTo(413);
+        assertThat(send("POST", run, TOKEN, "text/plain", "{}").status()).isEqualTo(415);
+    }
+
+    @Test
+    void theBodyIsCheckedBeforeTheRunIsLookedUp() {
+        Answer r = send("POST", "/agents/concierge/runs/no-such-run/approve", TOKEN, "application/json", "{\"callId\":\"c\"}");
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.json().path("option").asText()).isEqualTo("callId");
+    }
+
+    @Test
+    void aRouteWithoutABodyNeverReadsOne() {
+        ApiRequest delete = new ApiRequest() {
+            @Override public String method() { return "DELETE"; }
+            @Override public String rawPath() { return "/agents/concierge/runs/no-such-run"; }
+            @Override public @Nullable String rawQuery() { return null; }
+            @Override public @Nullable String header(String name) { return name.equals("Authorization") ? "Bearer " + TOKEN : null; }
+            @Override public InputStream body() { throw new AssertionError("the body of a DELETE was read"); }
+        };
+        assertThat(answer(api.handle(delete)).type()).isEqualTo("run-not-found");
+    }
+
+    @Test
+    void publicFilesNeedNoCredentialsAndIgnoreWrongOnes() {
+        for (String path : new String[] {"/", "/inbox.css", "/inbox.js", "/inbox/api.js", "/favicon.svg", "/openapi.json"}) {
+            try (ApiResponse r = api.handle(ApiRequest.of("GET", path, Map.of("Authorization", "Bearer wrong"), new byte[0]))) {
+                assertThat(r.status()).as(path).isEqualTo(200);
+            }
+        }
+    }
+}

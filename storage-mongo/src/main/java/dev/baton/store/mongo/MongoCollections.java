@@ -1,0 +1,55 @@
+package dev.baton.store.mongo;
+
+import com.mongodb.MongoClientSettings;
+import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import org.bson.Document;
+
+/**
+ * The collections of one {@link MongoSnapshotStore}, opened on its client: the runs' (named by the
+ * user) and the thread memory's two, named after it ({@code <runs>_threads}, {@code <runs>_messages}),
+ * all with the driver's default codecs, read from the primary and written with the store's write
+ * concern; and the {@code admin} database, whose {@code hello} tells the server's clock. Opening them
+ * creates, and checks, their indexes ({@link MongoIndexes}).
+ */
+record MongoCollections(MongoCollection<Document> runs, MongoCollection<Document> threads,
+                        MongoCollection<Document> messages, MongoDatabase admin) {
+
+    /** The thread memory's collections are named after the runs' collection: {@code <runs>_threads}, {@code <runs>_messages}. */
+    static final String THREADS_SUFFIX = "_threads";
+    static final String MESSAGES_SUFFIX = "_messages";
+
+    /**
+     * Opens the collections of a store on {@code database.runs} and creates their indexes if missing.
+     *
+     * @throws dev.baton.StorageException if the server cannot be reached or its indexes do not match
+     */
+    static MongoCollections open(MongoAccess access, MongoClient client, String database, String runs,
+                                 WriteConcernLevel writeConcern) {
+        MongoCollection<Document> c = client.getDatabase(database).getCollection(runs)
+                // the user's client may carry a codec registry that maps Date or String differently
+                .withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry())
+                .withReadPreference(ReadPreference.primary());
+        // never unacknowledged: an unacknowledged insert cannot report a duplicate key, nor an update its match count
+        MongoCollection<Document> runCollection = c.withWriteConcern(writeConcern.applyTo(c.getWriteConcern()));
+        MongoDatabase admin = client.getDatabase("admin").withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry());
+        WriteConcern concern = runCollection.getWriteConcern();
+        MongoCollection<Document> threads = sibling(client, database, runs + THREADS_SUFFIX, concern);
+        MongoCollection<Document> messages = sibling(client, database, runs + MESSAGES_SUFFIX, concern);
+        MongoIndexes.ensure(access, runCollection, MongoIndexes.runIndexes());
+        MongoIndexes.ensure(access, threads, MongoMemoryStore.threadIndexes());
+        MongoIndexes.ensure(access, messages, MongoMemoryStore.messageIndexes());
+        return new MongoCollections(runCollection, threads, messages, admin);
+    }
+
+    /** Another collection of the store's database, with the same codecs, read preference and write concern as the runs. */
+    private static MongoCollection<Document> sibling(MongoClient client, String database, String name, WriteConcern concern) {
+        return client.getDatabase(database).getCollection(name)
+                .withCodecRegistry(MongoClientSettings.getDefaultCodecRegistry())
+                .withReadPreference(ReadPreference.primary())
+                .withWriteConcern(concern);
+    }
+}

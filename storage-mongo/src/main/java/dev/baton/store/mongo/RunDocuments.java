@@ -1,0 +1,121 @@
+package dev.baton.store.mongo;
+
+import com.mongodb.client.model.Projections;
+import dev.baton.SnapshotFormatException;
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunSnapshot;
+import java.time.Instant;
+import java.util.Date;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The document of one run in the runs' collection, its field names and the projections that read
+ * it, and its mapping to and from a {@link RunSnapshot}:
+ *
+ * <pre>{@code
+ * { _id: runId, agentId, status: "SUSPENDED" | "RESUMING", threadId, resourceId,
+ *   createdAt: Date, suspendedAt: Date, version: long, leaseOwner, leaseExpiresAt: Date,
+ *   payload: "<the run state as JSON text>", expiresAt: Date, summary: "<what a listing shows, JSON text>" }
+ * }</pre>
+ *
+ * A document that breaks the snapshot's rules is reported as a {@link SnapshotFormatException}
+ * naming the run.
+ */
+final class RunDocuments {
+    static final String ID = "_id";
+    static final String AGENT_ID = "agentId";
+    static final String STATUS = "status";
+    static final String THREAD_ID = "threadId";
+    static final String RESOURCE_ID = "resourceId";
+    static final String CREATED_AT = "createdAt";
+    static final String SUSPENDED_AT = "suspendedAt";
+    static final String VERSION = "version";
+    static final String LEASE_OWNER = "leaseOwner";
+    static final String LEASE_EXPIRES_AT = "leaseExpiresAt";
+    static final String PAYLOAD = "payload";
+    static final String EXPIRES_AT = "expiresAt";
+    static final String SUMMARY = "summary";
+
+    /**
+     * Every field of a run, named. Reads ask for exactly these: fields someone else added stay on
+     * the server, and the in-JVM test server (mongo-java-server), which otherwise encodes its
+     * live document while a concurrent update rewrites it field by field, copies the projected
+     * fields under its collection lock, so that a read never sees half an update.
+     */
+    static final Bson FIELDS = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID, CREATED_AT,
+            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD, EXPIRES_AT, SUMMARY);
+
+    /** Every field but the payload: what a listing without payloads reads. */
+    static final Bson FIELDS_WITHOUT_PAYLOAD = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID,
+            CREATED_AT, SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, EXPIRES_AT, SUMMARY);
+
+    private RunDocuments() {
+    }
+
+    static Document toDocument(RunSnapshot s) {
+        return new Document(ID, s.runId())
+                .append(AGENT_ID, s.agentId())
+                .append(STATUS, s.status().name())
+                .append(THREAD_ID, s.threadId())
+                .append(RESOURCE_ID, s.resourceId())
+                .append(CREATED_AT, Date.from(s.createdAt()))
+                .append(SUSPENDED_AT, Date.from(s.suspendedAt()))
+                .append(VERSION, s.version())
+                .append(LEASE_OWNER, s.leaseOwner())
+                .append(LEASE_EXPIRES_AT, date(s.leaseExpiresAt()))
+                .append(PAYLOAD, s.payload())
+                .append(EXPIRES_AT, date(s.expiresAt()))
+                .append(SUMMARY, s.summary());
+    }
+
+    /**
+     * Reads a run document back.
+     *
+     * @throws SnapshotFormatException if the document lacks a field or has one of the wrong type
+     *         (written by something other than this store); it stays in the collection untouched
+     */
+    static RunSnapshot fromDocument(Document d) {
+        return fromDocument(d, true);
+    }
+
+    /**
+     * Reads a run document back; with {@code payloadRead} false, from a projection that left the payload out,
+     * whose run then gets an empty payload.
+     */
+    static RunSnapshot fromDocument(Document d, boolean payloadRead) {
+        try {
+            if (!payloadRead && !d.containsKey(PAYLOAD)) d.put(PAYLOAD, "");
+            return readDocument(d);
+        } catch (RuntimeException e) {
+            Object id = d.get(ID);
+            throw new SnapshotFormatException(String.valueOf(id), "the MongoDB document is not a Baton run ("
+                    + e + ")", e);
+        }
+    }
+
+    private static RunSnapshot readDocument(Document d) {
+        Date lease = d.getDate(LEASE_EXPIRES_AT);
+        Date expires = d.getDate(EXPIRES_AT);
+        return new RunSnapshot(
+                d.getString(ID),
+                d.getString(AGENT_ID),
+                RunStatus.valueOf(d.getString(STATUS)),
+                d.getString(THREAD_ID),
+                d.getString(RESOURCE_ID),
+                d.getDate(CREATED_AT).toInstant(),
+                d.getDate(SUSPENDED_AT).toInstant(),
+                d.get(VERSION, Number.class).longValue(),
+                d.getString(LEASE_OWNER),
+                lease == null ? null : lease.toInstant(),
+                d.getString(PAYLOAD),
+                expires == null ? null : expires.toInstant(),
+                d.getString(SUMMARY));
+    }
+
+    /** A nullable instant as a BSON date. */
+    static @Nullable Date date(@Nullable Instant t) {
+        return t == null ? null : Date.from(t);
+    }
+}

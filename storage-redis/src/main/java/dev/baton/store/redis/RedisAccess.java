@@ -1,0 +1,63 @@
+package dev.baton.store.redis;
+
+import dev.baton.StorageException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the parts of one {@link RedisSnapshotStore} share: the connection's commands, the key layout,
+ * the name the store gives itself in messages, and whether it is closed. Every call of the store,
+ * its {@link RedisRunListing} and its {@link RedisMemoryStore} goes through {@link #call}: a closed
+ * store refuses it, and a Redis failure becomes a {@link StorageException} naming the store, the
+ * operation and the run.
+ */
+final class RedisAccess {
+    final RedisClusterCommands<String, String> redis;
+    final RedisKeys keys;
+    final String description;
+    private volatile boolean closed;
+
+    RedisAccess(RedisClusterCommands<String, String> redis, RedisKeys keys, String description) {
+        this.redis = redis;
+        this.keys = keys;
+        this.description = description;
+    }
+
+    /** Marks the store closed; every later call fails. Returns false if it already was. */
+    boolean close() {
+        if (closed) return false;
+        closed = true;
+        return true;
+    }
+
+    /** Fails with a {@link StorageException} if the store is closed. */
+    void checkOpen(String operation) {
+        if (closed) throw closed(operation);
+    }
+
+    /**
+     * Runs {@code body} if the store is open, Redis failures wrapped.
+     *
+     * @param operation what is being done, for the message of a failure ("insert", "list", ...)
+     * @param runId     the run the call is about, or null
+     */
+    <T> T call(String operation, @Nullable String runId, Supplier<T> body) {
+        if (closed) throw closed(operation);
+        try {
+            return body.get();
+        } catch (RedisException e) {
+            throw failure(operation, runId, e);
+        }
+    }
+
+    /** A Redis failure as the {@link StorageException} the store throws. */
+    StorageException failure(String operation, @Nullable String runId, RedisException e) {
+        return StorageException.failed(description, operation, runId, e.getMessage(), e);
+    }
+
+    private StorageException closed(String operation) {
+        return new StorageException(description + " is closed; " + operation + " was not done");
+    }
+}

@@ -1,0 +1,89 @@
+package dev.baton.store.redis;
+
+import dev.baton.StorageException;
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunSnapshot;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The hash of one run ({@code PREFIX:{HEX(agentId)}:run:HEX(runId)}, see {@link RedisKeys}) and its
+ * mapping to and from a {@link RunSnapshot}: one field per snapshot field, times as epoch
+ * milliseconds, a null field left out. A run comes back either as the whole hash ({@code HGETALL})
+ * or as the fixed-position row that {@code list.lua} and {@code due.lua} return (common.lua's
+ * {@code row()}). A hash that breaks the snapshot's rules is reported as a {@link StorageException}
+ * naming the run and the store.
+ */
+final class RunHashes {
+    private final String description;
+
+    RunHashes(String description) {
+        this.description = description;
+    }
+
+    /** Adds the fields of {@code s} to {@code out} as field, value pairs, the script arguments of insert and cas. */
+    static void fields(RunSnapshot s, List<String> out) {
+        put(out, "runId", s.runId());
+        put(out, "agentId", s.agentId());
+        put(out, "status", s.status().name());
+        put(out, "threadId", s.threadId());
+        put(out, "resourceId", s.resourceId());
+        put(out, "createdAt", Long.toString(s.createdAt().toEpochMilli()));
+        put(out, "suspendedAt", Long.toString(s.suspendedAt().toEpochMilli()));
+        put(out, "version", Long.toString(s.version()));
+        put(out, "leaseOwner", s.leaseOwner());
+        put(out, "leaseExpiresAt", s.leaseExpiresAt() == null ? null : Long.toString(s.leaseExpiresAt().toEpochMilli()));
+        put(out, "payload", s.payload());
+        put(out, "expiresAt", s.expiresAt() == null ? null : Long.toString(s.expiresAt().toEpochMilli()));
+        put(out, "summary", s.summary());
+    }
+
+    private static void put(List<String> out, String field, @Nullable String value) {
+        if (value == null) return; // absent field = null; an empty string stays a value
+        out.add(field);
+        out.add(value);
+    }
+
+    /** A run from its whole hash. */
+    RunSnapshot snapshot(Map<String, String> h) {
+        String runId = h.get("runId");
+        try {
+            return new RunSnapshot(runId, h.get("agentId"), RunStatus.valueOf(h.get("status")), h.get("threadId"),
+                    h.get("resourceId"), millis(h.get("createdAt")), millis(h.get("suspendedAt")),
+                    Long.parseLong(h.get("version")), h.get("leaseOwner"), millisOrNull(h.get("leaseExpiresAt")),
+                    h.get("payload"), millisOrNull(h.get("expiresAt")), h.get("summary"));
+        } catch (RuntimeException e) {
+            throw invalid(runId, e);
+        }
+    }
+
+    /** A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload last. */
+    RunSnapshot row(Object reply) {
+        @SuppressWarnings("unchecked")
+        List<Object> f = (List<Object>) reply;
+        String runId = (String) f.get(0);
+        try {
+            return new RunSnapshot(runId, (String) f.get(1), RunStatus.valueOf((String) f.get(2)), (String) f.get(3),
+                    (String) f.get(4), millis((String) f.get(5)), millis((String) f.get(6)),
+                    Long.parseLong((String) f.get(7)), (String) f.get(8), millisOrNull((String) f.get(9)),
+                    (String) f.get(12), millisOrNull((String) f.get(10)), (String) f.get(11));
+        } catch (RuntimeException e) {
+            throw invalid(runId, e);
+        }
+    }
+
+    private static Instant millis(String epochMillis) {
+        return Instant.ofEpochMilli(Long.parseLong(epochMillis));
+    }
+
+    private static @Nullable Instant millisOrNull(@Nullable String epochMillis) {
+        return epochMillis == null ? null : millis(epochMillis);
+    }
+
+    private StorageException invalid(@Nullable String runId, RuntimeException e) {
+        return new StorageException(description + ": the stored hash of run '" + runId + "' is not a valid run ("
+                + e.getMessage() + "); was it written by something else than Baton?", e);
+    }
+}

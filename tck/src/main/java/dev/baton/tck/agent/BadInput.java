@@ -1,0 +1,138 @@
+package dev.baton.tck.agent;
+
+import static dev.baton.tck.support.Snapshots.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.ResumeMismatchException;
+import dev.baton.RunNotFoundException;
+import dev.baton.SnapshotFormatException;
+import dev.baton.ToolCallNotFoundException;
+import dev.baton.UnknownToolException;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListSuspendedRunsResult;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.ResumeOptions;
+import dev.baton.agent.RunOutcome;
+import dev.baton.agent.RunStatus;
+import dev.baton.store.RunSnapshot;
+import dev.baton.tck.support.StoreUnderTest;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad requests (an unknown run, tool call or tool, the wrong kind of decision, a finished run, an
+ * unreadable snapshot) get a precise exception, are refused before anything runs, and change nothing.
+ */
+public abstract class BadInput extends AgentRules {
+
+    /**
+     * For the contract's {@code @Nested} class of this name.
+     *
+     * @param storeUnderTest the store under test, as the contract's {@code openStore()} opens it
+     */
+    protected BadInput(StoreUnderTest storeUnderTest) {
+        super(storeUnderTest);
+    }
+
+    @Test
+    void anUnknownRunGetsRunNotFound() {
+        Agent agent = agent();
+        assertThatThrownBy(() -> agent.approveToolCall("nope", "c")).isInstanceOf(RunNotFoundException.class)
+                .hasMessageContaining("nope");
+        assertThatThrownBy(() -> agent.resumeStream(Map.of(), "nope")).isInstanceOf(RunNotFoundException.class);
+    }
+
+    @Test
+    void anUnknownToolCallGetsToolCallNotFoundAndChangesNothing() {
+        Agent agent = agent();
+        AgentResult r = suspendForApproval(agent, "t", "u");
+        RunSnapshot before = stored(r.runId());
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), "no-such-call"))
+                .isInstanceOf(ToolCallNotFoundException.class).hasMessageContaining("no-such-call")
+                .hasMessageContaining(onlyCallId(r));
+        assertThat(stored(r.runId())).isEqualTo(before);
+    }
+
+    @Test
+    void approvingACallThatWaitsForDataIsRefusedAndChangesNothing() {
+        Agent agent = agent();
+        AgentResult r = agent.generate("city?", on("t", "u"));
+        RunSnapshot before = stored(r.runId());
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), onlyCallId(r)))
+                .isInstanceOf(ResumeMismatchException.class).hasMessageContaining("resume data");
+        assertThatThrownBy(() -> agent.declineToolCall(r.runId(), onlyCallId(r)))
+                .isInstanceOf(ResumeMismatchException.class);
+        assertThat(stored(r.runId())).isEqualTo(before);
+    }
+
+    @Test
+    void resumingACallThatWaitsForApprovalIsRefusedAndChangesNothing() {
+        Agent agent = agent();
+        AgentResult r = suspendForApproval(agent, "t", "u");
+        RunSnapshot before = stored(r.runId());
+        assertThatThrownBy(() -> agent.resumeStream(Map.of("x", 1), r.runId()))
+                .isInstanceOf(ResumeMismatchException.class).hasMessageContaining("approval");
+        assertThatThrownBy(() -> agent.resumeStream(Map.of("x", 1), ResumeOptions.of(r.runId(), onlyCallId(r))))
+                .isInstanceOf(ResumeMismatchException.class);
+        assertThat(stored(r.runId())).isEqualTo(before);
+        assertThat(bookings).hasValue(0);
+    }
+
+    @Test
+    void declineAfterCompletionGetsRunNotFound() {
+        Agent agent = agent();
+        AgentResult r = suspendForApproval(agent, "t", "u");
+        agent.approveToolCall(r.runId(), onlyCallId(r)).result();
+        assertThatThrownBy(() -> agent.declineToolCall(r.runId(), onlyCallId(r)))
+                .isInstanceOf(RunNotFoundException.class).hasMessageContaining("No snapshot found");
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), onlyCallId(r)))
+                .isInstanceOf(RunNotFoundException.class);
+        assertThat(bookings).hasValue(1);
+    }
+
+    @Test
+    void aToolTheResumingAgentDoesNotKnowIsRefusedAndChangesNothing() {
+        AgentResult r = suspendForApproval(agent(), "t", "u");
+        RunSnapshot before = stored(r.runId());
+        Agent withoutBooking = Agent.builder(agentId).model(rules().build()).tools(getWeather()).store(store)
+                .clock(clock).build();
+        assertThatThrownBy(() -> withoutBooking.approveToolCall(r.runId(), onlyCallId(r)))
+                .isInstanceOf(UnknownToolException.class).hasMessageContaining("bookFlight");
+        assertThat(stored(r.runId())).isEqualTo(before);
+    }
+
+    @Test
+    void anUnreadableSnapshotGetsAPreciseErrorStaysStoredAndOthersStillList() {
+        Agent agent = agent();
+        AgentResult good = suspendForApproval(agent, "t", "u");
+        Instant t = clock.instant();
+        for (String payload : List.of("{\"formatVersion\":1,\"garbage\":true}", "not json at all {",
+                "{\"formatVersion\":99,\"runId\":\"x\"}")) {
+            String runId = uniqueId("corrupt");
+            RunSnapshot bad = new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, "t", "u", t, t, 1, null, null, payload);
+            assertThat(store.insert(bad)).isTrue();
+            assertThatThrownBy(() -> agent.approveToolCall(runId, "c")).isInstanceOf(SnapshotFormatException.class)
+                    .hasMessageContaining(runId);
+            assertThat(stored(runId)).isEqualTo(bad);
+        }
+        AgentListSuspendedRunsResult listed = agent.listSuspendedRuns(options().threadId("t").build());
+        assertThat(listed.total()).isEqualTo(4);
+        assertThat(runIds(listed)).contains(good.runId());
+        assertThat(agent.approveToolCall(good.runId(), onlyCallId(good)).result().outcome()).isEqualTo(RunOutcome.COMPLETED);
+    }
+
+    @Test
+    void anUnknownFormatVersionNamesTheVersion() {
+        Agent agent = agent();
+        Instant t = clock.instant();
+        String runId = uniqueId("future");
+        store.insert(new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, null, null, t, t, 1, null, null,
+                "{\"formatVersion\":7,\"runId\":\"" + runId + "\"}"));
+        assertThatThrownBy(() -> agent.resumeStream(Map.of(), runId)).isInstanceOf(SnapshotFormatException.class)
+                .hasMessageContaining("version 7");
+        assertThat(stored(runId).version()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.baton.tck.memory;
+
+import static dev.baton.tck.support.Snapshots.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentRun;
+import dev.baton.agent.RunOutcome;
+import dev.baton.model.Message;
+import dev.baton.tck.support.FaultyStore;
+import dev.baton.tck.support.SimulatedCrash;
+import dev.baton.tck.support.StoreUnderTest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * A crash at any write, snapshot or memory, followed by recovery leaves the thread without
+ * duplicates or gaps.
+ */
+public abstract class Crashes extends MemoryRules {
+
+    /**
+     * For the contract's {@code @Nested} class of this name.
+     *
+     * @param storeUnderTest the store under test, as the contract's {@code openStore()} opens it
+     */
+    protected Crashes(StoreUnderTest storeUnderTest) {
+        super(storeUnderTest);
+    }
+
+    /** The run the crash tests replay in a thread: approve a booking, then answer. */
+    private String drive(Agent agent) {
+        AgentResult r = agent.generate("Book me a flight", inThread());
+        agent.approveToolCall(r.runId(), r.waitingCalls().get(0).toolCallId()).result();
+        return r.runId();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aCrashAtAnyWriteFollowedByRecoveryLeavesTheThreadWithoutDuplicatesOrGaps() {
+        FaultyStore counting = new FaultyStore(store);
+        drive(agentBuilder(counting, 20).build());
+        List<FaultyStore.Write> writes = counting.log();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (FaultyStore.Write w : writes) {
+            for (boolean after : new boolean[] {false, true}) {
+                tests.add(DynamicTest.dynamicTest("crash " + (after ? "after" : "before") + " write " + w.number() + " of "
+                        + writes.size() + " (" + w.operation() + ")", () -> crashAndRecover(w.number(), after)));
+            }
+        }
+        return tests.stream();
+    }
+
+    private void crashAndRecover(int n, boolean after) {
+        thread = uniqueId("thread");
+        bookings.set(0);
+        FaultyStore dying = new FaultyStore(store).crashAt(n, after);
+        assertThatThrownBy(() -> drive(agentBuilder(dying, 20).instanceId("doomed").build()))
+                .isInstanceOf(SimulatedCrash.class);
+        clock.advance(Duration.ofMinutes(5));
+        Agent recovered = agentBuilder(store, 20).instanceId("recovered").build();
+        for (int round = 0; round < 5; round++) {
+            List<AgentRun> runs = recovered.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                    .threadId(thread).build()).runs();
+            if (runs.isEmpty()) break;
+            AgentRun run = runs.get(0);
+            AgentResult r = run.toolCalls().isEmpty() ? recovered.continueRun(run.runId()).result()
+                    : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
+            assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
+        }
+        List<Message> saved = recovered.memory().orElseThrow().getThreadById(thread).isPresent()
+                ? threadMessages(recovered) : List.of();
+        List<String> roles = roles(saved);
+        if (bookings.get() == 0 && recovered.listSuspendedRuns().total() == 0 && saved.size() <= 1) {
+            return;   // it died before the run was first stored: at most the question was saved
+        }
+        assertThat(roles).as("the thread after a crash at write %d (%s)", n, after ? "after" : "before")
+                .containsExactly("user", "assistant-calls", "tool", "assistant");
+    }
+}

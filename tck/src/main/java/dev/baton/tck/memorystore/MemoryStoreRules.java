@@ -1,0 +1,71 @@
+package dev.baton.tck.memorystore;
+
+import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.memory.MemoryStore;
+import dev.baton.memory.MemoryThread;
+import dev.baton.memory.StoredMessage;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.Snapshots;
+import dev.baton.tck.support.StoreUnderTest;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * What every rule group of {@code MemoryStoreContract} works with: the store of the running test,
+ * opened before it and closed after it (the test is skipped if the store has no thread memory),
+ * its {@link MemoryStore}, and a resource id of its own.
+ */
+abstract class MemoryStoreRules {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final StoreUnderTest storeUnderTest;
+    /** The store of the running test. */
+    SnapshotStore store;
+    /** Its thread memory. */
+    MemoryStore memory;
+    /** A resource id owned by the running test. */
+    final String resource = uniqueId("tck-user");
+
+    MemoryStoreRules(StoreUnderTest storeUnderTest) {
+        this.storeUnderTest = storeUnderTest;
+    }
+
+    @BeforeEach
+    void openTheStore() throws Exception {
+        store = storeUnderTest.open();
+        assumeTrue(store.capabilities().contains(StoreCapability.THREAD_MEMORY), "the store has no thread memory");
+        memory = store.memory().orElseThrow(() -> new AssertionError("THREAD_MEMORY is declared but memory() is empty"));
+    }
+
+    @AfterEach
+    void closeTheStore() {
+        if (store != null) store.close();
+    }
+
+    MemoryThread thread(String id, long updatedOffsetMillis) {
+        ObjectNode meta = JSON.createObjectNode().put("topic", "travel");
+        return new MemoryThread(id, resource, "Title of " + id, meta, T0, T0.plusMillis(updatedOffsetMillis));
+    }
+
+    MemoryThread create(String id, long updatedOffsetMillis) {
+        MemoryThread t = thread(id, updatedOffsetMillis);
+        assertThat(memory.createThread(t)).isTrue();
+        return t;
+    }
+
+    static StoredMessage.New msg(String runId, int index, String text) {
+        return new StoredMessage.New(runId, index, "user", "{\"role\":\"user\",\"text\":" + Snapshots.json(text) + "}");
+    }
+
+    static List<String> contents(List<StoredMessage> messages) {
+        return messages.stream().map(m -> m.runId() + "#" + m.runIndex()).toList();
+    }
+}

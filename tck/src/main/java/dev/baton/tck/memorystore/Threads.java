@@ -1,0 +1,103 @@
+package dev.baton.tck.memorystore;
+
+import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.uniqueId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.memory.MemoryThread;
+import dev.baton.memory.ThreadPage;
+import dev.baton.tck.support.StoreUnderTest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Threads are stored and read back with every field, created once, updated (title, metadata and
+ * update time, never the owner), listed by resource newest update first with the total and paging,
+ * moved to the front by an append, and deleted with their messages.
+ */
+public abstract class Threads extends MemoryStoreRules {
+
+    /**
+     * For the contract's {@code @Nested} class of this name.
+     *
+     * @param storeUnderTest the store under test, as the contract's {@code openStore()} opens it
+     */
+    protected Threads(StoreUnderTest storeUnderTest) {
+        super(storeUnderTest);
+    }
+
+    @Test
+    void aThreadIsStoredAndReadBackWithEveryField() {
+        MemoryThread t = create(uniqueId("th"), 5);
+        assertThat(memory.findThread(t.id())).contains(t);
+    }
+
+    @Test
+    void creatingAThreadTwiceIsRefusedAndChangesNothing() {
+        MemoryThread t = create(uniqueId("th"), 5);
+        MemoryThread other = new MemoryThread(t.id(), resource + "-x", "other", JSON.createObjectNode(), T0, T0);
+        assertThat(memory.createThread(other)).isFalse();
+        assertThat(memory.findThread(t.id())).contains(t);
+    }
+
+    @Test
+    void anUnknownThreadIsEmpty() {
+        assertThat(memory.findThread(uniqueId("nope"))).isEmpty();
+        assertThat(memory.updateThread(thread(uniqueId("nope"), 0))).isFalse();
+        assertThat(memory.deleteThread(uniqueId("nope"))).isFalse();
+        assertThat(memory.lastMessages(uniqueId("nope"), 5)).isEmpty();
+        assertThat(memory.listMessages(uniqueId("nope"), 0, 5).total()).isZero();
+    }
+
+    @Test
+    void updatingAThreadReplacesTitleMetadataAndUpdateTimeButNotTheOwner() {
+        MemoryThread t = create(uniqueId("th"), 5);
+        MemoryThread changed = t.updated("New title", JSON.createObjectNode().put("n", 2), T0.plusSeconds(60));
+        assertThat(memory.updateThread(changed)).isTrue();
+        MemoryThread back = memory.findThread(t.id()).orElseThrow();
+        assertThat(back.title()).isEqualTo("New title");
+        assertThat(back.metadata().path("n").asInt()).isEqualTo(2);
+        assertThat(back.updatedAt()).isEqualTo(T0.plusSeconds(60));
+        assertThat(back.resourceId()).isEqualTo(resource);
+        assertThat(back.createdAt()).isEqualTo(T0);
+    }
+
+    @Test
+    void aResourcesThreadsAreListedNewestUpdateFirstWithTheTotalAndPaging() {
+        for (int i = 0; i < 5; i++) create(resource + "-t" + i, i * 1000L);
+        memory.createThread(new MemoryThread(uniqueId("foreign"), resource + "-other", null, null, T0, T0));
+        ThreadPage all = memory.listThreads(resource, 0, 10);
+        assertThat(all.total()).isEqualTo(5);
+        assertThat(all.threads()).extracting(MemoryThread::id)
+                .containsExactly(resource + "-t4", resource + "-t3", resource + "-t2", resource + "-t1", resource + "-t0");
+        ThreadPage second = memory.listThreads(resource, 2, 2);
+        assertThat(second.threads()).extracting(MemoryThread::id).containsExactly(resource + "-t2", resource + "-t1");
+        assertThat(second.total()).isEqualTo(5);
+        assertThat(memory.listThreads(resource, 0, 0).threads()).isEmpty();
+        assertThat(memory.listThreads(resource, 0, 0).total()).isEqualTo(5);
+        assertThat(memory.listThreads(resource, 10, 5).threads()).isEmpty();
+    }
+
+    @Test
+    void anAppendMovesTheThreadToTheFrontOfItsResourcesListing() {
+        MemoryThread old = create(resource + "-old", 0);
+        create(resource + "-new", 1000);
+        assertThat(memory.append(old.id(), List.of(msg("r", 0, "hi")), T0.plusSeconds(5))).isTrue();
+        assertThat(memory.listThreads(resource, 0, 10).threads()).extracting(MemoryThread::id)
+                .startsWith(old.id());
+        assertThat(memory.findThread(old.id()).orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(5));
+    }
+
+    @Test
+    void deletingAThreadDeletesItsMessages() {
+        MemoryThread t = create(uniqueId("th"), 0);
+        memory.append(t.id(), List.of(msg("r", 0, "a"), msg("r", 1, "b")), T0);
+        assertThat(memory.deleteThread(t.id())).isTrue();
+        assertThat(memory.findThread(t.id())).isEmpty();
+        assertThat(memory.lastMessages(t.id(), 10)).isEmpty();
+        assertThat(memory.listThreads(resource, 0, 10).total()).isZero();
+        // a thread of the same id starts empty
+        create(t.id(), 0);
+        assertThat(memory.listMessages(t.id(), 0, 10).total()).isZero();
+    }
+}
