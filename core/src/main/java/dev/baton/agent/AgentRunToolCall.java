@@ -21,25 +21,15 @@ public record AgentRunToolCall(String toolCallId, String toolName, @Nullable Jso
                                @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt) {
 
     /**
-
      * Checks the ids and keeps private copies of the JSON values.
-
      *
-
      * @param toolCallId pass it to approve / decline, or to {@link ResumeOptions}
-
      * @param toolName the tool (for a subagent's run seen from its supervisor: the inner tool)
-
      * @param args the call's input, for approval suspensions only, else null
-
      * @param requiresApproval true: waits for approve / decline; false: waits for resume data
-
      * @param suspendPayload what the tool passed to {@code suspend()}, for data suspensions only, else null
-
      * @param expiresAt when this wait expires (its tool's, run's or agent's wait timeout), else null
-
      */
-
     public AgentRunToolCall {
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(toolName, "toolName");

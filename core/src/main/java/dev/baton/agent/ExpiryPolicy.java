@@ -33,17 +33,11 @@ public record ExpiryPolicy(Action action, String reason) {
     }
 
     /**
-
      * Creates the record.
-
      *
-
      * @param action what to do
-
      * @param reason what the model (decline) or the cancelled run's event (cancel) is told
-
      */
-
     public ExpiryPolicy {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(reason, "reason");
