@@ -1,7 +1,7 @@
 package dev.baton.tck.support;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -21,17 +21,29 @@ public final class Snapshots {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 13);
     }
 
+    /** The summary of a run that waits on nothing: what core writes for such a run, and valid. */
+    public static final String EMPTY_SUMMARY = "{\"calls\":[]}";
+
     /** A small valid JSON payload naming the run. */
     public static String payloadFor(String runId) {
-        return "{\"formatVersion\":1,\"note\":\"tck\",\"run\":" + json(runId) + "}";
+        return "{\"formatVersion\":2,\"note\":\"tck\",\"run\":" + json(runId) + "}";
+    }
+
+    /**
+     * A builder for a suspended snapshot, version 1, created and suspended at {@code at}, with
+     * {@link #payloadFor the run's payload} and {@link #EMPTY_SUMMARY}: set what a test needs.
+     */
+    public static RunSnapshot.Builder suspendedAt(String agentId, String runId, Instant at) {
+        return RunSnapshot.builder().runId(runId).agentId(agentId).status(RunStatus.SUSPENDED)
+                .createdAt(at).suspendedAt(at).payload(payloadFor(runId)).summary(EMPTY_SUMMARY);
     }
 
     /** A suspended snapshot, version 1, created {@code createdOffsetMillis} after {@link #T0}. */
     public static RunSnapshot suspended(String agentId, String runId, String threadId, String resourceId,
                                         long createdOffsetMillis) {
         Instant created = T0.plusMillis(createdOffsetMillis);
-        return new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, threadId, resourceId, created,
-                created.plusSeconds(1), 1, null, null, payloadFor(runId));
+        return suspendedAt(agentId, runId, created).threadId(threadId).resourceId(resourceId)
+                .suspendedAt(created.plusSeconds(1)).build();
     }
 
     /** JSON string literal for {@code s}. */
