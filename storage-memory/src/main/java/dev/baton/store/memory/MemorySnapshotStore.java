@@ -1,11 +1,11 @@
 package dev.baton.store.memory;
 
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Clock;
