@@ -1,15 +1,12 @@
 package dev.baton.store.redis;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.StorageException;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
-import dev.baton.memory.ThreadPage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.security.SecureRandom;
@@ -56,7 +53,6 @@ import org.jspecify.annotations.Nullable;
  * created for that resource again.
  */
 final class RedisMemoryStore implements MemoryStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_LENGTH = 16;
     private static final int CACHE_LIMIT = 10_000;
@@ -130,7 +126,7 @@ final class RedisMemoryStore implements MemoryStore {
         put(args, "id", t.id());
         put(args, "resourceId", t.resourceId());
         put(args, "title", t.title());
-        put(args, "metadata", json(t.metadata()));
+        put(args, "metadata", t.metadataJson());
         put(args, "createdAt", millis(t.createdAt()));
         put(args, "updatedAt", millis(t.updatedAt()));
         String[] argv = args.toArray(String[]::new);
@@ -180,7 +176,7 @@ final class RedisMemoryStore implements MemoryStore {
             String[] k = threadKeys(p.owner(), id);
             Long r = UPDATE.run(redis, ScriptOutputType.INTEGER, new String[] {k[0], k[3]}, p.nonce(), id,
                     millis(thread.updatedAt()), thread.title() == null ? "0" : "1",
-                    thread.title() == null ? "" : thread.title(), json(thread.metadata()));
+                    thread.title() == null ? "" : thread.title(), thread.metadataJson());
             return r != null && r == 1L ? Boolean.TRUE : null;
         }) != null);
     }
@@ -304,10 +300,12 @@ final class RedisMemoryStore implements MemoryStore {
     /** A thread from id, resourceId, title, metadata, createdAt, updatedAt. */
     private MemoryThread thread(String threadId, List<String> f) {
         try {
-            JsonNode meta = JSON.readTree(f.get(3));
-            return new MemoryThread(f.get(0), f.get(1), f.get(2), (ObjectNode) meta,
-                    Instant.ofEpochMilli(Long.parseLong(f.get(4))), Instant.ofEpochMilli(Long.parseLong(f.get(5))));
-        } catch (JsonProcessingException | RuntimeException e) {
+            return MemoryThread.builder().id(f.get(0)).resourceId(f.get(1)).title(f.get(2))
+                    .metadataJson(Objects.requireNonNull(f.get(3), "no metadata"))
+                    .createdAt(Instant.ofEpochMilli(Long.parseLong(f.get(4))))
+                    .updatedAt(Instant.ofEpochMilli(Long.parseLong(f.get(5))))
+                    .build();
+        } catch (RuntimeException e) {
             throw new StorageException(description + ": the stored hash of thread '" + threadId + "' is not a valid thread ("
                     + e.getMessage() + "); was it written by something else than Baton?", e);
         }
@@ -315,10 +313,12 @@ final class RedisMemoryStore implements MemoryStore {
 
     /**
      * A message as the thread's message hash keeps it: {@code createdAt:runIndex:len(role):role len(runId):runId content},
-     * lengths in UTF-16 units, so that nothing in a run id, role or content can be mistaken for a separator.
+     * the role as its wire name, lengths in UTF-16 units, so that nothing in a run id or content can be mistaken for a
+     * separator.
      */
     static String pack(StoredMessage.New m, String createdAtMillis) {
-        return createdAtMillis + ':' + m.runIndex() + ':' + m.role().length() + ':' + m.role() + m.runId().length() + ':'
+        String role = m.role().wireName();
+        return createdAtMillis + ':' + m.runIndex() + ':' + role.length() + ':' + role + m.runId().length() + ':'
                 + m.runId() + m.content();
     }
 
@@ -330,20 +330,14 @@ final class RedisMemoryStore implements MemoryStore {
             int roleEnd = c + 1 + Integer.parseInt(packed.substring(b + 1, c));
             int d = packed.indexOf(':', roleEnd);
             int runIdEnd = d + 1 + Integer.parseInt(packed.substring(roleEnd, d));
-            return new StoredMessage(threadId, seq, packed.substring(d + 1, runIdEnd), Integer.parseInt(packed.substring(a + 1, b)),
-                    packed.substring(c + 1, roleEnd), packed.substring(runIdEnd),
-                    Instant.ofEpochMilli(Long.parseLong(packed.substring(0, a))));
+            return StoredMessage.builder().threadId(threadId).seq(seq)
+                    .runId(packed.substring(d + 1, runIdEnd)).runIndex(Integer.parseInt(packed.substring(a + 1, b)))
+                    .role(Role.fromWireName(packed.substring(c + 1, roleEnd))).content(packed.substring(runIdEnd))
+                    .createdAt(Instant.ofEpochMilli(Long.parseLong(packed.substring(0, a))))
+                    .build();
         } catch (RuntimeException e) {
             throw new StorageException(description + ": message " + seq + " of thread '" + threadId
                     + "' is not a valid message (" + e.getMessage() + "); was it written by something else than Baton?", e);
-        }
-    }
-
-    private static String json(ObjectNode metadata) {
-        try {
-            return JSON.writeValueAsString(metadata);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("thread metadata cannot be written as JSON: " + e.getMessage(), e);
         }
     }
 
