@@ -46,8 +46,9 @@ import org.jspecify.annotations.Nullable;
  * reservation with a compare-and-set (state "complete"); only complete places are read. A pending
  * reservation (a creation under way, or one that died) and a complete one whose thread is gone (a
  * deletion that died half-way) are taken over by the next creation of that id; a creation whose
- * reservation was taken over fails to confirm, deletes what it wrote and returns false, so of racing
- * creations exactly one succeeds. Only if a creation's process dies after writing the thread and
+ * reservation was taken over fails to confirm, deletes what it wrote and returns false, and the
+ * creation that holds the reservation clears any thread such a creation left in its way (as often as
+ * one does), so of racing creations exactly one succeeds. Only if a creation's process dies after writing the thread and
  * before confirming, and the id is then created for another resource, does the dead creation's thread
  * stay behind: unreachable by id, but counted in its resource's listing until a thread of that id is
  * created for that resource again.
@@ -133,9 +134,15 @@ final class RedisMemoryStore implements MemoryStore {
         for (int attempt = 0; ; attempt++) {
             List<Object> r = CREATE.run(redis, ScriptOutputType.MULTI, threadKeys, argv);
             if ((Long) r.get(0) == 1L) break;
+            // another creation took the id over: it creates the thread (or is taken over in turn)
+            if (!mine.value().equals(redis.get(lookup))) return false;
             // this slot has a thread of this id that no complete creation names (the lookup is ours): what a
-            // creation that died before confirming, or lost the id, left behind; ours to clear
-            if (attempt > 0 || !mine.value().equals(redis.get(lookup))) return false;
+            // creation that died before confirming, or lost the id, left behind, or is writing right now
+            // (it will fail to confirm); ours to clear, as often as such a creation writes one, while the id is ours
+            if (attempt == 100) {
+                throw new StorageException(description + ": thread '" + t.id() + "' kept being written by creations that"
+                        + " lost its id; not created");
+            }
             WIPE.run(redis, ScriptOutputType.INTEGER, threadKeys, (String) r.get(1), t.id());
         }
         Place done = mine.confirm();
