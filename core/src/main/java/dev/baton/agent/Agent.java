@@ -11,6 +11,7 @@ import dev.baton.UnknownToolException;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.model.LanguageModel;
 import dev.baton.model.ToolDefinition;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreClock;
@@ -55,7 +56,16 @@ import org.jspecify.annotations.Nullable;
  * {@link RunNotSuspendedException} from the call itself. The returned stream does the work as it
  * is read; read it (or drain it with {@code result()}) promptly: a stream not read within
  * {@link Builder#pickupTimeout(Duration)} gives the run back, with the decision kept, and the run is
- * then listed as interrupted for {@link #continueRun(String)}. Thread-safe.
+ * then listed as interrupted for {@link #continueRun(String)}.
+ *
+ * <p><b>Thread-safety.</b> An agent is immutable once built and thread-safe: any number of threads
+ * may start, list, approve and resume runs at once. Each {@link AgentStream} it returns is read by
+ * one thread. <b>Closing.</b> {@link #close()} closes the store only if the agent opened it (it was
+ * built without {@link Builder#store}); see there for streams still in flight. Leases of claimed
+ * runs are kept alive by a heartbeat on JVM-wide daemon threads shared by every agent (one
+ * scheduler thread, and pool threads for the renewals that idle out after a minute); a claim stops
+ * its heartbeat when its stream ends, so those threads hold no work once no stream is in flight,
+ * and never keep the JVM alive.
  */
 public final class Agent implements AutoCloseable {
 
@@ -85,6 +95,7 @@ public final class Agent implements AutoCloseable {
         this.toolDefinitions = b.tools.values().stream().map(Tool::definition).toList();
         this.store = store;
         this.ownsStore = ownsStore;
+        // capabilities the agent needs are checked here, when it is built, never later at run time
         this.clock = b.useStoreClock ? StoreClock.of(store) : b.clock;
         this.leaseDuration = b.leaseDuration;
         this.pickupTimeout = b.pickupTimeout;
@@ -94,50 +105,101 @@ public final class Agent implements AutoCloseable {
         this.actions = new RunActions(this);
         this.waitTimeout = b.waitTimeout;
         this.expiryPolicy = b.expiryPolicy;
-        this.memory = b.memory == null ? null : b.memory.boundTo(store, this.clock);
+        this.memory = b.memory == null ? null : RunMemory.bind(b.memory, store, this.clock);
     }
 
-    /** Starts building an agent; {@code id} is stored in every snapshot and scopes every operation. */
+    /**
+     * Starts building an agent; {@code id} is stored in every snapshot and scopes every operation.
+     *
+     * @param id the agent id, not blank
+     * @return the builder
+     */
     public static Builder builder(String id) {
         return new Builder(id);
     }
 
+    /**
+     * {@return the agent id, stored in every snapshot; every operation is scoped to it}
+     */
     public String id() { return id; }
 
+    /**
+     * {@return the system instructions the model is given}
+     */
     public String instructions() { return instructions; }
 
+    /**
+     * {@return the model}
+     */
     public LanguageModel model() { return model; }
 
-    /** The tools by name, including {@code agent-<id>} tools of subagents. */
+    /**
+     * The tools by name, including {@code agent-<id>} tools of subagents.
+     *
+     * @return an unmodifiable map
+     */
     public Map<String, Tool> tools() { return tools; }
 
+    /**
+     * {@return the store runs are kept in (owned by the caller unless the agent opened it)}
+     */
     public SnapshotStore store() { return store; }
 
-    /** The clock for creation, suspension and lease times: the builder's, or the store's ({@link Builder#useStoreClock()}). */
+    /**
+     * The clock for creation, suspension and lease times: the builder's, or the store's ({@link Builder#useStoreClock()}).
+     *
+     * @return the clock
+     */
     public Clock clock() { return clock; }
 
-    /** How long a claim on a run lasts without a heartbeat. */
+    /**
+     * How long a claim on a run lasts without a heartbeat.
+     *
+     * @return the lease duration
+     */
     public Duration leaseDuration() { return leaseDuration; }
 
-    /** How long a claimed run waits for its stream to be read before it is given back (decision kept). */
+    /**
+     * How long a claimed run waits for its stream to be read before it is given back (decision kept).
+     *
+     * @return the pickup timeout
+     */
     public Duration pickupTimeout() { return pickupTimeout; }
 
-    /** The name this process claims runs under, shown as the lease owner. */
+    /**
+     * The name this process claims runs under, shown as the lease owner.
+     *
+     * @return the instance id
+     */
     public String instanceId() { return instanceId; }
 
-    /** The most model calls a run may make unless its {@link RunOptions} say otherwise. */
+    /**
+     * The most model calls a run may make unless its {@link RunOptions} say otherwise.
+     *
+     * @return the default step limit
+     */
     public int maxSteps() { return maxSteps; }
 
-    /** How long a call may wait for a decision or data when neither its tool nor its run says otherwise. */
+    /**
+     * How long a call may wait for a decision or data when neither its tool nor its run says otherwise.
+     *
+     * @return the agent's wait timeout, or empty: calls wait until decided
+     */
     public java.util.Optional<Duration> waitTimeout() { return java.util.Optional.ofNullable(waitTimeout); }
 
     /**
      * This agent's thread memory, bound to its store: for managing threads and reading their
      * messages. Empty if the agent was built without {@link Builder#memory}.
+     *
+     * @return the memory, or empty
      */
     public java.util.Optional<dev.baton.memory.Memory> memory() { return java.util.Optional.ofNullable(memory); }
 
-    /** What {@link #expireDueRuns(int)} does with a run whose wait expired. */
+    /**
+     * What {@link #expireDueRuns(int)} does with a run whose wait expired.
+     *
+     * @return the policy
+     */
     public ExpiryPolicy expiryPolicy() { return expiryPolicy; }
 
     @Nullable Tool tool(String name) { return tools.get(name); }
@@ -148,7 +210,11 @@ public final class Agent implements AutoCloseable {
 
     RunActions actions() { return actions; }
 
-    /** This agent as a tool named {@code agent-<id>}, for a supervisor: input {@code {"prompt": "..."}}. */
+    /**
+     * This agent as a tool named {@code agent-<id>}, for a supervisor: input {@code {"prompt": "..."}}.
+     *
+     * @return a new tool that runs this agent as a subagent
+     */
     public Tool asTool() {
         return Tool.builder("agent-" + id)
                 .description("Delegates to the agent '" + id + "'. " + instructions)
@@ -159,7 +225,12 @@ public final class Agent implements AutoCloseable {
 
     // ---- starting runs ----------------------------------------------------------------------
 
-    /** Starts a run without thread or resource. */
+    /**
+     * Starts a run without thread or resource.
+     *
+     * @param prompt the user's message
+     * @return the run's stream; reading it runs the agent
+     */
     public AgentStream stream(String prompt) {
         return stream(prompt, RunOptions.DEFAULT);
     }
@@ -167,6 +238,10 @@ public final class Agent implements AutoCloseable {
     /**
      * Starts a run. Nothing is stored unless the run suspends (or stops part-way after a tool ran);
      * the run advances as the stream is iterated (or drained by {@link AgentStream#result()}).
+     *
+     * @param prompt  the user's message
+     * @param options thread, resource and limits of the run
+     * @return the run's stream; reading it runs the agent
      */
     public AgentStream stream(String prompt, RunOptions options) {
         return start(prompt, options, null, null, UUID.randomUUID().toString());
@@ -178,19 +253,34 @@ public final class Agent implements AutoCloseable {
         return actions.start(prompt, options, parentAgentId, parentRunId, runId);
     }
 
-    /** {@link #stream(String)}, drained. */
+    /**
+     * {@link #stream(String)}, drained.
+     *
+     * @param prompt the user's message
+     * @return the drained run
+     */
     public AgentResult generate(String prompt) {
         return stream(prompt).result();
     }
 
-    /** {@link #stream(String, RunOptions)}, drained. */
+    /**
+     * {@link #stream(String, RunOptions)}, drained.
+     *
+     * @param prompt  the user's message
+     * @param options thread, resource and limits of the run
+     * @return the drained run
+     */
     public AgentResult generate(String prompt, RunOptions options) {
         return stream(prompt, options).result();
     }
 
     // ---- discovery --------------------------------------------------------------------------
 
-    /** Every suspended run of this agent. */
+    /**
+     * Every suspended run of this agent.
+     *
+     * @return every suspended run, newest first, with the total
+     */
     public AgentListSuspendedRunsResult listSuspendedRuns() {
         return listSuspendedRuns(AgentListSuspendedRunsOptions.ALL);
     }
@@ -201,6 +291,8 @@ public final class Agent implements AutoCloseable {
      * stopped part-way are listed too, with {@link AgentRun#interrupted()}.
      *
      * @throws InvalidOptionException for {@code perPage < 1}, {@code page < 0}, or {@code fromDate} after {@code toDate}
+     * @param options filters and paging, validated when they were built
+     * @return the page of runs, the total before paging and the next cursor
      */
     public AgentListSuspendedRunsResult listSuspendedRuns(AgentListSuspendedRunsOptions options) {
         return RunListing.list(this, options);
@@ -209,12 +301,18 @@ public final class Agent implements AutoCloseable {
     /**
      * Counts this agent's stored runs by status, as of now: runs waiting ({@code SUSPENDED}, including
      * those whose lease expired) and runs being resumed under a live lease ({@code RESUMING}).
+     *
+     * @return the number of runs per status (both statuses present)
      */
     public Map<RunStatus, Long> countRuns() {
         return RunListing.count(this);
     }
 
-    /** The runs of this agent being resumed right now, with their lease holders: for operations. */
+    /**
+     * The runs of this agent being resumed right now, with their lease holders: for operations.
+     *
+     * @return the runs under a live lease, newest first
+     */
     public List<AgentRunLease> listResumingRuns() {
         return RunListing.resuming(this);
     }
@@ -231,13 +329,22 @@ public final class Agent implements AutoCloseable {
      * @throws RunNotSuspendedException  another caller is resuming the run (it won the race)
      * @throws UnknownToolException      this agent lacks the call's tool
      * @throws SnapshotFormatException   the stored run cannot be read
+     * @param runId      the suspended run
+     * @param toolCallId the call waiting for approval
+     * @return the stream that runs the tool and goes on
      */
     public AgentStream approveToolCall(String runId, String toolCallId) {
         Objects.requireNonNull(toolCallId, "toolCallId");
         return actions.decide(runId, RunActions.Decision.approve(toolCallId));
     }
 
-    /** Declines a call: the tool does not run; the model sees "Tool call was not approved by the user". Throws as {@link #approveToolCall}. */
+    /**
+     * Declines a call: the tool does not run; the model sees "Tool call was not approved by the user". Throws as {@link #approveToolCall}.
+     *
+     * @param runId      the suspended run
+     * @param toolCallId the call waiting for approval
+     * @return the stream in which the model goes on
+     */
     public AgentStream declineToolCall(String runId, String toolCallId) {
         return declineToolCall(runId, toolCallId, null);
     }
@@ -245,13 +352,25 @@ public final class Agent implements AutoCloseable {
     /**
      * Declines a call; the model sees {@code reason} (or the default text when null). The decline is
      * recorded when this returns; reading the stream lets the model go on. Throws as {@link #approveToolCall}.
+     *
+     * @param runId      the suspended run
+     * @param toolCallId the call waiting for approval
+     * @param reason     what the model is told, or null for the default text
+     * @return the stream in which the model goes on
      */
     public AgentStream declineToolCall(String runId, String toolCallId, @Nullable String reason) {
         Objects.requireNonNull(toolCallId, "toolCallId");
         return actions.decide(runId, RunActions.Decision.decline(toolCallId, reason));
     }
 
-    /** Resumes the run's one call that waits for data; the tool sees {@code resumeData} in {@code ctx.resumeData()}. */
+    /**
+     * Resumes the run's one call that waits for data; the tool sees {@code resumeData} in {@code ctx.resumeData()}.
+     *
+     * @param resumeData any JSON-able value; the tool sees it as {@code ctx.resumeData()}
+     * @param runId      the suspended run
+     * @return the stream that runs the tool again and goes on
+     * @throws InvalidOptionException  several calls wait for data: use {@link #resumeStream(Object, ResumeOptions)}
+     */
     public AgentStream resumeStream(@Nullable Object resumeData, String runId) {
         return resumeStream(resumeData, ResumeOptions.of(runId));
     }
@@ -263,10 +382,13 @@ public final class Agent implements AutoCloseable {
      * @throws InvalidOptionException  several calls wait for data and no toolCallId was given
      * @throws ResumeMismatchException the call waits for an approval, not for data (or nothing waits: use {@link #continueRun})
      * @see #approveToolCall for the other exceptions
+     * @param resumeData any JSON-able value (copied); the tool sees it as {@code ctx.resumeData()}
+     * @param options    the run, and the call when several wait for data
+     * @return the stream that runs the tool again and goes on
      */
     public AgentStream resumeStream(@Nullable Object resumeData, ResumeOptions options) {
         Objects.requireNonNull(options, "options");
-        JsonNode data = SnapshotCodec.JSON.valueToTree(resumeData);
+        JsonNode data = resumeData instanceof JsonNode n ? n.deepCopy() : SnapshotCodec.JSON.valueToTree(resumeData);
         if (data == null || data.isNull()) data = SnapshotCodec.JSON.createObjectNode();
         return actions.decide(options.runId(), RunActions.Decision.data(options.toolCallId(), data));
     }
@@ -282,6 +404,8 @@ public final class Agent implements AutoCloseable {
      * @throws ResumeMismatchException  calls of the run wait for a human: approve, decline or resume them
      * @throws RunNotSuspendedException another caller is working on the run
      * @throws SnapshotFormatException  the stored run cannot be read
+     * @param runId the interrupted run
+     * @return the stream that goes on from the last stored step
      */
     public AgentStream continueRun(String runId) {
         return actions.continueRun(runId);
@@ -295,6 +419,7 @@ public final class Agent implements AutoCloseable {
      * @throws RunNotFoundException     no stored run with this id for this agent
      * @throws RunNotSuspendedException another caller is working on the run right now
      * @throws ResumeMismatchException  it is the inner run of a supervisor run that still waits on it: discard that one
+     * @param runId the stored run
      */
     public void discardRun(String runId) {
         actions.discard(runId);
@@ -306,7 +431,9 @@ public final class Agent implements AutoCloseable {
      * approval racing exactly one wins; the other gets {@link RunNotSuspendedException}. The result's
      * events are {@code start > cancelled > finish} and its outcome {@link RunOutcome#CANCELLED}.
      *
+     * @param runId  the stored run
      * @param reason why, for people and logs (shown in the {@code cancelled} event); may be null
+     * @return the cancelled run's result
      * @throws RunNotFoundException     no stored run with this id for this agent
      * @throws RunNotSuspendedException another caller is working on the run right now
      * @throws ResumeMismatchException  it is the inner run of a supervisor run: cancel that run instead
@@ -324,15 +451,25 @@ public final class Agent implements AutoCloseable {
      * once; a run another instance took first is reported as skipped. With the default policy
      * ({@link ExpiryPolicy#keep()}) it does nothing. See {@link RunExpirer} to run it on a schedule.
      *
+     * @param limit the most due runs to handle in this call, at least 1
+     * @return what was done with each due run
      * @throws InvalidOptionException   if {@code limit < 1}
-     * @throws UnsupportedOperationException if the store cannot list runs by deadline
      */
     public ExpiryReport expireDueRuns(int limit) {
         if (limit < 1) throw new InvalidOptionException("limit", "must be positive, was " + limit);
         return actions.expire(limit);
     }
 
-    /** Closes the store if this agent opened it (no store was given to the builder). */
+    /**
+     * Closes the store if this agent opened it (no store was given to the builder); a store given
+     * to the builder belongs to the caller, who closes it. Idempotent.
+     *
+     * <p>Streams in flight are not waited for and not closed: their owners close them. A stream
+     * still being read after its agent closed its own store fails at its next store write with a
+     * {@link dev.baton.StorageException} (its run stays as it was last stored, and is listed again
+     * once its lease lapses); close or drain streams before closing the agent. Runs claimed but
+     * not read are given back after the pickup timeout as usual.
+     */
     @Override
     public void close() {
         if (ownsStore) store.close();
@@ -367,22 +504,46 @@ public final class Agent implements AutoCloseable {
             this.id = id;
         }
 
+        /**
+         * The system instructions the model is given (default: none).
+         *
+         * @param instructions the instructions
+         * @return this builder
+         */
         public Builder instructions(String instructions) {
             this.instructions = Objects.requireNonNull(instructions, "instructions");
             return this;
         }
 
+        /**
+         * The model (required).
+         *
+         * @param model the model
+         * @return this builder
+         */
         public Builder model(LanguageModel model) {
             this.model = Objects.requireNonNull(model, "model");
             return this;
         }
 
-        /** Adds tools; names must be unique. */
+        /**
+         * Adds tools; names must be unique.
+         *
+         * @param tools the tools
+         * @return this builder
+         * @throws InvalidOptionException if two tools have one name
+         */
         public Builder tools(Tool... tools) {
             return tools(List.of(tools));
         }
 
-        /** Adds tools; names must be unique. */
+        /**
+         * Adds tools; names must be unique.
+         *
+         * @param tools the tools
+         * @return this builder
+         * @throws InvalidOptionException if two tools have one name
+         */
         public Builder tools(Collection<Tool> tools) {
             for (Tool t : tools) {
                 if (this.tools.putIfAbsent(t.name(), t) != null) {
@@ -392,13 +553,23 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
-        /** Adds subagents, each as the tool {@code agent-<id>}. */
+        /**
+         * Adds subagents, each as the tool {@code agent-<id>}.
+         *
+         * @param agents the subagents
+         * @return this builder
+         */
         public Builder subagents(Agent... agents) {
             for (Agent a : agents) tools(a.asTool());
             return this;
         }
 
-        /** Where runs are stored. Default: {@code -Dbaton.store.url}, else {@code BATON_STORE_URL}, else {@code memory:}. */
+        /**
+         * Where runs are stored. Default: {@code -Dbaton.store.url}, else {@code BATON_STORE_URL}, else {@code memory:}.
+         *
+         * @param store the store; the caller keeps it and closes it
+         * @return this builder
+         */
         public Builder store(SnapshotStore store) {
             this.store = Objects.requireNonNull(store, "store");
             return this;
@@ -408,6 +579,9 @@ public final class Agent implements AutoCloseable {
          * The clock for creation, suspension and lease times (tests pass a controllable one). Leases
          * are judged by it, so every instance sharing a store needs clocks that agree to well within a
          * lease; see {@link #useStoreClock()} to depend on no server's wall clock.
+         *
+         * @param clock the clock
+         * @return this builder
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
@@ -420,13 +594,20 @@ public final class Agent implements AutoCloseable {
          * ({@link StoreClock}): the database's {@code now()}, Redis {@code TIME}, MongoDB's server time.
          * Instances whose wall clocks disagree then still agree on when a lease lapses. The store must
          * declare {@link dev.baton.store.StoreCapability#STORE_CLOCK}.
+         *
+         * @return this builder
          */
         public Builder useStoreClock() {
             this.useStoreClock = true;
             return this;
         }
 
-        /** How long a claim lasts without a heartbeat (default 60 s); the heartbeat extends it every third of that. */
+        /**
+         * How long a claim lasts without a heartbeat (default 60 s); the heartbeat extends it every third of that.
+         *
+         * @param lease a positive duration
+         * @return this builder
+         */
         public Builder leaseDuration(Duration lease) {
             if (lease.isNegative() || lease.isZero()) throw new InvalidOptionException("leaseDuration", "must be positive");
             this.leaseDuration = lease;
@@ -439,6 +620,9 @@ public final class Agent implements AutoCloseable {
          * recorded, so a dropped stream never holds a run for the whole lease; the run is then listed as
          * interrupted and {@link Agent#continueRun(String)} goes on. A stream read later takes the run
          * back if nobody else did.
+         *
+         * @param pickup a positive duration
+         * @return this builder
          */
         public Builder pickupTimeout(Duration pickup) {
             if (pickup.isNegative() || pickup.isZero()) throw new InvalidOptionException("pickupTimeout", "must be positive");
@@ -446,14 +630,24 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
-        /** The name this process claims runs under (default: host, pid and a random suffix). */
+        /**
+         * The name this process claims runs under (default: host, pid and a random suffix).
+         *
+         * @param instanceId a name, not blank
+         * @return this builder
+         */
         public Builder instanceId(String instanceId) {
             if (instanceId == null || instanceId.isBlank()) throw new InvalidOptionException("instanceId", "must not be blank");
             this.instanceId = instanceId;
             return this;
         }
 
-        /** The most model calls a run may make (default 10); {@link RunOptions#maxSteps()} overrides it per run. */
+        /**
+         * The most model calls a run may make (default 10); {@link RunOptions#maxSteps()} overrides it per run.
+         *
+         * @param maxSteps at least 1
+         * @return this builder
+         */
         public Builder maxSteps(int maxSteps) {
             if (maxSteps < 1) throw new InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
             this.maxSteps = maxSteps;
@@ -463,6 +657,9 @@ public final class Agent implements AutoCloseable {
         /**
          * How long a call may wait for a decision or data before its wait expires, unless its tool
          * or its run says otherwise (default: never). What then happens is {@link #onExpiry}'s policy.
+         *
+         * @param timeout a positive duration
+         * @return this builder
          */
         public Builder waitTimeout(Duration timeout) {
             if (timeout.isNegative() || timeout.isZero()) throw new InvalidOptionException("waitTimeout", "must be positive");
@@ -470,7 +667,12 @@ public final class Agent implements AutoCloseable {
             return this;
         }
 
-        /** What {@link Agent#expireDueRuns(int)} does with expired runs (default {@link ExpiryPolicy#keep()}). */
+        /**
+         * What {@link Agent#expireDueRuns(int)} does with expired runs (default {@link ExpiryPolicy#keep()}).
+         *
+         * @param policy the policy
+         * @return this builder
+         */
         public Builder onExpiry(ExpiryPolicy policy) {
             this.expiryPolicy = Objects.requireNonNull(policy, "policy");
             return this;
@@ -480,22 +682,45 @@ public final class Agent implements AutoCloseable {
          * Thread memory: runs that name a {@code threadId} see the thread's earlier messages and save
          * theirs to it, in this agent's store (which must declare
          * {@link dev.baton.store.StoreCapability#THREAD_MEMORY}). See {@link dev.baton.memory.Memory}.
+         *
+         * @param memory the memory; without a store of its own it is bound to this agent's store
+         * @return this builder
          */
         public Builder memory(dev.baton.memory.Memory memory) {
             this.memory = Objects.requireNonNull(memory, "memory");
             return this;
         }
 
-        /** Adds listeners that see every run's events, claims, lease losses, tool executions and model calls. */
+        /**
+         * Adds listeners that see every run's events, claims, lease losses, tool executions and model calls.
+         *
+         * @param listeners the listeners (thread-safe, see {@link RunListener})
+         * @return this builder
+         */
         public Builder listeners(RunListener... listeners) {
             for (RunListener l : listeners) this.listeners.add(Objects.requireNonNull(l, "listener"));
             return this;
         }
 
+        /**
+         * Builds the agent, checking that its store offers every capability it needs: {@link #useStoreClock()}
+         * needs {@link dev.baton.store.StoreCapability#STORE_CLOCK}, a {@link #memory} without a store of its
+         * own needs {@link dev.baton.store.StoreCapability#THREAD_MEMORY}. Without a store, it opens the
+         * default one ({@link #store}) and owns it.
+         *
+         * @return the agent
+         * @throws InvalidOptionException naming the option, or the capability and the store that lacks it
+         */
         public Agent build() {
             if (model == null) throw new InvalidOptionException("model", "agent '" + id + "' needs a model");
             if (store != null) return new Agent(this, store, false);
-            return new Agent(this, SnapshotStores.open(SnapshotStores.defaultUrl()), true);
+            SnapshotStore opened = SnapshotStores.open(SnapshotStores.defaultUrl());
+            try {
+                return new Agent(this, opened, true);
+            } catch (RuntimeException e) {
+                opened.close();
+                throw e;
+            }
         }
 
         private static String defaultInstanceId() {

@@ -1,6 +1,8 @@
 package dev.baton.agent;
 
+import dev.baton.InvalidOptionException;
 import java.time.Instant;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,38 +18,112 @@ import org.jspecify.annotations.Nullable;
  *       as the page that gave it.</li>
  * </ul>
  * Invalid values ({@code perPage < 1}, {@code page < 0}, {@code fromDate} after {@code toDate}, a
- * cursor with a page or without a perPage, a cursor that was not given by Baton) are rejected by
- * {@code listSuspendedRuns} with an {@link dev.baton.InvalidOptionException} naming the option.
+ * cursor with a page or without a perPage, a cursor that was not given by Baton) are refused by
+ * {@link Builder#build()} with an {@link InvalidOptionException} (an {@link IllegalArgumentException})
+ * naming the option, before anything runs.
+ *
+ * <pre>{@code
+ * AgentListSuspendedRunsOptions.builder().threadId("thread-123").resourceId("user-456").perPage(20).page(0).build();
+ * }</pre>
+ * Immutable and thread-safe. A class with a builder, so later releases can add filters.
  */
-public record AgentListSuspendedRunsOptions(
-        @Nullable String threadId,
-        @Nullable String resourceId,
-        @Nullable Instant fromDate,
-        @Nullable Instant toDate,
-        @Nullable Integer perPage,
-        @Nullable Integer page,
-        @Nullable String cursor) {
+public final class AgentListSuspendedRunsOptions {
 
     /** No filter, no paging. */
-    public static final AgentListSuspendedRunsOptions ALL = new AgentListSuspendedRunsOptions(null, null, null, null, null, null,
-            null);
+    public static final AgentListSuspendedRunsOptions ALL = builder().build();
 
-    /** Options without a cursor. */
-    public AgentListSuspendedRunsOptions(@Nullable String threadId, @Nullable String resourceId, @Nullable Instant fromDate,
-                                         @Nullable Instant toDate, @Nullable Integer perPage, @Nullable Integer page) {
-        this(threadId, resourceId, fromDate, toDate, perPage, page, null);
+    private final @Nullable String threadId;
+    private final @Nullable String resourceId;
+    private final @Nullable Instant fromDate;
+    private final @Nullable Instant toDate;
+    private final @Nullable Integer perPage;
+    private final @Nullable Integer page;
+    private final @Nullable String cursor;
+
+    private AgentListSuspendedRunsOptions(Builder b) {
+        this.threadId = b.threadId;
+        this.resourceId = b.resourceId;
+        this.fromDate = b.fromDate;
+        this.toDate = b.toDate;
+        this.perPage = b.perPage;
+        this.page = b.page;
+        this.cursor = b.cursor;
+        if (perPage != null && perPage < 1) {
+            throw new InvalidOptionException("perPage", "must be a positive integer, was " + perPage);
+        }
+        if (page != null && page < 0) {
+            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + page);
+        }
+        if (fromDate != null && toDate != null && fromDate.isAfter(toDate)) {
+            throw new InvalidOptionException("fromDate", "must not be after toDate (" + fromDate + " > " + toDate + ")");
+        }
+        if (cursor != null && page != null) {
+            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
+        }
+        if (cursor != null && perPage == null) {
+            throw new InvalidOptionException("cursor", "needs perPage (the size of the page after the cursor)");
+        }
+        if (cursor != null) RunListing.decodeCursor(cursor);
     }
 
+    /** {@return a builder with no filter and no paging} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** True when both {@code perPage} and {@code page} are given. */
+    /** {@return a builder holding these options, to change some (for example the page)} */
+    public Builder toBuilder() {
+        return new Builder().threadId(threadId).resourceId(resourceId).fromDate(fromDate).toDate(toDate).perPage(perPage)
+                .page(page).cursor(cursor);
+    }
+
+    /** {@return the exact thread id to match, or null} */
+    public @Nullable String threadId() { return threadId; }
+
+    /** {@return the exact resource id to match, or null} */
+    public @Nullable String resourceId() { return resourceId; }
+
+    /** {@return the inclusive lower bound on the run's creation time, or null} */
+    public @Nullable Instant fromDate() { return fromDate; }
+
+    /** {@return the inclusive upper bound on the run's creation time, or null} */
+    public @Nullable Instant toDate() { return toDate; }
+
+    /** {@return the page size, or null} */
+    public @Nullable Integer perPage() { return perPage; }
+
+    /** {@return the zero-based page, or null} */
+    public @Nullable Integer page() { return page; }
+
+    /** {@return the cursor to continue after, or null} */
+    public @Nullable String cursor() { return cursor; }
+
+    /** {@return true when both {@code perPage} and {@code page} are given} */
     public boolean paginated() {
         return perPage != null && page != null;
     }
 
-    /** Builder of {@link AgentListSuspendedRunsOptions}. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof AgentListSuspendedRunsOptions x)) return false;
+        return Objects.equals(threadId, x.threadId) && Objects.equals(resourceId, x.resourceId)
+                && Objects.equals(fromDate, x.fromDate) && Objects.equals(toDate, x.toDate)
+                && Objects.equals(perPage, x.perPage) && Objects.equals(page, x.page) && Objects.equals(cursor, x.cursor);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(threadId, resourceId, fromDate, toDate, perPage, page, cursor);
+    }
+
+    @Override
+    public String toString() {
+        return "AgentListSuspendedRunsOptions[threadId=" + threadId + ", resourceId=" + resourceId + ", fromDate=" + fromDate
+                + ", toDate=" + toDate + ", perPage=" + perPage + ", page=" + page + ", cursor=" + cursor + "]";
+    }
+
+    /** Builder of {@link AgentListSuspendedRunsOptions}. Not thread-safe. */
     public static final class Builder {
         private @Nullable String threadId;
         private @Nullable String resourceId;
@@ -60,17 +136,57 @@ public record AgentListSuspendedRunsOptions(
         private Builder() {
         }
 
+        /**
+         * @param threadId the exact thread id, or null for any
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
+
+        /**
+         * @param resourceId the exact resource id, or null for any
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+
+        /**
+         * @param fromDate the inclusive lower bound on the creation time, or null
+         * @return this builder
+         */
         public Builder fromDate(@Nullable Instant fromDate) { this.fromDate = fromDate; return this; }
+
+        /**
+         * @param toDate the inclusive upper bound on the creation time, or null
+         * @return this builder
+         */
         public Builder toDate(@Nullable Instant toDate) { this.toDate = toDate; return this; }
+
+        /**
+         * @param perPage the page size (at least 1), or null
+         * @return this builder
+         */
         public Builder perPage(@Nullable Integer perPage) { this.perPage = perPage; return this; }
+
+        /**
+         * @param page the zero-based page, or null
+         * @return this builder
+         */
         public Builder page(@Nullable Integer page) { this.page = page; return this; }
-        /** Continues after the page that gave this {@link AgentListSuspendedRunsResult#nextCursor()}; needs a perPage. */
+
+        /**
+         * Continues after the page that gave this {@link AgentListSuspendedRunsResult#nextCursor()}; needs a perPage.
+         *
+         * @param cursor the cursor, or null
+         * @return this builder
+         */
         public Builder cursor(@Nullable String cursor) { this.cursor = cursor; return this; }
 
+        /**
+         * {@return the options}
+         *
+         * @throws InvalidOptionException naming the option, for the invalid values listed in the class comment
+         */
         public AgentListSuspendedRunsOptions build() {
-            return new AgentListSuspendedRunsOptions(threadId, resourceId, fromDate, toDate, perPage, page, cursor);
+            return new AgentListSuspendedRunsOptions(this);
         }
     }
 }

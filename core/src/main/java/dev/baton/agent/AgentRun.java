@@ -1,11 +1,14 @@
 package dev.baton.agent;
 
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A suspended run, as listed.
+ * A suspended run, as listed. Immutable and thread-safe. Its canonical constructor is for core
+ * and tests, and the record may gain components in a minor release.
  *
  * <p>Most runs wait for a human: {@code toolCalls} lists the calls to approve, decline or resume.
  * A run may also have stopped part-way ({@link #interrupted()}): its process died and its lease
@@ -29,18 +32,29 @@ import org.jspecify.annotations.Nullable;
 public record AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
                        Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
                        @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt) {
+    /**
+     * Checks the required parts and copies the list.
+     *
+     * @param runId pass it to approve / decline / resume / continue
+     * @param status {@link RunStatus#SUSPENDED}
+     * @param threadId the run's thread, if any
+     * @param resourceId the run's resource, if any
+     * @param suspendedAt when the run was last stored as waiting or interrupted
+     * @param toolCalls the calls waiting for a decision or for data (empty for an interrupted run that waits for nobody)
+     * @param interruption why the run stopped part-way, or null if it stopped to wait for {@code toolCalls}
+     * @param parentRunId for a subagent's inner run: the supervisor's run that drives it, else null
+     * @param createdAt when the run started: what the date filters and the order apply to
+     * @param expiresAt when the run's wait expires (the soonest deadline of its calls), else null; see {@link Agent#expireDueRuns(int)}
+     */
     public AgentRun {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(suspendedAt, "suspendedAt");
         toolCalls = List.copyOf(toolCalls);
-        java.util.Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(createdAt, "createdAt");
     }
 
-    /** A run that waits for {@code toolCalls}, with no interruption, no parent and no deadline, created when it suspended. */
-    public AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
-                    Instant suspendedAt, List<AgentRunToolCall> toolCalls) {
-        this(runId, status, threadId, resourceId, suspendedAt, toolCalls, null, null, suspendedAt, null);
-    }
-
-    /** True when the run stopped part-way; see {@link #interruption()}. */
+    /** {@return true when the run stopped part-way; see {@link #interruption()}} */
     public boolean interrupted() {
         return interruption != null;
     }

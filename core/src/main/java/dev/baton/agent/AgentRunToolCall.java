@@ -2,10 +2,13 @@ package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A tool call a suspended run waits on.
+ * A tool call a suspended run waits on. Immutable and thread-safe: its JSON values are private
+ * copies, and the accessors return fresh copies. Its canonical constructor is for core and tests,
+ * and the record may gain components in a minor release.
  *
  * @param toolCallId       pass it to approve / decline, or to {@link ResumeOptions}
  * @param toolName         the tool (for a subagent's run seen from its supervisor: the inner tool)
@@ -17,9 +20,32 @@ import org.jspecify.annotations.Nullable;
 public record AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
                                @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt) {
 
-    /** A call whose wait does not expire. */
-    public AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
-                            @Nullable JsonNode suspendPayload) {
-        this(toolCallId, toolName, args, requiresApproval, suspendPayload, null);
+    /**
+     * Checks the ids and keeps private copies of the JSON values.
+     *
+     * @param toolCallId pass it to approve / decline, or to {@link ResumeOptions}
+     * @param toolName the tool (for a subagent's run seen from its supervisor: the inner tool)
+     * @param args the call's input, for approval suspensions only, else null
+     * @param requiresApproval true: waits for approve / decline; false: waits for resume data
+     * @param suspendPayload what the tool passed to {@code suspend()}, for data suspensions only, else null
+     * @param expiresAt when this wait expires (its tool's, run's or agent's wait timeout), else null
+     */
+    public AgentRunToolCall {
+        Objects.requireNonNull(toolCallId, "toolCallId");
+        Objects.requireNonNull(toolName, "toolName");
+        args = args == null ? null : args.deepCopy();
+        suspendPayload = suspendPayload == null ? null : suspendPayload.deepCopy();
+    }
+
+    /** {@return the call's input (approval suspensions), or null: a copy, changing it changes nothing else} */
+    @Override
+    public @Nullable JsonNode args() {
+        return args == null ? null : args.deepCopy();
+    }
+
+    /** {@return what the tool passed to {@code suspend()} (data suspensions), or null: a copy, changing it changes nothing else} */
+    @Override
+    public @Nullable JsonNode suspendPayload() {
+        return suspendPayload == null ? null : suspendPayload.deepCopy();
     }
 }

@@ -21,7 +21,12 @@ import java.util.function.Consumer;
  * broke out of the loop at {@code tool-call-approval}), the run suspends as usual; otherwise it is
  * kept as interrupted and {@link Agent#continueRun(String)} goes on later. A stream that is
  * neither iterated nor closed does nothing; a run claimed for it is given back after the agent's
- * pickup timeout, with the decision kept. Not thread-safe: one consumer.
+ * pickup timeout, with the decision kept.
+ *
+ * <p>Reading: {@link #text()} and {@link #result()} drain the stream, running the agent to its next
+ * stop; {@link #outcome()} only reports. Not thread-safe: one consumer reads a stream, on one thread
+ * at a time. Closing: the caller closes it (try-with-resources); closing a drained stream does
+ * nothing. {@code Agent.close()} does not close streams in flight (see {@link Agent#close()}).
  */
 public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
     private final RunExecution execution;
@@ -30,48 +35,59 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
         this.execution = execution;
     }
 
-    /** The run's id: stored with its snapshot, and what approve / decline / resume take. */
+    /** {@return the run's id: stored with its snapshot, and what approve / decline / resume take} */
     public String runId() {
         return execution.runId();
     }
 
+    /**
+     * The events still to come. Each {@code hasNext()} runs the agent until the next event (or its end).
+     *
+     * @return the single-pass iterator of this stream
+     */
     @Override
     public Iterator<AgentEvent> iterator() {
         return execution;
     }
 
-    /** Calls {@code action} for each remaining event, as it happens, then returns the result. */
+    /**
+     * Runs the agent to its next stop, calling {@code action} for each remaining event as it happens,
+     * then returns the result.
+     *
+     * @param action called with each event
+     * @return the result, as {@link #result()}
+     */
     public AgentResult forEachEvent(Consumer<? super AgentEvent> action) {
         while (execution.hasNext()) action.accept(execution.next());
         return result();
     }
 
-    /** How the run ended; empty until the stream is drained. */
+    /**
+     * How the run ended: empty until the stream has ended (iterated to its end, drained by
+     * {@link #result()} or {@link #text()}, or closed). Does not run anything.
+     *
+     * @return the outcome, or empty while the run goes on
+     */
     public Optional<RunOutcome> outcome() {
         return Optional.ofNullable(execution.outcome());
     }
 
-    /** Drains the stream; true if the run completed. */
-    public boolean isCompleted() {
-        return result().outcome() == RunOutcome.COMPLETED;
-    }
-
-    /** Drains the stream; true if the run suspended. */
-    public boolean isSuspended() {
-        return result().outcome() == RunOutcome.SUSPENDED;
-    }
-
-    /** Drains the stream; true if the run failed. */
-    public boolean isFailed() {
-        return result().outcome() == RunOutcome.FAILED;
-    }
-
-    /** Drains the stream and returns the text the model produced in it. */
+    /**
+     * Drains the stream: runs the agent to its next stop (its end, a suspension or a failure), then
+     * returns the text the model produced in this stream. {@code result().text()}.
+     *
+     * @return all text of this stream
+     */
     public String text() {
         return result().text();
     }
 
-    /** Drains the stream and returns everything about it. */
+    /**
+     * Drains the stream: runs the agent to its next stop (its end, a suspension or a failure), then
+     * returns everything about it. Calling it again returns the same result without running anything.
+     *
+     * @return the outcome, text, events, waiting calls and error
+     */
     public AgentResult result() {
         execution.drain();
         RunOutcome outcome = execution.outcome();

@@ -15,6 +15,8 @@ import java.util.Objects;
  *   <li>{@link #cancel(String)}: the run is cancelled, as {@link Agent#cancelRun(String, String)} does.</li>
  * </ul>
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param action what to do
  * @param reason what the model (decline) or the cancelled run's event (cancel) is told
  */
@@ -30,22 +32,42 @@ public record ExpiryPolicy(Action action, String reason) {
         CANCEL
     }
 
+    /**
+     * Creates the record.
+     *
+     * @param action what to do
+     * @param reason what the model (decline) or the cancelled run's event (cancel) is told
+     */
     public ExpiryPolicy {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(reason, "reason");
     }
 
-    /** The default: expired runs keep waiting. */
+    /**
+     * The default: expired runs keep waiting.
+     *
+     * @return the policy
+     */
     public static ExpiryPolicy keep() {
         return new ExpiryPolicy(Action.KEEP, "");
     }
 
-    /** Expired calls are declined; the model sees {@code reason}. */
+    /**
+     * Expired calls are declined; the model sees {@code reason}.
+     *
+     * @param reason what the model is told
+     * @return the policy
+     */
     public static ExpiryPolicy decline(String reason) {
         return new ExpiryPolicy(Action.DECLINE, reason);
     }
 
-    /** Expired runs are cancelled with {@code reason}. */
+    /**
+     * Expired runs are cancelled with {@code reason}.
+     *
+     * @param reason what the cancelled event says
+     * @return the policy
+     */
     public static ExpiryPolicy cancel(String reason) {
         return new ExpiryPolicy(Action.CANCEL, reason);
     }

@@ -6,15 +6,27 @@ import org.jspecify.annotations.Nullable;
 /**
  * What one {@link Agent#expireDueRuns(int)} did.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param runs     one entry per due run it looked at
  * @param due      how many due runs the store returned
  */
 public record ExpiryReport(List<Expired> runs, int due) {
+    /**
+     * Creates the record.
+     *
+     * @param runs one entry per due run it looked at
+     * @param due how many due runs the store returned
+     */
     public ExpiryReport {
         runs = List.copyOf(runs);
     }
 
-    /** How many runs were declined or cancelled by this call (not by another instance). */
+    /**
+     * How many runs were declined or cancelled by this call (not by another instance).
+     *
+     * @return the number of runs handled
+     */
     public long handled() {
         return runs.stream().filter(r -> r.action() == ExpiryPolicy.Action.DECLINE || r.action() == ExpiryPolicy.Action.CANCEL)
                 .filter(r -> r.skipped() == null).count();
@@ -31,6 +43,15 @@ public record ExpiryReport(List<Expired> runs, int due) {
      */
     public record Expired(String runId, ExpiryPolicy.Action action, List<String> toolCallIds, @Nullable RunOutcome outcome,
                           @Nullable String skipped) {
+        /**
+         * Creates the record.
+         *
+         * @param runId the run
+         * @param action what was done (KEEP when nothing was)
+         * @param toolCallIds the expired calls
+         * @param outcome how the run's stream ended after a decline (it goes on), CANCELLED after a cancel, null if skipped
+         * @param skipped why nothing was done (another instance took it first, it is a subagent's inner run, ...), or null
+         */
         public Expired {
             toolCallIds = List.copyOf(toolCallIds);
         }

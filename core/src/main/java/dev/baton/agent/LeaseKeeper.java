@@ -3,23 +3,35 @@ package dev.baton.agent;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Heartbeats for every claim in this JVM. One scheduler thread only decides when; each renewal
- * runs on a pool thread of its own, under a timeout, so a slow or hung store call for one run
- * never delays the renewal of another run's lease.
+ * Heartbeats for every claim in this JVM, shared by every agent. One daemon scheduler thread only
+ * decides when; each renewal runs on a daemon pool thread of its own (idle threads end after a
+ * minute), under a timeout, so a slow or hung store call for one run never delays the renewal of
+ * another run's lease. A claim cancels its heartbeat when it ends, and a cancelled heartbeat
+ * leaves the scheduler's queue at once, so with no claim in flight nothing is scheduled.
  */
 final class LeaseKeeper {
-    private static final ScheduledExecutorService SCHEDULER = Executors.newSingleThreadScheduledExecutor(
-            daemon("baton-lease-scheduler"));
+    private static final ScheduledThreadPoolExecutor SCHEDULER = scheduler();
     private static final ExecutorService RENEWALS = Executors.newCachedThreadPool(daemon("baton-lease-renewal"));
 
     private LeaseKeeper() {
+    }
+
+    private static ScheduledThreadPoolExecutor scheduler() {
+        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, daemon("baton-lease-scheduler"));
+        s.setRemoveOnCancelPolicy(true);
+        return s;
+    }
+
+    /** How many heartbeats and delayed tasks are scheduled now (for tests: zero once every claim has ended). */
+    static int scheduledTasks() {
+        return SCHEDULER.getQueue().size();
     }
 
     /** Ticks {@code claim} every {@code periodMillis} until it ends. */

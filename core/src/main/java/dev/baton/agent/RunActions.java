@@ -16,6 +16,7 @@ import dev.baton.internal.SnapshotCodec;
 import java.util.Objects;
 import dev.baton.model.Message;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.tool.Tool;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,11 +47,11 @@ final class RunActions {
             return new Decision(Kind.DATA, toolCallId, null, data);
         }
 
-        String action() {
+        RunAction action() {
             return switch (kind) {
-                case APPROVE -> "approve";
-                case DECLINE -> "decline";
-                case DATA -> "resume";
+                case APPROVE -> RunAction.APPROVE;
+                case DECLINE -> RunAction.DECLINE;
+                case DATA -> RunAction.RESUME;
             };
         }
     }
@@ -87,11 +88,9 @@ final class RunActions {
         state.messages.add(new Message.User(prompt));
         if (agent.memory().isPresent() && state.threadId != null && parentRunId == null) {
             // the thread is checked (and created) and the user's message saved before anything else
-            state.history = new ArrayList<>(agent.memory().get().openForRun(state.threadId, state.resourceId));
-            state.memory = agent.memory().get().save(state.threadId, runId, state.messages, 0);
-            state.memorySaved = state.memory ? 1 : 0;
+            RunMemory.open(agent.memory().get(), state);
         }
-        return new AgentStream(new RunExecution(agent, state, null, "start", List.of(), null, parentRunId != null));
+        return new AgentStream(new RunExecution(agent, state, null, RunAction.START, List.of(), null, parentRunId != null));
     }
 
     AgentStream decide(String runId, Decision decision) {
@@ -102,7 +101,7 @@ final class RunActions {
     }
 
     AgentStream continueRun(String runId) {
-        RunSnapshot snapshot = load(runId, "continue");
+        RunSnapshot snapshot = load(runId, RunAction.CONTINUE);
         RunState state = SnapshotCodec.decode(snapshot);
         refuseInnerRun(state, "continue");
         return new AgentStream(continueRun(snapshot, state, false));
@@ -110,7 +109,7 @@ final class RunActions {
 
     /** Removes a run nobody will resume, with the inner runs of its subagents. Works on unreadable snapshots too. */
     void discard(String runId) {
-        RunSnapshot snapshot = load(runId, "discard");
+        RunSnapshot snapshot = load(runId, RunAction.DISCARD);
         RunState state = null;
         try {
             state = SnapshotCodec.decode(snapshot);
@@ -118,14 +117,14 @@ final class RunActions {
             // unreadable: discarding it is exactly what is wanted
         }
         if (state != null && state.parentRunId != null && parentStillDrives(state)) {
-            throw new ResumeMismatchException("Run '" + runId + "' is the inner run of supervisor '" + state.parentAgentId
+            throw new ResumeMismatchException(runId, null, "Run '" + runId + "' is the inner run of supervisor '" + state.parentAgentId
                     + "' run '" + state.parentRunId + "': discard that run instead (it discards its inner runs).");
         }
         if (!agent.store().delete(runId, snapshot.version())) {
-            agent.listeners().claimConflict(agent.id(), runId, "discard");
+            agent.listeners().claimConflict(agent.id(), runId, RunAction.DISCARD);
             throw new RunNotSuspendedException(runId, "another caller approved, declined, resumed or continued it first.");
         }
-        agent.listeners().claimed(agent.id(), runId, "discard");
+        agent.listeners().claimed(agent.id(), runId, RunAction.DISCARD);
         if (state != null) discardInnerRuns(state);
     }
 
@@ -145,7 +144,7 @@ final class RunActions {
     }
 
     AgentStream continueForParent(RunSnapshot snapshot, RunState state) {
-        checkNotHeld(snapshot, "continue");
+        checkNotHeld(snapshot, RunAction.CONTINUE);
         return new AgentStream(continueRun(snapshot, state, true));
     }
 
@@ -160,7 +159,7 @@ final class RunActions {
 
     // ---- internals --------------------------------------------------------------------------------
 
-    RunSnapshot load(String runId, String action) {
+    RunSnapshot load(String runId, RunAction action) {
         java.util.Objects.requireNonNull(runId, "runId");
         RunSnapshot snapshot = agent.store().find(runId).filter(s -> s.agentId().equals(agent.id()))
                 .orElseThrow(() -> new RunNotFoundException(agent.id(), runId));
@@ -168,7 +167,7 @@ final class RunActions {
         return snapshot;
     }
 
-    void checkNotHeld(RunSnapshot snapshot, String action) {
+    void checkNotHeld(RunSnapshot snapshot, RunAction action) {
         if (snapshot.effectiveStatus(agent.clock().instant()) != RunStatus.SUSPENDED) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
             throw new RunNotSuspendedException(snapshot.runId(), "it is being resumed by '" + snapshot.leaseOwner()
@@ -179,7 +178,7 @@ final class RunActions {
     static void refuseInnerRun(RunState state, String what) {
         if (state.parentRunId != null) {
             // acting on it here would leave the supervisor's run waiting on a run that changed under it
-            throw new ResumeMismatchException("Run '" + state.runId + "' is the inner run of supervisor '" + state.parentAgentId
+            throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' is the inner run of supervisor '" + state.parentAgentId
                     + "' run '" + state.parentRunId + "': " + what + " that run instead.");
         }
     }
@@ -221,7 +220,7 @@ final class RunActions {
                 }
             }
         }
-        RunClaim claim = claim(snapshot, state, decision.action(), !forParent, decision.action() + "d call '"
+        RunClaim claim = claim(snapshot, state, decision.action(), !forParent, decision.action().wireName() + "d call '"
                 + call.toolCallId + "'");
         return new RunExecution(agent, state, claim, decision.action(), initial, executing, forParent);
     }
@@ -234,22 +233,22 @@ final class RunActions {
     private RunExecution continueRun(RunSnapshot snapshot, RunState state, boolean forParent) {
         List<CallState> waiting = state.waitingCalls();
         if (!waiting.isEmpty()) {
-            throw new ResumeMismatchException("Run '" + state.runId + "' waits for "
+            throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for "
                     + waiting.stream().map(c -> c.toolCallId).toList()
                     + ": approve, decline or resume those calls; continueRun is for runs that wait for nobody.");
         }
-        RunClaim claim = claim(snapshot, state, "continue", !forParent, "continued");
-        return new RunExecution(agent, state, claim, "continue", List.of(), null, forParent);
+        RunClaim claim = claim(snapshot, state, RunAction.CONTINUE, !forParent, "continued");
+        return new RunExecution(agent, state, claim, RunAction.CONTINUE, List.of(), null, forParent);
     }
 
     /** The compare-and-set that claims the run and records the decision already applied to {@code state}. */
-    RunClaim claim(RunSnapshot snapshot, RunState state, String action, boolean releaseUnread, String what) {
+    RunClaim claim(RunSnapshot snapshot, RunState state, RunAction action, boolean releaseUnread, String what) {
         state.interruption = null;
         Instant now = agent.clock().instant();
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
-        RunSnapshot claimed = new RunSnapshot(snapshot.runId(), snapshot.agentId(), RunStatus.RESUMING, snapshot.threadId(),
-                snapshot.resourceId(), snapshot.createdAt(), snapshot.suspendedAt(), snapshot.version() + 1, agent.instanceId(),
-                now.plus(agent.leaseDuration()), encoded.payload(), encoded.expiresAt(), encoded.summary());
+        RunSnapshot claimed = snapshot.toBuilder().status(RunStatus.RESUMING).version(snapshot.version() + 1)
+                .lease(agent.instanceId(), now.plus(agent.leaseDuration())).payload(encoded.payload())
+                .expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
         if (!agent.store().compareAndSet(snapshot.version(), claimed)) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
             throw new RunNotSuspendedException(snapshot.runId(), "another caller approved, declined, resumed or continued it first.");
@@ -279,10 +278,10 @@ final class RunActions {
             List<CallState> data = waiting.stream().filter(c -> c.status == Status.AWAITING_DATA).toList();
             if (data.isEmpty()) {
                 if (waiting.isEmpty()) {
-                    throw new ResumeMismatchException("Run '" + state.runId + "' waits for no resume data and no approval:"
+                    throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for no resume data and no approval:"
                             + " it stopped part-way. Use continueRun(runId) to go on.");
                 }
-                throw new ResumeMismatchException("Run '" + state.runId + "' waits for an approval of " + waitingIds
+                throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for an approval of " + waitingIds
                         + ", not for resume data: use approveToolCall or declineToolCall.");
             }
             if (data.size() > 1) {
@@ -294,11 +293,11 @@ final class RunActions {
         boolean wantsApproval = decision.kind() != Decision.Kind.DATA;
         boolean waitsForApproval = call.status == Status.AWAITING_APPROVAL;
         if (wantsApproval && !waitsForApproval) {
-            throw new ResumeMismatchException("Tool call '" + call.toolCallId + "' of run '" + state.runId
+            throw new ResumeMismatchException(state.runId, call.toolCallId, "Tool call '" + call.toolCallId + "' of run '" + state.runId
                     + "' waits for resume data, not for an approval: use resumeStream(data, runId).");
         }
         if (!wantsApproval && waitsForApproval) {
-            throw new ResumeMismatchException("Tool call '" + call.toolCallId + "' of run '" + state.runId
+            throw new ResumeMismatchException(state.runId, call.toolCallId, "Tool call '" + call.toolCallId + "' of run '" + state.runId
                     + "' waits for an approval, not for resume data: use approveToolCall or declineToolCall.");
         }
         return call;

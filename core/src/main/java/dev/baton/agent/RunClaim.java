@@ -4,6 +4,7 @@ import dev.baton.LeaseLostException;
 import dev.baton.StorageException;
 import dev.baton.internal.SnapshotCodec.Encoded;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -283,15 +284,14 @@ final class RunClaim {
 
     private RunSnapshot resuming(Encoded state) {
         RunSnapshot c = current;
-        return new RunSnapshot(c.runId(), c.agentId(), dev.baton.agent.RunStatus.RESUMING, c.threadId(), c.resourceId(),
-                c.createdAt(), c.suspendedAt(), c.version() + 1, owner, clock.instant().plus(lease), state.payload(),
-                state.expiresAt(), state.summary());
+        return c.toBuilder().status(RunStatus.RESUMING).version(c.version() + 1).lease(owner, clock.instant().plus(lease))
+                .payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build();
     }
 
     private RunSnapshot suspended(Encoded state) {
         RunSnapshot c = current;
-        return new RunSnapshot(c.runId(), c.agentId(), dev.baton.agent.RunStatus.SUSPENDED, c.threadId(), c.resourceId(),
-                c.createdAt(), clock.instant(), c.version() + 1, null, null, state.payload(), state.expiresAt(), state.summary());
+        return c.toBuilder().status(RunStatus.SUSPENDED).suspendedAt(clock.instant()).version(c.version() + 1).lease(null, null)
+                .payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build();
     }
 
     private void renew(Instant now) {

@@ -62,11 +62,13 @@ final class RunExecution implements Iterator<AgentEvent> {
     private Phase phase = Phase.START;
     /** The model call under way; its step is not counted if the run stops before the answer is complete. */
     private @Nullable ModelTurn turn;
+    /** True from a step's {@code step-start} until its answer is complete: a stop then does not count the step. */
+    private boolean stepOpen;
     private @Nullable RunOutcome outcome;
     private @Nullable Throwable error;
     private final long startNanos = System.nanoTime();
 
-    RunExecution(Agent agent, RunState state, @Nullable RunClaim claim, String action, List<AgentEvent> initialEvents,
+    RunExecution(Agent agent, RunState state, @Nullable RunClaim claim, RunAction action, List<AgentEvent> initialEvents,
                  @Nullable String claimedExecuting, boolean forParent) {
         this.agent = agent;
         this.state = state;
@@ -122,7 +124,7 @@ final class RunExecution implements Iterator<AgentEvent> {
     void emit(AgentEvent e) {
         buffer.add(e);
         history.add(e);
-        agent.listeners().event(context, e);
+        agent.listeners().event(new RunListener.RunEvent(context, e));
     }
 
     // ---- driving --------------------------------------------------------------------------------
@@ -169,7 +171,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         } else if (!state.messages.isEmpty() && state.messages.get(state.messages.size() - 1) instanceof Message.Assistant a
                 && a.toolCalls().isEmpty()) {
             // an inner run that had already answered when its supervisor stopped: its answer stands
-            emit(new AgentEvent.Finish(state.runId, "stop", state.text));
+            emit(new AgentEvent.Finish(state.runId, FinishReason.STOP, state.text));
             complete();
         } else {
             phase = Phase.MODEL_OPEN;
@@ -181,13 +183,14 @@ final class RunExecution implements Iterator<AgentEvent> {
     private void openModel() {
         if (state.step >= state.maxSteps) {
             RunMemory.save(agent, state);
-            emit(new AgentEvent.Finish(state.runId, "max-steps", state.text));
+            emit(new AgentEvent.Finish(state.runId, FinishReason.MAX_STEPS, state.text));
             complete();
             return;
         }
         RunMemory.save(agent, state);        // a complete step goes to the thread before the run records it
         writes.progress();   // every tool result is stored before the model is called again
         state.step++;
+        stepOpen = true;
         emit(new AgentEvent.StepStart(state.runId, state.step));
         phase = Phase.MODEL_STREAM;
         try {
@@ -235,12 +238,13 @@ final class RunExecution implements Iterator<AgentEvent> {
         String text = t == null ? "" : t.text.toString();
         List<ToolCall> calls = t == null ? List.of() : t.calls;
         if (t != null) t.close(true, null);
+        stepOpen = false;
         state.messages.add(new Message.Assistant(text, calls));
         state.text = state.text + text;
         if (calls.isEmpty()) {
             RunMemory.save(agent, state);
-            emit(new AgentEvent.StepFinish(state.runId, state.step, "stop"));
-            emit(new AgentEvent.Finish(state.runId, "stop", state.text));
+            emit(new AgentEvent.StepFinish(state.runId, state.step, FinishReason.STOP));
+            emit(new AgentEvent.Finish(state.runId, FinishReason.STOP, state.text));
             complete();
             return;
         }
@@ -265,14 +269,15 @@ final class RunExecution implements Iterator<AgentEvent> {
         }
         String provider = cause.getMessage() == null ? cause.toString() : cause.getMessage();
         ModelException e = new ModelException("The model failed in step " + state.step + " of run '" + state.runId
-                + "': " + provider, cause);
+                + "': " + provider, cause, ModelException.retryableCause(cause), state.runId, state.step);
         if (writes.claimed()) {
             // a run being resumed is never lost to its model: it is kept, and continueRun asks again
             stop("the model failed in step " + state.step + ": " + provider, e);
             return;
         }
         turn = null;
-        end(RunOutcome.FAILED, e, "error");
+        stepOpen = false;
+        end(RunOutcome.FAILED, e, FinishReason.ERROR, state.step);
     }
 
     // ---- tools ----------------------------------------------------------------------------------
@@ -299,7 +304,7 @@ final class RunExecution implements Iterator<AgentEvent> {
             emit(new AgentEvent.ToolError(state.runId, next.toolCallId, next.toolName, message));
             return;
         }
-        if (next.status == Status.PENDING && tool.requiresApproval(ToolRunner.args(next), approvalContext(next))) {
+        if (next.status == Status.PENDING && tool.requiresApproval(ToolRunner.args(next), approvalContext(next))) {   // args: a copy
             next.status = Status.AWAITING_APPROVAL;
             next.waitedFor = Status.AWAITING_APPROVAL;
             writes.changed();
@@ -348,7 +353,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         // only moves what is stored into the messages: no new write needed for it (a declined call's
         // result was stored with its claim; a tool's result marked the run changed when it came)
         state.calls = new ArrayList<>();
-        emit(new AgentEvent.StepFinish(state.runId, state.step, "tool-calls"));
+        emit(new AgentEvent.StepFinish(state.runId, state.step, FinishReason.TOOL_CALLS));
         phase = Phase.MODEL_OPEN;
     }
 
@@ -365,22 +370,24 @@ final class RunExecution implements Iterator<AgentEvent> {
      */
     private void stop(String why, @Nullable Throwable cause) {
         ModelTurn t = turn;
-        if (t != null) {
-            turn = null;
-            t.close(false, null);
-            state.step--;   // the cut answer is not kept; continuing asks the model again
+        turn = null;
+        if (t != null) t.close(false, null);
+        int step = state.step;   // the step that stopped: what step-finish reports
+        if (stepOpen) {
+            stepOpen = false;
+            state.step--;   // its answer is not kept (cut, failed, or never begun); continuing asks the model again
         }
         boolean interrupted = Thread.interrupted();   // store I/O on an interrupted thread fails with some drivers
         try {
             RunInterruptedException e = new RunInterruptedException(state.runId, why, cause);
             if (writes.keep(why)) {
-                end(RunOutcome.INTERRUPTED, e, "interrupted");
+                end(RunOutcome.INTERRUPTED, e, FinishReason.INTERRUPTED, step);
             } else {
-                end(RunOutcome.FAILED, e, "error");
+                end(RunOutcome.FAILED, e, FinishReason.ERROR, step);
             }
         } catch (LeaseLostException | StorageException e) {
             if (cause != null) e.addSuppressed(cause);
-            end(RunOutcome.FAILED, e, "error");
+            end(RunOutcome.FAILED, e, FinishReason.ERROR, step);
         } finally {
             if (interrupted) Thread.currentThread().interrupt();
         }
@@ -392,12 +399,14 @@ final class RunExecution implements Iterator<AgentEvent> {
         turn = null;
         if (t != null) t.close(false, e);
         writes.abandon();
-        end(RunOutcome.FAILED, e, "error");
+        stepOpen = false;
+        end(RunOutcome.FAILED, e, FinishReason.ERROR, state.step);
     }
 
-    private void end(RunOutcome o, Throwable e, String finishReason) {
+    /** The run fails or is kept: {@code error}, then {@code step-finish} of {@code step} (the step that stopped), then {@code finish}. */
+    private void end(RunOutcome o, Throwable e, FinishReason finishReason, int step) {
         emit(new AgentEvent.Error(state.runId, e.getMessage() == null ? e.toString() : e.getMessage(), e));
-        emit(new AgentEvent.StepFinish(state.runId, state.step, finishReason));
+        emit(new AgentEvent.StepFinish(state.runId, step, finishReason));
         emit(new AgentEvent.Finish(state.runId, finishReason, state.text));
         setOutcome(o, e);
     }
@@ -406,7 +415,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         outcome = o;
         error = e;
         phase = Phase.DONE;
-        agent.listeners().runEnded(context, o, e, Duration.ofNanos(System.nanoTime() - startNanos));
+        agent.listeners().runEnded(new RunListener.RunEnd(context, o, e, Duration.ofNanos(System.nanoTime() - startNanos)));
     }
 
     /**

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * A failing pass (the store is down) is logged and tried again at the next tick.
+ *
+ * <p>Thread-safe. Closing: the caller owns it and closes it ({@link #close()} stops its one daemon thread; a pass under way finishes its current run). It closes no agent.
  */
 public final class RunExpirer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunExpirer.class);
@@ -36,6 +38,11 @@ public final class RunExpirer implements AutoCloseable {
     /**
      * Starts expiring due runs of {@code agents} every {@code every}, at most {@code batch} runs per
      * agent per pass (a pass that found a full batch goes on at once with the next one).
+     *
+     * @param every  how often, positive
+     * @param batch  the most runs per agent per pass, at least 1
+     * @param agents the agents whose due runs to expire
+     * @return the running expirer; close it to stop
      */
     public static RunExpirer start(Duration every, int batch, Agent... agents) {
         Objects.requireNonNull(every, "every");

@@ -25,7 +25,7 @@ final class RunLifecycle {
 
     /** Cancels a run: claimed (so a racing approval loses, or wins), its inner runs removed, then deleted. */
     AgentResult cancel(String runId, String reason) {
-        RunSnapshot snapshot = actions.load(runId, "cancel");
+        RunSnapshot snapshot = actions.load(runId, RunAction.CANCEL);
         RunState state = SnapshotCodec.decode(snapshot);
         RunActions.refuseInnerRun(state, "cancel");
         return cancel(snapshot, state, reason);
@@ -34,16 +34,17 @@ final class RunLifecycle {
     private AgentResult cancel(RunSnapshot snapshot, RunState state, String reason) {
         long t0 = System.nanoTime();
         // what a crash before the delete leaves: the run, listed as interrupted, to be cancelled again
-        RunClaim claim = actions.claim(snapshot, state, "cancel", false, "being cancelled (" + reason + ")");
+        RunClaim claim = actions.claim(snapshot, state, RunAction.CANCEL, false, "being cancelled (" + reason + ")");
         RunListener.RunContext context = new RunListener.RunContext(agent.id(), state.runId, state.threadId,
-                state.resourceId, "cancel", new java.util.concurrent.ConcurrentHashMap<>());
+                state.resourceId, RunAction.CANCEL, new java.util.concurrent.ConcurrentHashMap<>());
         agent.listeners().runStarted(context);
         actions.discardInnerRuns(state);
         claim.complete();
         List<AgentEvent> events = List.of(new AgentEvent.Start(state.runId), new AgentEvent.Cancelled(state.runId, reason),
-                new AgentEvent.Finish(state.runId, "cancelled", state.text));
-        for (AgentEvent e : events) agent.listeners().event(context, e);
-        agent.listeners().runEnded(context, RunOutcome.CANCELLED, null, java.time.Duration.ofNanos(System.nanoTime() - t0));
+                new AgentEvent.Finish(state.runId, FinishReason.CANCELLED, state.text));
+        for (AgentEvent e : events) agent.listeners().event(new RunListener.RunEvent(context, e));
+        agent.listeners().runEnded(new RunListener.RunEnd(context, RunOutcome.CANCELLED, null,
+                java.time.Duration.ofNanos(System.nanoTime() - t0)));
         return new AgentResult(state.runId, RunOutcome.CANCELLED, "", events, List.of(), null);
     }
 
@@ -64,7 +65,7 @@ final class RunLifecycle {
                     continue;
                 }
                 RunSnapshot snapshot = found.get();
-                actions.checkNotHeld(snapshot, "expire");
+                actions.checkNotHeld(snapshot, RunAction.EXPIRE);
                 RunState state = SnapshotCodec.decode(snapshot);
                 List<CallState> calls = state.waitingCalls().stream()
                         .filter(c -> c.expiresAt != null && !c.expiresAt.isAfter(now)).toList();
@@ -112,7 +113,7 @@ final class RunLifecycle {
             initial.add(approval ? new AgentEvent.ToolOutputDenied(state.runId, call.toolCallId, call.toolName, reason)
                     : new AgentEvent.ToolError(state.runId, call.toolCallId, call.toolName, reason));
         }
-        RunClaim claim = actions.claim(snapshot, state, "expire", false, "expired");
-        return new RunExecution(agent, state, claim, "expire", initial, executing, false);
+        RunClaim claim = actions.claim(snapshot, state, RunAction.EXPIRE, false, "expired");
+        return new RunExecution(agent, state, claim, RunAction.EXPIRE, initial, executing, false);
     }
 }

@@ -1,9 +1,7 @@
 package dev.baton.agent;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,13 +31,22 @@ final class RunListeners {
     }
 
     void runStarted(RunListener.RunContext run) { each(l -> l.runStarted(run)); }
-    void event(RunListener.RunContext run, AgentEvent e) { each(l -> l.event(run, e)); }
-    void runEnded(RunListener.RunContext run, RunOutcome o, @Nullable Throwable error, Duration d) { each(l -> l.runEnded(run, o, error, d)); }
-    void claimed(String agentId, String runId, String action) { each(l -> l.claimed(agentId, runId, action)); }
-    void claimConflict(String agentId, String runId, String action) { each(l -> l.claimConflict(agentId, runId, action)); }
-    void leaseLost(String agentId, String runId) { each(l -> l.leaseLost(agentId, runId)); }
-    void toolStarted(RunListener.RunContext run, String id, String name, int attempt) { each(l -> l.toolStarted(run, id, name, attempt)); }
-    void toolFinished(RunListener.RunContext run, RunListener.ToolExecution t) { each(l -> l.toolFinished(run, t)); }
-    void modelCallStarted(RunListener.RunContext run, int step) { each(l -> l.modelCallStarted(run, step)); }
-    void modelCallFinished(RunListener.RunContext run, RunListener.ModelCall c) { each(l -> l.modelCallFinished(run, c)); }
+    void event(RunListener.RunEvent e) { each(l -> l.event(e)); }
+    void runEnded(RunListener.RunEnd e) { each(l -> l.runEnded(e)); }
+    void claimed(String agentId, String runId, RunAction action) {
+        RunListener.Claim c = new RunListener.Claim(agentId, runId, action);
+        each(l -> l.claimed(c));
+    }
+    void claimConflict(String agentId, String runId, RunAction action) {
+        RunListener.Claim c = new RunListener.Claim(agentId, runId, action);
+        each(l -> l.claimConflict(c));
+    }
+    void leaseLost(String agentId, String runId) {
+        RunListener.LeaseLoss loss = new RunListener.LeaseLoss(agentId, runId);
+        each(l -> l.leaseLost(loss));
+    }
+    void toolStarted(RunListener.ToolStart t) { each(l -> l.toolStarted(t)); }
+    void toolFinished(RunListener.ToolExecution t) { each(l -> l.toolFinished(t)); }
+    void modelCallStarted(RunListener.ModelCallStart c) { each(l -> l.modelCallStarted(c)); }
+    void modelCallFinished(RunListener.ModelCall c) { each(l -> l.modelCallFinished(c)); }
 }

@@ -1,15 +1,16 @@
 package dev.baton.agent;
 
 import dev.baton.InvalidOptionException;
-import dev.baton.SnapshotFormatException;
 import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.internal.RunSummary;
-import dev.baton.internal.SnapshotCodec;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
+import dev.baton.store.SnapshotStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,22 +26,7 @@ final class RunListing {
     }
 
     static AgentListSuspendedRunsResult list(Agent agent, AgentListSuspendedRunsOptions options) {
-        java.util.Objects.requireNonNull(options, "options");
-        if (options.perPage() != null && options.perPage() < 1) {
-            throw new InvalidOptionException("perPage", "must be a positive integer, was " + options.perPage());
-        }
-        if (options.page() != null && options.page() < 0) {
-            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + options.page());
-        }
-        if (options.fromDate() != null && options.toDate() != null && options.fromDate().isAfter(options.toDate())) {
-            throw new InvalidOptionException("fromDate", "must not be after toDate (" + options.fromDate() + " > " + options.toDate() + ")");
-        }
-        if (options.cursor() != null && options.page() != null) {
-            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
-        }
-        if (options.cursor() != null && options.perPage() == null) {
-            throw new InvalidOptionException("cursor", "needs perPage (the size of the page after the cursor)");
-        }
+        java.util.Objects.requireNonNull(options, "options");   // validated when it was built
         RunQuery.After after = options.cursor() == null ? null : decodeCursor(options.cursor());
         Instant now = agent.clock().instant();
         RunQuery.Builder q = RunQuery.forAgent(agent.id(), now)
@@ -52,9 +38,9 @@ final class RunListing {
                 .withPayload(false);   // listing reads the summary beside the payload, never the payload
         if (options.paginated()) q.page((long) options.page() * options.perPage(), options.perPage());
         if (after != null) q.after(after, options.perPage());
-        RunPage page = agent.store().list(q.build());
+        RunPage page = query(agent.store(), q.build());
         List<AgentRun> runs = new ArrayList<>(page.items().size());
-        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s, agent.store()));
+        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s));
         String next = null;
         boolean paged = options.paginated() || after != null;
         if (paged && !page.items().isEmpty() && page.items().size() == options.perPage()) {
@@ -62,6 +48,21 @@ final class RunListing {
             next = encodeCursor(last.createdAt(), last.runId());
         }
         return new AgentListSuspendedRunsResult(runs, page.total(), next);
+    }
+
+    /**
+     * Every listing goes through here: a query that uses a feature the store did not declare is
+     * refused before the store is called, so no filter is ever silently ignored.
+     */
+    static RunPage query(SnapshotStore store, RunQuery query) {
+        java.util.Set<QueryFeature> declared = store.queryFeatures();
+        for (QueryFeature f : query.features()) {
+            if (!declared.contains(f)) {
+                throw new InvalidOptionException("query", store.describe() + " does not declare the query feature " + f
+                        + " (it declares " + declared + "); use a store version that implements it");
+            }
+        }
+        return store.list(query);
     }
 
     private static final String CURSOR_PREFIX = "c1.";
@@ -92,50 +93,35 @@ final class RunListing {
         Instant now = agent.clock().instant();
         java.util.Map<RunStatus, Long> counts = new java.util.EnumMap<>(RunStatus.class);
         for (RunStatus st : RunStatus.values()) {
-            counts.put(st, agent.store().list(RunQuery.forAgent(agent.id(), now).status(st).countOnly().build()).total());
+            counts.put(st, query(agent.store(), RunQuery.forAgent(agent.id(), now).status(st).countOnly().build()).total());
         }
         return counts;
     }
 
     /** The agent's runs under a live lease, with their holders. */
     static List<AgentRunLease> resuming(Agent agent) {
-        RunPage page = agent.store().list(RunQuery.forAgent(agent.id(), agent.clock().instant()).status(RunStatus.RESUMING)
+        RunPage page = query(agent.store(), RunQuery.forAgent(agent.id(), agent.clock().instant()).status(RunStatus.RESUMING)
                 .withPayload(false).build());
         return page.items().stream().map(s -> new AgentRunLease(s.runId(), s.threadId(), s.resourceId(),
                 java.util.Objects.requireNonNull(s.leaseOwner()), java.util.Objects.requireNonNull(s.leaseExpiresAt()))).toList();
     }
 
-    static AgentRun toAgentRun(RunSnapshot s, dev.baton.store.SnapshotStore store) {
-        RunSummary summary = s.summary() == null ? null : RunSummary.decode(s.summary());
-        if (summary != null) {
-            List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
-            for (RunSummary.Call c : summary.calls) {
-                calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload,
-                        c.expiresAt));
-            }
-            return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
-                    interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt());
-        }
-        if (s.payload().isEmpty()) {
-            // a row written before summaries existed (Baton 0.1), listed without its payload: read it whole
-            s = store.find(s.runId()).orElse(s);
-        }
-        List<AgentRunToolCall> calls;
-        String interruption;
-        String parent = null;
-        try {
-            RunState state = SnapshotCodec.decode(s);
-            calls = waitingCalls(state);
-            parent = state.parentRunId;
-            interruption = interruption(s, state.interruption, calls.isEmpty());
-        } catch (SnapshotFormatException e) {
+    /** A listed run, from its summary alone (never its payload). */
+    static AgentRun toAgentRun(RunSnapshot s) {
+        RunSummary summary = RunSummary.decode(s.summary());
+        if (summary == null) {
             // listed so it can be seen and discarded; continuing it gives the precise error
-            LOG.warn("{}", e.getMessage());
-            calls = List.of();
-            interruption = "its snapshot cannot be read: " + e.getMessage();
+            LOG.warn("The summary of run {} cannot be read; it is listed as interrupted", s.runId());
+            return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), List.of(),
+                    "its stored summary cannot be read; discardRun removes it", null, s.createdAt(), s.expiresAt());
+        }
+        List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
+        for (RunSummary.Call c : summary.calls) {
+            calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload,
+                    c.expiresAt));
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
-                interruption, parent, s.createdAt(), s.expiresAt());
+                interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt());
     }
 
     private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {

@@ -1,14 +1,62 @@
 package dev.baton.agent;
 
+import dev.baton.SnapshotFormatException;
+import dev.baton.ThreadOwnershipException;
+import dev.baton.internal.MessageCodec;
 import dev.baton.internal.RunState;
 import dev.baton.memory.Memory;
 import dev.baton.model.Message;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoredMessage;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
-/** A run and its memory thread: what the model sees of the thread, and what the run saves to it. */
+/**
+ * A run and its memory thread: the thread made ready when a run starts, what the model sees of it,
+ * and what the run saves to it. The run loop's side of {@link Memory}, kept out of its public API.
+ */
 final class RunMemory {
     private RunMemory() {
+    }
+
+    /** The agent's memory, on the agent's store and clock unless it was built with a store of its own. */
+    static Memory bind(Memory memory, SnapshotStore store, Clock clock) {
+        return memory.isBound() ? memory : memory.toBuilder().store(store).clock(clock).build();
+    }
+
+    /**
+     * A new run that names a thread: the thread is created for the run's resource if it does not
+     * exist, refused if it belongs to another resource; its last messages become the run's history,
+     * and the user's message is saved.
+     *
+     * @throws ThreadOwnershipException if the thread belongs to another resource (nothing is stored)
+     */
+    static void open(Memory memory, RunState state) {
+        String threadId = Objects.requireNonNull(state.threadId);
+        MemoryStore s = memory.store();
+        Optional<MemoryThread> t = s.findThread(threadId);
+        if (t.isEmpty()) {
+            Instant now = memory.clock().instant();
+            MemoryThread created = MemoryThread.builder().id(threadId).resourceId(state.resourceId).createdAt(now)
+                    .updatedAt(now).build();
+            if (!s.createThread(created)) t = s.findThread(threadId);
+        }
+        if (t.isPresent() && !Objects.equals(t.get().resourceId(), state.resourceId)) {
+            throw new ThreadOwnershipException(threadId, t.get().resourceId(), state.resourceId);
+        }
+        List<Message> history = new ArrayList<>();
+        if (memory.lastMessages() > 0) {
+            for (StoredMessage m : s.lastMessages(threadId, memory.lastMessages())) history.add(decode(m));
+        }
+        state.history = history;
+        state.memory = append(memory, threadId, state.runId, state.messages, 0);
+        state.memorySaved = state.memory ? state.messages.size() : 0;
     }
 
     /** What the model sees: the thread's earlier messages (as they were when the run started), then the run's own. */
@@ -29,10 +77,31 @@ final class RunMemory {
     static void save(Agent agent, RunState state) {
         if (!state.memory || state.threadId == null || state.memorySaved >= state.messages.size()) return;
         Memory memory = agent.memory().orElse(null);
-        if (memory == null || !memory.save(state.threadId, state.runId, state.messages, state.memorySaved)) {
+        if (memory == null || !append(memory, state.threadId, state.runId, state.messages, state.memorySaved)) {
             state.memory = false;
         } else {
             state.memorySaved = state.messages.size();
+        }
+    }
+
+    /** Appends a run's messages from index {@code from} on; idempotent. False if the thread is gone. */
+    private static boolean append(Memory memory, String threadId, String runId, List<Message> messages, int from) {
+        if (from >= messages.size()) return true;
+        List<StoredMessage.New> batch = new ArrayList<>(messages.size() - from);
+        for (int i = from; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            batch.add(StoredMessage.New.builder().runId(runId).runIndex(i).role(m.role()).content(MessageCodec.encodeText(m))
+                    .build());
+        }
+        return memory.store().append(threadId, batch, memory.clock().instant());
+    }
+
+    static Message decode(StoredMessage m) {
+        try {
+            return MessageCodec.decodeText(m.content());
+        } catch (IllegalArgumentException e) {
+            throw new SnapshotFormatException(m.runId(), "message " + m.seq() + " of thread '" + m.threadId()
+                    + "' is not a message (" + e.getMessage() + ")", e);
         }
     }
 }

@@ -1,59 +1,131 @@
 package dev.baton.agent;
 
+import dev.baton.InvalidOptionException;
+import java.time.Duration;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Options of a new run.
  *
- * @param threadId   the conversation thread, stored with the run and usable as a filter
- * @param resourceId the resource (typically the user), stored with the run and usable as a filter
- * @param maxSteps    the most model calls the run may make; null: the agent's default ({@code Agent.Builder.maxSteps}, 10 unless set)
- * @param waitTimeout how long any call of this run may wait for a decision or data before the wait expires;
- *                    null: the tool's, else the agent's (see {@link ExpiryPolicy})
+ * <pre>{@code
+ * RunOptions.builder().threadId("thread-123").resourceId("user-456").maxSteps(5).build();
+ * }</pre>
+ * Immutable and thread-safe. A class with a builder, so later releases can add options.
  */
-public record RunOptions(@Nullable String threadId, @Nullable String resourceId, @Nullable Integer maxSteps,
-                         java.time.@Nullable Duration waitTimeout) {
+public final class RunOptions {
 
     /** No thread, no resource, the agent's step limit and wait timeout. */
-    public static final RunOptions DEFAULT = new RunOptions(null, null, null, null);
+    public static final RunOptions DEFAULT = builder().build();
 
-    public RunOptions {
-        if (maxSteps != null && maxSteps < 1) {
-            throw new dev.baton.InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
-        }
+    private final @Nullable String threadId;
+    private final @Nullable String resourceId;
+    private final @Nullable Integer maxSteps;
+    private final @Nullable Duration waitTimeout;
+
+    private RunOptions(Builder b) {
+        this.threadId = b.threadId;
+        this.resourceId = b.resourceId;
+        this.maxSteps = b.maxSteps;
+        this.waitTimeout = b.waitTimeout;
+        if (maxSteps != null && maxSteps < 1) throw new InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
         if (waitTimeout != null && (waitTimeout.isNegative() || waitTimeout.isZero())) {
-            throw new dev.baton.InvalidOptionException("waitTimeout", "must be positive, was " + waitTimeout);
+            throw new InvalidOptionException("waitTimeout", "must be positive, was " + waitTimeout);
         }
     }
 
-    /** Options without a wait timeout of their own. */
-    public RunOptions(@Nullable String threadId, @Nullable String resourceId, @Nullable Integer maxSteps) {
-        this(threadId, resourceId, maxSteps, null);
-    }
-
+    /** {@return a builder with no thread, no resource, and the agent's limits} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Builder of {@link RunOptions}. */
+    /** {@return a builder holding these options} */
+    public Builder toBuilder() {
+        Builder b = new Builder().threadId(threadId).resourceId(resourceId);
+        b.maxSteps = maxSteps;
+        b.waitTimeout = waitTimeout;
+        return b;
+    }
+
+    /** {@return the conversation thread, stored with the run and usable as a filter, or null} */
+    public @Nullable String threadId() { return threadId; }
+
+    /** {@return the resource (typically the user), stored with the run and usable as a filter, or null} */
+    public @Nullable String resourceId() { return resourceId; }
+
+    /** {@return the most model calls the run may make, or null: the agent's default ({@code Agent.Builder.maxSteps}, 10 unless set)} */
+    public @Nullable Integer maxSteps() { return maxSteps; }
+
+    /**
+     * {@return how long any call of this run may wait for a decision or data before the wait expires, or
+     * null: the tool's, else the agent's (see {@link ExpiryPolicy})}
+     */
+    public @Nullable Duration waitTimeout() { return waitTimeout; }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof RunOptions x)) return false;
+        return Objects.equals(threadId, x.threadId) && Objects.equals(resourceId, x.resourceId)
+                && Objects.equals(maxSteps, x.maxSteps) && Objects.equals(waitTimeout, x.waitTimeout);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(threadId, resourceId, maxSteps, waitTimeout);
+    }
+
+    @Override
+    public String toString() {
+        return "RunOptions[threadId=" + threadId + ", resourceId=" + resourceId + ", maxSteps=" + maxSteps
+                + ", waitTimeout=" + waitTimeout + "]";
+    }
+
+    /** Builder of {@link RunOptions}. Not thread-safe. */
     public static final class Builder {
         private @Nullable String threadId;
         private @Nullable String resourceId;
         private @Nullable Integer maxSteps;
-        private java.time.@Nullable Duration waitTimeout;
+        private @Nullable Duration waitTimeout;
 
         private Builder() {
         }
 
+        /**
+         * @param threadId the conversation thread, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
-        public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
-        /** The most model calls this run may make; overrides the agent's default, whatever that is. */
-        public Builder maxSteps(int maxSteps) { this.maxSteps = maxSteps; return this; }
-        /** How long any call of this run may wait for a decision or data; overrides the tool's and the agent's. */
-        public Builder waitTimeout(java.time.Duration waitTimeout) { this.waitTimeout = waitTimeout; return this; }
 
+        /**
+         * @param resourceId the resource (typically the user), or null
+         * @return this builder
+         */
+        public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+
+        /**
+         * The most model calls this run may make; overrides the agent's default, whatever that is.
+         *
+         * @param maxSteps at least 1
+         * @return this builder
+         */
+        public Builder maxSteps(int maxSteps) { this.maxSteps = maxSteps; return this; }
+
+        /**
+         * How long any call of this run may wait for a decision or data; overrides the tool's and the agent's.
+         *
+         * @param waitTimeout a positive duration
+         * @return this builder
+         */
+        public Builder waitTimeout(Duration waitTimeout) { this.waitTimeout = waitTimeout; return this; }
+
+        /**
+         * {@return the options}
+         *
+         * @throws InvalidOptionException for {@code maxSteps < 1} or a wait timeout that is not positive
+         */
         public RunOptions build() {
-            return new RunOptions(threadId, resourceId, maxSteps, waitTimeout);
+            return new RunOptions(this);
         }
     }
 }

@@ -1,6 +1,10 @@
 package dev.baton.agent;
 
-/** How a stream ended. */
+/**
+ * How a stream ended.
+ *
+ * <p>Immutable and thread-safe.
+ */
 public enum RunOutcome {
     /** The model finished; the run's snapshot was deleted. */
     COMPLETED,

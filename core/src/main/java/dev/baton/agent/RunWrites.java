@@ -7,6 +7,7 @@ import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -182,10 +183,12 @@ final class RunWrites {
 
     private void insert(SnapshotCodec.Encoded encoded) {
         Instant now = agent.clock().instant();
-        RunSnapshot snapshot = new RunSnapshot(state.runId, agent.id(), RunStatus.SUSPENDED, state.threadId,
-                state.resourceId, state.createdAt, now, 1, null, null, encoded.payload(), encoded.expiresAt(), encoded.summary());
+        RunSnapshot snapshot = RunSnapshot.builder().runId(state.runId).agentId(agent.id()).status(RunStatus.SUSPENDED)
+                .threadId(state.threadId).resourceId(state.resourceId).createdAt(state.createdAt).suspendedAt(now).version(1)
+                .payload(encoded.payload()).expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
         if (!agent.store().insert(snapshot)) {
-            throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe());
+            throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe(),
+                    state.runId, null);
         }
     }
 }

@@ -61,7 +61,7 @@ final class SubagentExecutor implements ToolExecutor {
     /** {@link #execute}, seen by the run's listeners as a tool execution (the inner run's spans nest under it). */
     void executeObserved(RunExecution exec, CallState call, RunListener.RunContext context) {
         RunListeners listeners = exec.agent().listeners();
-        listeners.toolStarted(context, call.toolCallId, call.toolName, call.attempts);
+        listeners.toolStarted(new RunListener.ToolStart(context, call.toolCallId, call.toolName, call.attempts));
         long t0 = System.nanoTime();
         RunListener.ToolOutcome outcome = RunListener.ToolOutcome.INTERRUPTED;
         Throwable failure = null;
@@ -73,7 +73,7 @@ final class SubagentExecutor implements ToolExecutor {
             failure = e;
             throw e;
         } finally {
-            listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+            listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
                     outcome, java.time.Duration.ofNanos(System.nanoTime() - t0), failure));
         }
     }
@@ -91,7 +91,8 @@ final class SubagentExecutor implements ToolExecutor {
                     failed(exec, call, "its run '" + inner.runId + "' is gone (it was discarded)");
                     return;
                 }
-                stream = subagent.start(prompt(call), new RunOptions(outer.threadId, outer.resourceId, outer.maxSteps),
+                stream = subagent.start(prompt(call), RunOptions.builder().threadId(outer.threadId).resourceId(outer.resourceId)
+                        .maxSteps(outer.maxSteps).build(),
                         outer.agentId, outer.runId, inner.runId);
             } else {
                 RunState innerState;

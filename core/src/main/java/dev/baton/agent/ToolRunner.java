@@ -27,8 +27,9 @@ final class ToolRunner {
         this.context = context;
     }
 
+    /** A private copy of the call's input: what a tool, an approval predicate or an event gets, never the stored node. */
     static JsonNode args(CallState call) {
-        return call.args == null ? SnapshotCodec.JSON.createObjectNode() : call.args;
+        return call.args == null ? SnapshotCodec.JSON.createObjectNode() : call.args.deepCopy();
     }
 
     /** True if {@code e} is, or was caused by, an interrupt of the running thread. */
@@ -51,7 +52,7 @@ final class ToolRunner {
         JsonNode args = args(call);
         Context ctx = new Context(call, call.resumeData);
         RunListeners listeners = agent.listeners();
-        listeners.toolStarted(context, call.toolCallId, call.toolName, call.attempts);
+        listeners.toolStarted(new RunListener.ToolStart(context, call.toolCallId, call.toolName, call.attempts));
         long t0 = System.nanoTime();
         Object value;
         try {
@@ -60,13 +61,13 @@ final class ToolRunner {
             Duration took = Duration.ofNanos(System.nanoTime() - t0);
             if (isInterrupt(e)) {
                 Thread.currentThread().interrupt();   // whoever interrupted us still sees the flag
-                listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+                listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
                         RunListener.ToolOutcome.INTERRUPTED, took, e));
                 throw new RunExecution.Stop("its thread was interrupted while the tool '" + call.toolName + "' ran", e);
             }
             String message = e.getMessage() == null ? e.toString() : e.getMessage();
             record(call, TextNode.valueOf(message), true);
-            listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+            listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
                     RunListener.ToolOutcome.ERROR, took, e));
             emit.accept(new AgentEvent.ToolError(state.runId, call.toolCallId, call.toolName, message));
             return;
@@ -77,20 +78,20 @@ final class ToolRunner {
             call.waitedFor = Status.AWAITING_DATA;
             call.suspendPayload = s.payload();
             call.resumeData = null;
-            listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+            listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
                     RunListener.ToolOutcome.SUSPENDED, took, null));
-            emit.accept(new AgentEvent.ToolCallSuspended(state.runId, call.toolCallId, call.toolName, args, s.payload()));
+            emit.accept(new AgentEvent.ToolCallSuspended(state.runId, call.toolCallId, call.toolName, args(call), s.payload()));
             return;
         }
         JsonNode result;
         try {
-            result = SnapshotCodec.JSON.valueToTree(value);
+            result = value instanceof JsonNode n ? n.deepCopy() : SnapshotCodec.JSON.valueToTree(value);   // never the tool's own node
         } catch (IllegalArgumentException e) {
             result = TextNode.valueOf(String.valueOf(value));
         }
         if (result == null) result = NullNode.getInstance();
         record(call, result, false);
-        listeners.toolFinished(context, new RunListener.ToolExecution(call.toolCallId, call.toolName, call.attempts,
+        listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
                 RunListener.ToolOutcome.SUCCESS, took, null));
         emit.accept(new AgentEvent.ToolResult(state.runId, call.toolCallId, call.toolName, result));
     }
@@ -118,7 +119,7 @@ final class ToolRunner {
         @Override public String toolCallId() { return call.toolCallId; }
         @Override public @Nullable String threadId() { return state.threadId; }
         @Override public @Nullable String resourceId() { return state.resourceId; }
-        @Override public @Nullable JsonNode resumeData() { return resumeData; }
+        @Override public @Nullable JsonNode resumeData() { return resumeData == null ? null : resumeData.deepCopy(); }
         @Override public int attempt() { return call.attempts; }
 
         @Override

@@ -63,7 +63,7 @@ public final class RunSummary {
         }
     }
 
-    /** Reads a stored summary; null if it cannot be read (the caller falls back to the payload). */
+    /** Reads a stored summary; null if it cannot be read (the run is then listed as interrupted, to be discarded). */
     public static @Nullable RunSummary decode(String json) {
         try {
             RunSummary s = SnapshotCodec.JSON.readValue(json, RunSummary.class);

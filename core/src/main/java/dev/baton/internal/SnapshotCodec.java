@@ -18,11 +18,12 @@ public final class SnapshotCodec {
     /**
      * The payload format this Baton writes. Version 2 records each call's progress (EXECUTING,
      * attempts, resume data, the subagent run it drives) so that a run can be continued from any
-     * point; this Baton also reads version 1 payloads (written by Baton 0.1), whose fields are a subset.
+     * point, and stores messages in {@link MessageCodec}'s form. The snapshot format has its own
+     * number, apart from Baton's version; 2 is the first format any release (0.1.0) writes.
      */
     public static final int FORMAT_VERSION = 2;
-    /** The oldest payload format this Baton reads. */
-    public static final int OLDEST_READABLE_VERSION = 1;
+    /** The oldest payload format this Baton reads (format 1 was never released). */
+    public static final int OLDEST_READABLE_VERSION = 2;
 
     /** The mapper for payloads and tool values. */
     public static final ObjectMapper JSON = new ObjectMapper()
@@ -31,7 +32,8 @@ public final class SnapshotCodec {
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-            .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY);
+            .setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.PUBLIC_ONLY)
+            .registerModule(MessageCodec.module());
 
     private SnapshotCodec() {
     }

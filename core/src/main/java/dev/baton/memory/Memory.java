@@ -1,14 +1,19 @@
 package dev.baton.memory;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.InvalidOptionException;
 import dev.baton.SnapshotFormatException;
+import dev.baton.ThreadAlreadyExistsException;
+import dev.baton.ThreadNotFoundException;
 import dev.baton.ThreadOwnershipException;
+import dev.baton.internal.MessageCodec;
 import dev.baton.internal.SnapshotCodec;
-import dev.baton.model.Message;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,8 +50,10 @@ import org.jspecify.annotations.Nullable;
  * idempotent, so a run recovered after a crash saves nothing twice. A subagent's inner run neither
  * reads nor writes memory; the supervisor's thread shows the call and its result.
  *
- * <p>Thread-safe. Thread management needs a store: built with {@link Builder#store}, or bound to
- * the agent's store (then reach it with {@code agent.memory()}).
+ * <p>Look-ups: {@code findThread} returns an {@code Optional}; operations on a thread that does not
+ * exist throw {@link ThreadNotFoundException}. Immutable and thread-safe. Thread management needs a
+ * store: built with {@link Builder#store}, or bound to the agent's store (then reach it with
+ * {@code agent.memory()}). It closes nothing: the store belongs to whoever opened it.
  */
 public final class Memory {
 
@@ -63,22 +70,44 @@ public final class Memory {
         this.clock = clock;
     }
 
+    /** {@return a builder: 20 last messages, no store (the agent's), the system clock} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** How many earlier messages of the thread the model sees. */
+    /** {@return a builder holding this memory's settings (and its store, if it has one)} */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.lastMessages = lastMessages;
+        b.memoryStore = store;
+        b.clock = clock;
+        return b;
+    }
+
+    /** {@return how many earlier messages of the thread the model sees} */
     public int lastMessages() {
         return lastMessages;
     }
 
-    /** This memory on {@code snapshotStore}'s thread memory, unless it already has a store. */
-    public Memory boundTo(SnapshotStore snapshotStore, Clock clock) {
-        if (store != null) return this;
-        return new Memory(lastMessages, storeOf(snapshotStore), clock);
+    /** {@return the clock thread and message times are taken from (an agent binds its own)} */
+    public Clock clock() {
+        return clock;
     }
 
-    /** The store, or an error saying how to give it one. */
+    /**
+     * {@return true if this memory has a store: built with {@link Builder#store}, or the one
+     * {@code agent.memory()} returns}
+     */
+    public boolean isBound() {
+        return store != null;
+    }
+
+    /**
+     * The thread memory store this memory reads and writes.
+     *
+     * @return the store
+     * @throws IllegalStateException if this memory has no store ({@link #isBound()} false)
+     */
     public MemoryStore store() {
         if (store == null) {
             throw new IllegalStateException("this Memory has no store: build it with Memory.builder().store(...), or use"
@@ -90,15 +119,22 @@ public final class Memory {
     private static MemoryStore storeOf(SnapshotStore s) {
         if (!s.capabilities().contains(StoreCapability.THREAD_MEMORY)) {
             throw new InvalidOptionException("memory", s.describe() + " keeps no thread memory (it does not declare"
-                    + " THREAD_MEMORY); use a store module that does");
+                    + " the capability THREAD_MEMORY); use a store module that does");
         }
         return s.memory().orElseThrow(() -> new InvalidOptionException("memory", s.describe()
-                + " declares THREAD_MEMORY but offers no memory store"));
+                + " declares the capability THREAD_MEMORY but offers no memory store"));
     }
 
     // ---- threads ------------------------------------------------------------------------------------
 
-    /** Creates a thread with a new id for {@code resourceId}. */
+    /**
+     * Creates a thread with a new id for {@code resourceId}.
+     *
+     * @param resourceId the owner, or null for a thread without owner
+     * @param title      a title, or null
+     * @param metadata   the application's metadata (any JSON-able map), or null for none
+     * @return the thread
+     */
     public MemoryThread createThread(@Nullable String resourceId, @Nullable String title, @Nullable Map<String, ?> metadata) {
         return createThread(UUID.randomUUID().toString(), resourceId, title, metadata);
     }
@@ -106,23 +142,42 @@ public final class Memory {
     /**
      * Creates the thread {@code threadId} for {@code resourceId}.
      *
-     * @throws InvalidOptionException if a thread with this id exists
+     * @param threadId   the thread's id
+     * @param resourceId the owner, or null for a thread without owner
+     * @param title      a title, or null
+     * @param metadata   the application's metadata (any JSON-able map), or null for none
+     * @return the thread
+     * @throws ThreadAlreadyExistsException if a thread with this id exists
      */
     public MemoryThread createThread(String threadId, @Nullable String resourceId, @Nullable String title,
                                      @Nullable Map<String, ?> metadata) {
         Objects.requireNonNull(threadId, "threadId");
         Instant now = clock.instant();
-        MemoryThread t = new MemoryThread(threadId, resourceId, title, metadata(metadata), now, now);
-        if (!store().createThread(t)) throw new InvalidOptionException("threadId", "a thread '" + threadId + "' exists already");
+        MemoryThread t = MemoryThread.builder().id(threadId).resourceId(resourceId).title(title)
+                .metadataJson(metadataJson(metadata)).createdAt(now).updatedAt(now).build();
+        if (!store().createThread(t)) throw new ThreadAlreadyExistsException(threadId);
         return t;
     }
 
-    /** The thread with this id. */
-    public Optional<MemoryThread> getThreadById(String threadId) {
+    /**
+     * The thread with this id.
+     *
+     * @param threadId the thread's id
+     * @return the thread, or empty if there is none
+     */
+    public Optional<MemoryThread> findThread(String threadId) {
         return store().findThread(Objects.requireNonNull(threadId, "threadId"));
     }
 
-    /** A resource's threads, newest update first, {@code perPage} from page {@code page} (zero-based), with the total. */
+    /**
+     * A resource's threads, newest update first, {@code perPage} from page {@code page} (zero-based), with the total.
+     *
+     * @param resourceId the owner
+     * @param perPage    the page size ({@code 0}: only the total)
+     * @param page       the zero-based page
+     * @return the page and the total
+     * @throws InvalidOptionException for a negative {@code perPage} or {@code page}
+     */
     public ThreadPage listThreads(String resourceId, int perPage, int page) {
         Objects.requireNonNull(resourceId, "resourceId");
         checkPage(perPage, page);
@@ -132,14 +187,17 @@ public final class Memory {
     /**
      * Sets a thread's title and metadata (null keeps them).
      *
-     * @throws InvalidOptionException if there is no such thread
+     * @param threadId the thread's id
+     * @param title    the new title, or null to keep it
+     * @param metadata the new metadata (replacing the old), or null to keep it
+     * @return the thread as updated
+     * @throws ThreadNotFoundException if there is no such thread
      */
     public MemoryThread updateThread(String threadId, @Nullable String title, @Nullable Map<String, ?> metadata) {
-        MemoryThread t = getThreadById(threadId).orElseThrow(() -> new InvalidOptionException("threadId",
-                "no thread '" + threadId + "'"));
-        MemoryThread updated = t.updated(title != null ? title : t.title(), metadata != null ? metadata(metadata) : t.metadata(),
-                clock.instant());
-        if (!store().updateThread(updated)) throw new InvalidOptionException("threadId", "no thread '" + threadId + "'");
+        MemoryThread t = findThread(threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
+        MemoryThread updated = t.updated(title != null ? title : t.title(),
+                metadata != null ? metadataJson(metadata) : t.metadataJson(), clock.instant());
+        if (!store().updateThread(updated)) throw new ThreadNotFoundException(threadId);
         return updated;
     }
 
@@ -147,79 +205,50 @@ public final class Memory {
      * Deletes a thread and its messages. A run suspended on it goes on when it is resumed, but saves
      * nothing more to memory: the thread stays deleted.
      *
+     * @param threadId the thread's id
      * @return false if there was no such thread
      */
     public boolean deleteThread(String threadId) {
         return store().deleteThread(Objects.requireNonNull(threadId, "threadId"));
     }
 
-    /** A thread's messages, oldest first, {@code perPage} from page {@code page} (zero-based), with the total. */
+    /**
+     * A thread's messages, oldest first, {@code perPage} from page {@code page} (zero-based), with the total.
+     *
+     * @param threadId the thread's id
+     * @param perPage  the page size ({@code 0}: only the total)
+     * @param page     the zero-based page
+     * @return the page and the thread's message count (empty, 0 for a thread that does not exist)
+     * @throws InvalidOptionException  for a negative {@code perPage} or {@code page}
+     * @throws SnapshotFormatException if a stored message cannot be read
+     */
     public MessagePage listMessages(String threadId, int perPage, int page) {
         Objects.requireNonNull(threadId, "threadId");
         checkPage(perPage, page);
         StoredMessagePage p = store().listMessages(threadId, (long) page * perPage, perPage);
         List<ThreadMessage> out = new ArrayList<>(p.messages().size());
-        for (StoredMessage m : p.messages()) out.add(new ThreadMessage(m.seq(), m.runId(), decode(m), m.createdAt()));
+        for (StoredMessage m : p.messages()) {
+            out.add(new ThreadMessage(m.seq(), m.runId(), decode(m), m.createdAt()));
+        }
         return new MessagePage(out, p.total());
     }
 
-    // ---- for the run loop (core only) ----------------------------------------------------------------
-
-    /**
-     * The thread a new run names, made ready: created for {@code resourceId} if it does not exist;
-     * refused if it belongs to another resource. Returns its last messages, oldest first.
-     */
-    public List<Message> openForRun(String threadId, @Nullable String resourceId) {
-        MemoryStore s = store();
-        Optional<MemoryThread> t = s.findThread(threadId);
-        if (t.isEmpty()) {
-            Instant now = clock.instant();
-            if (!s.createThread(new MemoryThread(threadId, resourceId, null, null, now, now))) t = s.findThread(threadId);
-        }
-        if (t.isPresent() && !Objects.equals(t.get().resourceId(), resourceId)) {
-            throw new ThreadOwnershipException(threadId, t.get().resourceId(), resourceId);
-        }
-        List<Message> history = new ArrayList<>();
-        if (lastMessages > 0) for (StoredMessage m : s.lastMessages(threadId, lastMessages)) history.add(decode(m));
-        return history;
-    }
-
-    /** Saves a run's messages from index {@code from} on; idempotent. False if the thread is gone. */
-    public boolean save(String threadId, String runId, List<Message> messages, int from) {
-        if (from >= messages.size()) return true;
-        List<StoredMessage.New> batch = new ArrayList<>(messages.size() - from);
-        for (int i = from; i < messages.size(); i++) {
-            Message m = messages.get(i);
-            batch.add(new StoredMessage.New(runId, i, role(m), encode(m)));
-        }
-        return store().append(threadId, batch, clock.instant());
-    }
-
-    private static String role(Message m) {
-        if (m instanceof Message.User) return "user";
-        if (m instanceof Message.Assistant) return "assistant";
-        return "tool";
-    }
-
-    private static String encode(Message m) {
+    private static dev.baton.model.Message decode(StoredMessage m) {
         try {
-            return SnapshotCodec.JSON.writerFor(Message.class).writeValueAsString(m);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a message: " + e.getMessage(), e);
-        }
-    }
-
-    private static Message decode(StoredMessage m) {
-        try {
-            return SnapshotCodec.JSON.readValue(m.content(), Message.class);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return MessageCodec.decodeText(m.content());
+        } catch (IllegalArgumentException e) {
             throw new SnapshotFormatException(m.runId(), "message " + m.seq() + " of thread '" + m.threadId()
                     + "' is not a message (" + e.getMessage() + ")", e);
         }
     }
 
-    private static ObjectNode metadata(@Nullable Map<String, ?> metadata) {
-        return metadata == null ? SnapshotCodec.JSON.createObjectNode() : SnapshotCodec.JSON.valueToTree(metadata);
+    private static String metadataJson(@Nullable Map<String, ?> metadata) {
+        if (metadata == null) return "{}";
+        try {
+            return SnapshotCodec.JSON.writeValueAsString(SnapshotCodec.JSON.valueToTree(metadata));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+            throw new InvalidOptionException("metadata", "cannot be written as JSON: " + e.getMessage());
+        }
     }
 
     private static void checkPage(int perPage, int page) {
@@ -227,36 +256,61 @@ public final class Memory {
         if (page < 0) throw new InvalidOptionException("page", "must not be negative, was " + page);
     }
 
-    /** Builder of {@link Memory}. */
+    /** Builder of {@link Memory}. Not thread-safe. */
     public static final class Builder {
         private int lastMessages = DEFAULT_LAST_MESSAGES;
         private @Nullable SnapshotStore store;
+        private @Nullable MemoryStore memoryStore;
         private Clock clock = Clock.systemUTC();
 
         private Builder() {
         }
 
-        /** How many earlier messages of the thread the model sees (default 20; 0: none, but messages are still saved). */
+        /**
+         * How many earlier messages of the thread the model sees.
+         *
+         * @param n default 20; 0: none, but messages are still saved
+         * @return this builder
+         * @throws InvalidOptionException if negative
+         */
         public Builder lastMessages(int n) {
             if (n < 0) throw new InvalidOptionException("lastMessages", "must not be negative, was " + n);
             this.lastMessages = n;
             return this;
         }
 
-        /** The store whose thread memory to use (default: the agent's store). */
+        /**
+         * The store whose thread memory to use (default: the agent's store). It must declare
+         * {@link StoreCapability#THREAD_MEMORY}; {@link #build()} checks it.
+         *
+         * @param store the store
+         * @return this builder
+         */
         public Builder store(SnapshotStore store) {
             this.store = Objects.requireNonNull(store, "store");
+            this.memoryStore = null;
             return this;
         }
 
-        /** The clock for thread times (default: the system clock; an agent binds its own). */
+        /**
+         * The clock for thread times (default: the system clock; an agent binds its own).
+         *
+         * @param clock the clock
+         * @return this builder
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
+        /**
+         * {@return the memory}
+         *
+         * @throws InvalidOptionException naming the capability and the store, if a store was given that keeps no thread memory
+         */
         public Memory build() {
-            return new Memory(lastMessages, store == null ? null : storeOf(store), clock);
+            MemoryStore s = store != null ? storeOf(store) : memoryStore;
+            return new Memory(lastMessages, s, clock);
         }
     }
 }

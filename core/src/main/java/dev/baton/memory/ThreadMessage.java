@@ -4,7 +4,7 @@ import dev.baton.model.Message;
 import java.time.Instant;
 
 /**
- * One message of a memory thread, as an application reads it.
+ * One message of a memory thread, as an application reads it. Immutable and thread-safe.
  *
  * @param seq       its place in the thread (increasing; gaps are possible)
  * @param runId     the run that wrote it

@@ -1,7 +1,7 @@
 /**
- * Thread memory: conversations that persist per thread and resource. {@code Memory}
- * is what an agent is configured with and what applications manage threads through;
- * {@link dev.baton.memory.MemoryStore} is the storage SPI each store module implements, reached
+ * Thread memory: conversations that persist per thread and resource. {@link dev.baton.memory.Memory}
+ * is what an agent is configured with and what applications manage threads through; its storage SPI,
+ * {@link dev.baton.store.MemoryStore}, is in {@code dev.baton.store} beside the snapshot SPI, reached
  * through {@link dev.baton.store.SnapshotStore#memory()}.
  */
 @NullMarked

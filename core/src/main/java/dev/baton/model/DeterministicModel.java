@@ -30,6 +30,8 @@ import java.util.stream.Stream;
  *     .build();
  * }</pre>
  * For full control, {@link #scripted(Function)} answers each request with a function.
+ *
+ * <p>Immutable and thread-safe: one instance may serve any number of agents and runs at once.
  */
 public final class DeterministicModel implements LanguageModel {
 
@@ -53,12 +55,21 @@ public final class DeterministicModel implements LanguageModel {
         this.script = script;
     }
 
-    /** Starts a keyword-rule model. */
+    /**
+     * Starts a keyword-rule model.
+     *
+     * @return the builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A model that answers each request with {@code script}'s chunks. */
+    /**
+     * A model that answers each request with {@code script}'s chunks.
+     *
+     * @param script the chunks of each answer, given the request
+     * @return the model
+     */
     public static DeterministicModel scripted(Function<ModelRequest, List<ModelChunk>> script) {
         return new DeterministicModel(List.of(), List.of(), Objects.requireNonNull(script, "script"));
     }
@@ -105,6 +116,9 @@ public final class DeterministicModel implements LanguageModel {
     /**
      * The text of the latest tool result in {@code conversation} (for example one an earlier run of the
      * thread produced, seen through thread memory), as {@code "toolName: result"}, or null if none.
+     *
+     * @param conversation the messages, oldest first
+     * @return the latest tool result as text, or null
      */
     public static @org.jspecify.annotations.Nullable String lastToolResult(List<Message> conversation) {
         for (int i = conversation.size() - 1; i >= 0; i--) {
@@ -124,12 +138,26 @@ public final class DeterministicModel implements LanguageModel {
         private Builder() {
         }
 
-        /** When the user's message contains {@code keyword}, call {@code toolName} with fixed {@code args}. */
+        /**
+         * When the user's message contains {@code keyword}, call {@code toolName} with fixed {@code args}.
+         *
+         * @param keyword  a word of the user's message (case-insensitive)
+         * @param toolName the tool to call
+         * @param args     the call's arguments (any JSON-able value)
+         * @return this builder
+         */
         public Builder whenUserSays(String keyword, String toolName, Object args) {
             return whenUserSays(keyword, toolName, text -> args);
         }
 
-        /** When the user's message contains {@code keyword}, call {@code toolName} with {@code args(message)}. */
+        /**
+         * When the user's message contains {@code keyword}, call {@code toolName} with {@code args(message)}.
+         *
+         * @param keyword  a word of the user's message (case-insensitive)
+         * @param toolName the tool to call
+         * @param args     the call's arguments, from the user's message
+         * @return this builder
+         */
         public Builder whenUserSays(String keyword, String toolName, Function<String, Object> args) {
             Objects.requireNonNull(keyword, "keyword");
             Objects.requireNonNull(toolName, "toolName");
@@ -146,6 +174,10 @@ public final class DeterministicModel implements LanguageModel {
          * <pre>{@code
          * .whenUserAsks("what did i book", conversation -> "You booked " + DeterministicModel.lastToolResult(conversation))
          * }</pre>
+         *
+         * @param keyword a word of the user's message (case-insensitive)
+         * @param answer  the answer, from the conversation
+         * @return this builder
          */
         public Builder whenUserAsks(String keyword, Function<List<Message>, String> answer) {
             Objects.requireNonNull(keyword, "keyword");
@@ -154,6 +186,9 @@ public final class DeterministicModel implements LanguageModel {
             return this;
         }
 
+        /**
+         * {@return the model}
+         */
         public DeterministicModel build() {
             return new DeterministicModel(rules, answers, null);
         }

@@ -13,6 +13,8 @@ import java.util.stream.Stream;
  * <pre>{@code
  * LanguageModel echo = request -> Stream.of(new ModelChunk.TextDelta("hello"));
  * }</pre>
+ *
+ * <p>Implementations must be thread-safe: one model serves every run of an agent at once, each {@code stream} call made on the thread of the run it answers.
  */
 @FunctionalInterface
 public interface LanguageModel {
@@ -20,6 +22,9 @@ public interface LanguageModel {
     /**
      * Answers one step of a run. May throw: a failing model call ends the run with an
      * {@code error} event.
+     *
+     * @param request the instructions, the conversation and the tools
+     * @return the answer as a lazy stream of chunks; the run loop closes it
      */
     Stream<ModelChunk> stream(ModelRequest request);
 }

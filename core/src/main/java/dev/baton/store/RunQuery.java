@@ -1,9 +1,11 @@
 package dev.baton.store;
 
-import dev.baton.agent.RunStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *       resuming runs with {@code leaseExpiresAt > now}; {@code null} matches both.</li>
  *   <li>{@code threadId}, {@code resourceId}: exact, literal match when set.</li>
  *   <li>{@code createdFrom} / {@code createdTo}: inclusive bounds on {@code createdAt}.</li>
- *   <li>Order: {@code createdAt} descending, then {@code runId} descending (binary order).</li>
+ *   <li>Order: {@code createdAt} descending, then {@code runId} descending (binary order), {@link #ORDER}.</li>
  *   <li>{@code offset} / {@code limit}: the page; {@code limit == null} means every match;
  *       {@code limit == 0} asks only for the total.</li>
  *   <li>{@code after}: keyset paging: only runs strictly after this position in listing order
@@ -26,67 +28,16 @@ import org.jspecify.annotations.Nullable;
  *       index range; needs {@code offset == 0}. The total ignores it.</li>
  *   <li>{@code withPayload}: false when the caller needs no payloads (core's listings read
  *       {@link RunSnapshot#summary()}): the store then leaves the payload unread and returns an
- *       empty payload, so listing cost does not grow with snapshot size, except for a row without
- *       a summary (written before Baton 0.2), whose payload it returns so core can read it.</li>
+ *       empty payload, so listing cost does not grow with snapshot size.</li>
  * </ul>
  * The {@link RunPage#total()} is always the number of matches before paging (and before {@code after}).
+ *
+ * <p>Growth: a filter added in a later release comes with a new {@link QueryFeature}, reported by
+ * {@link #features()} when the query uses it; core refuses such a query for a store whose
+ * {@link SnapshotStore#queryFeatures()} does not declare it. Built with {@link #forAgent} or
+ * {@link #toBuilder()}. Immutable and thread-safe.
  */
-public record RunQuery(
-        String agentId,
-        @Nullable RunStatus status,
-        @Nullable String threadId,
-        @Nullable String resourceId,
-        @Nullable Instant createdFrom,
-        @Nullable Instant createdTo,
-        Instant now,
-        long offset,
-        @Nullable Integer limit,
-        @Nullable After after,
-        boolean withPayload) {
-
-    /**
-     * A position in listing order: the last run of the previous page.
-     *
-     * @param createdAt that run's creation time
-     * @param runId     that run's id
-     */
-    public record After(Instant createdAt, String runId) {
-        public After {
-            Objects.requireNonNull(createdAt, "createdAt");
-            Objects.requireNonNull(runId, "runId");
-            createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
-        }
-
-        /** True if {@code s} comes strictly after this position in listing order. */
-        public boolean precedes(RunSnapshot s) {
-            int c = s.createdAt().compareTo(createdAt);
-            return c < 0 || c == 0 && s.runId().compareTo(runId) < 0;
-        }
-    }
-
-    /** A query as Baton 0.1 built them: no cursor, with payloads. */
-    public RunQuery(String agentId, @Nullable RunStatus status, @Nullable String threadId, @Nullable String resourceId,
-                    @Nullable Instant createdFrom, @Nullable Instant createdTo, Instant now, long offset,
-                    @Nullable Integer limit) {
-        this(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, null, true);
-    }
-
-    public RunQuery {
-        Objects.requireNonNull(agentId, "agentId");
-        Objects.requireNonNull(now, "now");
-        if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
-        if (limit != null && limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        if (limit == null && offset != 0) throw new IllegalArgumentException("offset needs a limit");
-        if (after != null && offset != 0) throw new IllegalArgumentException("a cursor (after) and an offset do not go together");
-        now = now.truncatedTo(ChronoUnit.MILLIS);
-        // Stored instants have millisecond precision: round the bounds inward so that
-        // inclusive comparisons on stored values give the same answer as on exact ones.
-        if (createdFrom != null) {
-            Instant t = createdFrom.truncatedTo(ChronoUnit.MILLIS);
-            createdFrom = t.equals(createdFrom) ? t : t.plusMillis(1);
-        }
-        if (createdTo != null) createdTo = createdTo.truncatedTo(ChronoUnit.MILLIS);
-    }
+public final class RunQuery {
 
     /**
      * The listing order every store must produce: {@code createdAt} descending, then
@@ -95,21 +46,128 @@ public record RunQuery(
      * UTF-8 order of SQL {@code COLLATE "C"} / {@code utf8mb4_bin}, Redis sorted-set ties and
      * MongoDB's default string order.
      */
-    public static final java.util.Comparator<RunSnapshot> ORDER =
-            java.util.Comparator.comparing(RunSnapshot::createdAt).reversed()
-                    .thenComparing(RunSnapshot::runId, java.util.Comparator.reverseOrder());
+    public static final Comparator<RunSnapshot> ORDER =
+            Comparator.comparing(RunSnapshot::createdAt).reversed()
+                    .thenComparing(RunSnapshot::runId, Comparator.reverseOrder());
 
-    /** Starts a query over the runs of {@code agentId}, as of {@code now}, matching suspended runs. */
+    private final String agentId;
+    private final @Nullable RunStatus status;
+    private final @Nullable String threadId;
+    private final @Nullable String resourceId;
+    private final @Nullable Instant createdFrom;
+    private final @Nullable Instant createdTo;
+    private final Instant now;
+    private final long offset;
+    private final @Nullable Integer limit;
+    private final @Nullable After after;
+    private final boolean withPayload;
+
+    private RunQuery(Builder b) {
+        this.agentId = Objects.requireNonNull(b.agentId, "agentId");
+        if (agentId.isEmpty()) throw new IllegalArgumentException("agentId must not be empty");
+        this.now = Objects.requireNonNull(b.now, "now").truncatedTo(ChronoUnit.MILLIS);
+        this.status = b.status;
+        this.threadId = b.threadId;
+        this.resourceId = b.resourceId;
+        this.offset = b.offset;
+        this.limit = b.limit;
+        this.after = b.after;
+        this.withPayload = b.withPayload;
+        if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
+        if (limit != null && limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        if (limit == null && offset != 0) throw new IllegalArgumentException("offset needs a limit");
+        if (after != null && offset != 0) throw new IllegalArgumentException("a cursor (after) and an offset do not go together");
+        // Stored instants have millisecond precision: round the bounds inward so that
+        // inclusive comparisons on stored values give the same answer as on exact ones.
+        Instant from = b.createdFrom;
+        if (from != null) {
+            Instant t = from.truncatedTo(ChronoUnit.MILLIS);
+            from = t.equals(from) ? t : t.plusMillis(1);
+        }
+        this.createdFrom = from;
+        this.createdTo = b.createdTo == null ? null : b.createdTo.truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /**
+     * Starts a query over the runs of {@code agentId}, as of {@code now}, matching suspended runs,
+     * with payloads, without a page.
+     *
+     * @param agentId the agent whose runs match
+     * @param now     the instant leases are judged at
+     * @return the builder
+     */
     public static Builder forAgent(String agentId, Instant now) {
         return new Builder(agentId, now);
     }
 
-    /** True when the date bounds cannot match anything (after rounding to milliseconds). */
+    /** {@return a builder holding every condition of this query} */
+    public Builder toBuilder() {
+        Builder b = new Builder(agentId, now);
+        b.status = status;
+        b.threadId = threadId;
+        b.resourceId = resourceId;
+        b.createdFrom = createdFrom;
+        b.createdTo = createdTo;
+        b.offset = offset;
+        b.limit = limit;
+        b.after = after;
+        b.withPayload = withPayload;
+        return b;
+    }
+
+    /** {@return the agent whose runs match} */
+    public String agentId() { return agentId; }
+
+    /** {@return the effective status to match, or null for both} */
+    public @Nullable RunStatus status() { return status; }
+
+    /** {@return the exact thread id to match, or null} */
+    public @Nullable String threadId() { return threadId; }
+
+    /** {@return the exact resource id to match, or null} */
+    public @Nullable String resourceId() { return resourceId; }
+
+    /** {@return the inclusive lower bound on {@code createdAt} (rounded up to a millisecond), or null} */
+    public @Nullable Instant createdFrom() { return createdFrom; }
+
+    /** {@return the inclusive upper bound on {@code createdAt} (rounded down to a millisecond), or null} */
+    public @Nullable Instant createdTo() { return createdTo; }
+
+    /** {@return the instant leases are judged at (milliseconds)} */
+    public Instant now() { return now; }
+
+    /** {@return how many matches to skip (only with a limit)} */
+    public long offset() { return offset; }
+
+    /** {@return the most matches to return, 0 for only the total, or null for every match} */
+    public @Nullable Integer limit() { return limit; }
+
+    /** {@return the keyset position to continue after, or null} */
+    public @Nullable After after() { return after; }
+
+    /** {@return false if the store may leave payloads out (empty)} */
+    public boolean withPayload() { return withPayload; }
+
+    /**
+     * {@return the features this query uses; a store must declare each one in
+     * {@link SnapshotStore#queryFeatures()} to be asked it}
+     */
+    public Set<QueryFeature> features() {
+        return EnumSet.of(QueryFeature.BASELINE);
+    }
+
+    /** {@return true when the date bounds cannot match anything (after rounding to milliseconds)} */
     public boolean emptyDateRange() {
         return createdFrom != null && createdTo != null && createdFrom.isAfter(createdTo);
     }
 
-    /** True when {@code s}, as of {@link #now()}, matches every condition but the page and the cursor. */
+    /**
+     * Whether {@code s}, as of {@link #now()}, matches every condition but the page and the cursor:
+     * the reference semantics, for stores that filter in a data structure and for tests.
+     *
+     * @param s a stored run
+     * @return true if it matches
+     */
     public boolean matches(RunSnapshot s) {
         return s.agentId().equals(agentId)
                 && (status == null || s.effectiveStatus(now) == status)
@@ -119,7 +177,63 @@ public record RunQuery(
                 && (createdTo == null || !s.createdAt().isAfter(createdTo));
     }
 
-    /** Builder for {@link RunQuery}; status defaults to {@link RunStatus#SUSPENDED}, no page. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof RunQuery q)) return false;
+        return offset == q.offset && withPayload == q.withPayload && agentId.equals(q.agentId) && status == q.status
+                && Objects.equals(threadId, q.threadId) && Objects.equals(resourceId, q.resourceId)
+                && Objects.equals(createdFrom, q.createdFrom) && Objects.equals(createdTo, q.createdTo)
+                && now.equals(q.now) && Objects.equals(limit, q.limit) && Objects.equals(after, q.after);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, after, withPayload);
+    }
+
+    @Override
+    public String toString() {
+        return "RunQuery[agentId=" + agentId + ", status=" + status + ", threadId=" + threadId + ", resourceId=" + resourceId
+                + ", createdFrom=" + createdFrom + ", createdTo=" + createdTo + ", now=" + now + ", offset=" + offset
+                + ", limit=" + limit + ", after=" + after + ", withPayload=" + withPayload + "]";
+    }
+
+    /**
+     * A position in listing order: the last run of the previous page.
+     *
+     * @param createdAt that run's creation time (truncated to milliseconds)
+     * @param runId     that run's id
+     */
+    public record After(Instant createdAt, String runId) {
+        /**
+         * Checks both parts and truncates the time to milliseconds.
+         *
+         * @param createdAt that run's creation time (truncated to milliseconds)
+         * @param runId that run's id
+         */
+        public After {
+            Objects.requireNonNull(createdAt, "createdAt");
+            Objects.requireNonNull(runId, "runId");
+            createdAt = createdAt.truncatedTo(ChronoUnit.MILLIS);
+        }
+
+        /**
+         * Whether {@code s} comes strictly after this position in listing order.
+         *
+         * @param s a stored run
+         * @return true if it comes after
+         */
+        public boolean precedes(RunSnapshot s) {
+            int c = s.createdAt().compareTo(createdAt);
+            return c < 0 || c == 0 && s.runId().compareTo(runId) < 0;
+        }
+    }
+
+    /**
+     * Builder of {@link RunQuery}; status defaults to {@link RunStatus#SUSPENDED}, with payloads,
+     * no page. Not thread-safe.
+     */
     public static final class Builder {
         private final String agentId;
         private final Instant now;
@@ -138,20 +252,75 @@ public record RunQuery(
             this.now = now;
         }
 
+        /**
+         * @param status the effective status to match, or null for both
+         * @return this builder
+         */
         public Builder status(@Nullable RunStatus status) { this.status = status; return this; }
+
+        /**
+         * @param threadId the exact thread id, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
+
+        /**
+         * @param resourceId the exact resource id, or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+
+        /**
+         * @param from the inclusive lower bound on creation time, or null
+         * @return this builder
+         */
         public Builder createdFrom(@Nullable Instant from) { this.createdFrom = from; return this; }
+
+        /**
+         * @param to the inclusive upper bound on creation time, or null
+         * @return this builder
+         */
         public Builder createdTo(@Nullable Instant to) { this.createdTo = to; return this; }
+
+        /**
+         * One page by offset.
+         *
+         * @param offset how many matches to skip
+         * @param limit  the most matches to return
+         * @return this builder
+         */
         public Builder page(long offset, int limit) { this.offset = offset; this.limit = limit; return this; }
+
+        /**
+         * Asks only for the total ({@code limit == 0}).
+         *
+         * @return this builder
+         */
         public Builder countOnly() { this.offset = 0; this.limit = 0; return this; }
-        /** Keyset paging: at most {@code limit} runs after {@code position}. */
+
+        /**
+         * Keyset paging: at most {@code limit} runs after {@code position}.
+         *
+         * @param position the last run of the previous page, or null for the first page
+         * @param limit    the most matches to return
+         * @return this builder
+         */
         public Builder after(@Nullable After position, int limit) { this.after = position; this.offset = 0; this.limit = limit; return this; }
+
+        /**
+         * @param withPayload false if payloads may be left out
+         * @return this builder
+         */
         public Builder withPayload(boolean withPayload) { this.withPayload = withPayload; return this; }
 
+        /**
+         * {@return the query}
+         *
+         * @throws IllegalArgumentException for a negative offset or limit, an offset without a limit,
+         *         or a cursor with an offset
+         */
         public RunQuery build() {
-            return new RunQuery(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, after,
-                    withPayload);
+            return new RunQuery(this);
         }
     }
 }

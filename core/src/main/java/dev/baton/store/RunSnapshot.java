@@ -1,89 +1,160 @@
 package dev.baton.store;
 
-import dev.baton.agent.RunStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One stored run: the few fields a store filters and orders on, kept as real columns /
- * fields / index entries, and the whole run state as an opaque JSON {@code payload}
- * that only core reads.
+ * One stored run: the few fields a store filters and orders on, kept as real columns / fields /
+ * index entries, the whole run state as an opaque JSON {@code payload} that only core reads, and
+ * the listing {@code summary} core writes beside it.
+ *
+ * <p>Built with {@link #builder()} (a new row) or {@link #toBuilder()} (a row read back, changed):
+ * <pre>{@code
+ * RunSnapshot s = RunSnapshot.builder()
+ *     .runId(rs.getString("run_id")).agentId(rs.getString("agent_id"))
+ *     .status(RunStatus.valueOf(rs.getString("status")))
+ *     .threadId(rs.getString("thread_id")).resourceId(rs.getString("resource_id"))
+ *     .createdAt(createdAt).suspendedAt(suspendedAt).version(rs.getLong("version"))
+ *     .lease(rs.getString("lease_owner"), leaseExpiresAt)
+ *     .payload(payload).expiresAt(expiresAt).summary(rs.getString("summary"))
+ *     .build();
+ * }</pre>
+ * New fields arrive in later releases as builder methods with defaults, so a store compiled
+ * against this version keeps compiling and never drops a field silently by a constructor overload.
  *
  * <p>All instants are truncated to milliseconds, the precision every backend keeps, so a
- * snapshot reads back equal to what was written.
- *
- * @param runId          unique id of the run; stored and matched literally, whatever characters it has
- * @param agentId        id of the agent that owns the run; every query is scoped to it
- * @param status         {@link RunStatus#SUSPENDED} or {@link RunStatus#RESUMING}
- * @param threadId       optional conversation thread, exact-match filter
- * @param resourceId     optional resource (user), exact-match filter
- * @param createdAt      when the run started; date filters and order use it
- * @param suspendedAt    when the run last suspended
- * @param version        incremented by one on every write; the compare-and-set checks it
- * @param leaseOwner     the instance that claimed a {@code RESUMING} run, else null
- * @param leaseExpiresAt when that claim lapses, else null; the lease is held while {@code now < leaseExpiresAt}
- * @param payload        the run state as JSON text, stored and returned verbatim; empty in a listing that
- *                       asked for no payloads ({@link RunQuery#withPayload()} false)
- * @param expiresAt      when the run's wait expires (the soonest deadline of its waiting calls), else null;
- *                       {@link SnapshotStore#listDue} finds runs by it, on an index
- * @param summary        what a listing shows of the run (its waiting calls, why it stopped), as JSON text
- *                       written by core beside the payload, so that listing never reads the payload; null
- *                       for rows written before Baton 0.2 (core then reads the payload)
+ * snapshot reads back equal to what was written. Immutable and thread-safe.
  */
-public record RunSnapshot(
-        String runId,
-        String agentId,
-        RunStatus status,
-        @Nullable String threadId,
-        @Nullable String resourceId,
-        Instant createdAt,
-        Instant suspendedAt,
-        long version,
-        @Nullable String leaseOwner,
-        @Nullable Instant leaseExpiresAt,
-        String payload,
-        @Nullable Instant expiresAt,
-        @Nullable String summary) {
+public final class RunSnapshot {
+    private final String runId;
+    private final String agentId;
+    private final RunStatus status;
+    private final @Nullable String threadId;
+    private final @Nullable String resourceId;
+    private final Instant createdAt;
+    private final Instant suspendedAt;
+    private final long version;
+    private final @Nullable String leaseOwner;
+    private final @Nullable Instant leaseExpiresAt;
+    private final String payload;
+    private final @Nullable Instant expiresAt;
+    private final String summary;
 
-    public RunSnapshot {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(agentId, "agentId");
-        Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(createdAt, "createdAt");
-        Objects.requireNonNull(suspendedAt, "suspendedAt");
-        Objects.requireNonNull(payload, "payload");
+    private RunSnapshot(Builder b) {
+        this.runId = required(b.runId, "runId");
+        this.agentId = required(b.agentId, "agentId");
+        this.status = required(b.status, "status");
+        this.threadId = b.threadId;
+        this.resourceId = b.resourceId;
+        this.createdAt = millis(required(b.createdAt, "createdAt"));
+        this.suspendedAt = millis(required(b.suspendedAt, "suspendedAt"));
+        this.version = b.version;
+        this.leaseOwner = b.leaseOwner;
+        this.leaseExpiresAt = b.leaseExpiresAt == null ? null : millis(b.leaseExpiresAt);
+        this.payload = required(b.payload, "payload");
+        this.expiresAt = b.expiresAt == null ? null : millis(b.expiresAt);
+        this.summary = required(b.summary, "summary");
         if (runId.isEmpty()) throw new IllegalArgumentException("runId must not be empty");
         if (agentId.isEmpty()) throw new IllegalArgumentException("agentId must not be empty");
-        if (version < 1) throw new IllegalArgumentException("version must be >= 1, was " + version);
+        if (version < 1) throw new IllegalArgumentException("version must be >= 1, was " + version + " (run " + runId + ")");
         if (status == RunStatus.RESUMING && (leaseOwner == null || leaseExpiresAt == null)) {
             throw new IllegalArgumentException("a RESUMING snapshot needs leaseOwner and leaseExpiresAt (run " + runId + ")");
         }
         if (status == RunStatus.SUSPENDED && (leaseOwner != null || leaseExpiresAt != null)) {
             throw new IllegalArgumentException("a SUSPENDED snapshot has no lease (run " + runId + ")");
         }
-        createdAt = millis(createdAt);
-        suspendedAt = millis(suspendedAt);
-        leaseExpiresAt = leaseExpiresAt == null ? null : millis(leaseExpiresAt);
-        expiresAt = expiresAt == null ? null : millis(expiresAt);
     }
 
-    /** A snapshot with no deadline and no summary (as Baton 0.1 wrote them). */
-    public RunSnapshot(String runId, String agentId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
-                       Instant createdAt, Instant suspendedAt, long version, @Nullable String leaseOwner,
-                       @Nullable Instant leaseExpiresAt, String payload) {
-        this(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version, leaseOwner, leaseExpiresAt,
-                payload, null, null);
+    private static <T> T required(@Nullable T value, String name) {
+        if (value == null) throw new IllegalArgumentException(name + " is required in a RunSnapshot");
+        return value;
     }
 
-    static Instant millis(Instant t) {
+    private static Instant millis(Instant t) {
         return t.truncatedTo(ChronoUnit.MILLIS);
     }
+
+    /** {@return a builder for a new snapshot; {@code version} starts at 1, everything else is unset} */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@return a builder holding every field of this snapshot, to change some and build a new one} */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.runId = runId;
+        b.agentId = agentId;
+        b.status = status;
+        b.threadId = threadId;
+        b.resourceId = resourceId;
+        b.createdAt = createdAt;
+        b.suspendedAt = suspendedAt;
+        b.version = version;
+        b.leaseOwner = leaseOwner;
+        b.leaseExpiresAt = leaseExpiresAt;
+        b.payload = payload;
+        b.expiresAt = expiresAt;
+        b.summary = summary;
+        return b;
+    }
+
+    /** {@return the run's unique id; stored and matched literally, whatever characters it has} */
+    public String runId() { return runId; }
+
+    /** {@return the id of the agent that owns the run; every query is scoped to it} */
+    public String agentId() { return agentId; }
+
+    /** {@return {@link RunStatus#SUSPENDED} or {@link RunStatus#RESUMING}, as stored (see {@link #effectiveStatus})} */
+    public RunStatus status() { return status; }
+
+    /** {@return the run's conversation thread (exact-match filter), or null} */
+    public @Nullable String threadId() { return threadId; }
+
+    /** {@return the run's resource, typically a user (exact-match filter), or null} */
+    public @Nullable String resourceId() { return resourceId; }
+
+    /** {@return when the run started; the date filters and the listing order use it} */
+    public Instant createdAt() { return createdAt; }
+
+    /** {@return when the run last suspended} */
+    public Instant suspendedAt() { return suspendedAt; }
+
+    /** {@return the row's version: 1 when inserted, one more on every write; the compare-and-set checks it} */
+    public long version() { return version; }
+
+    /** {@return the instance that claimed a {@code RESUMING} run, else null} */
+    public @Nullable String leaseOwner() { return leaseOwner; }
+
+    /** {@return when the claim lapses, else null; the lease is held while {@code now < leaseExpiresAt}} */
+    public @Nullable Instant leaseExpiresAt() { return leaseExpiresAt; }
+
+    /**
+     * {@return the run state as JSON text, stored and returned verbatim; empty in a listing that asked
+     * for no payloads ({@link RunQuery#withPayload()} false)}
+     */
+    public String payload() { return payload; }
+
+    /**
+     * {@return when the run's wait expires (the soonest deadline of its waiting calls), else null;
+     * {@link SnapshotStore#listDue} finds runs by it, on an index}
+     */
+    public @Nullable Instant expiresAt() { return expiresAt; }
+
+    /**
+     * {@return what a listing shows of the run (its waiting calls, why it stopped), as JSON text written
+     * by core beside the payload, so that listing never reads the payload; required, stored and returned
+     * verbatim, also in a listing without payloads}
+     */
+    public String summary() { return summary; }
 
     /**
      * The status as of {@code now}: a {@code RESUMING} run whose lease has expired
      * ({@code leaseExpiresAt <= now}) counts as {@code SUSPENDED}.
+     *
+     * @param now the instant to judge the lease at
+     * @return the effective status
      */
     public RunStatus effectiveStatus(Instant now) {
         if (status == RunStatus.RESUMING && leaseExpiresAt != null && !now.isBefore(leaseExpiresAt)) {
@@ -92,32 +163,218 @@ public record RunSnapshot(
         return status;
     }
 
-    /** A copy with the next version, suspended again with a new payload (deadline and summary kept). */
+    /**
+     * A copy with the next version, suspended again with a new payload (deadline and summary kept).
+     *
+     * @param at         when it suspended
+     * @param newPayload the new payload
+     * @return the copy
+     */
     public RunSnapshot suspended(Instant at, String newPayload) {
         return suspended(at, newPayload, expiresAt, summary);
     }
 
-    /** A copy with the next version, suspended again with a new payload, deadline and summary. */
-    public RunSnapshot suspended(Instant at, String newPayload, @Nullable Instant newExpiresAt, @Nullable String newSummary) {
-        return new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, threadId, resourceId, createdAt, at,
-                version + 1, null, null, newPayload, newExpiresAt, newSummary);
+    /**
+     * A copy with the next version, suspended again with a new payload, deadline and summary.
+     *
+     * @param at           when it suspended
+     * @param newPayload   the new payload
+     * @param newExpiresAt the new deadline, or null
+     * @param newSummary   the new summary
+     * @return the copy
+     */
+    public RunSnapshot suspended(Instant at, String newPayload, @Nullable Instant newExpiresAt, String newSummary) {
+        return toBuilder().status(RunStatus.SUSPENDED).suspendedAt(at).version(version + 1).lease(null, null)
+                .payload(newPayload).expiresAt(newExpiresAt).summary(newSummary).build();
     }
 
-    /** A copy with the next version and the lease extended to {@code leaseUntil}; only for a {@code RESUMING} run. */
+    /**
+     * A copy with the next version and the lease extended to {@code leaseUntil}; only for a {@code RESUMING} run.
+     *
+     * @param leaseUntil the new lease expiry
+     * @return the copy
+     * @throws IllegalStateException if the run is not {@code RESUMING}
+     */
     public RunSnapshot renewed(Instant leaseUntil) {
         if (status != RunStatus.RESUMING) throw new IllegalStateException("run " + runId + " is not being resumed");
-        return new RunSnapshot(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt,
-                version + 1, leaseOwner, leaseUntil, payload, expiresAt, summary);
+        return toBuilder().version(version + 1).leaseExpiresAt(leaseUntil).build();
     }
 
-    /** A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload (deadline and summary kept). */
+    /**
+     * A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new
+     * payload (deadline and summary kept).
+     *
+     * @param owner      the claiming instance
+     * @param leaseUntil when the claim lapses
+     * @param newPayload the new payload
+     * @return the copy
+     */
     public RunSnapshot claimed(String owner, Instant leaseUntil, String newPayload) {
         return claimed(owner, leaseUntil, newPayload, summary);
     }
 
-    /** A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload and summary. */
-    public RunSnapshot claimed(String owner, Instant leaseUntil, String newPayload, @Nullable String newSummary) {
-        return new RunSnapshot(runId, agentId, RunStatus.RESUMING, threadId, resourceId, createdAt, suspendedAt,
-                version + 1, owner, leaseUntil, newPayload, expiresAt, newSummary);
+    /**
+     * A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload and summary.
+     *
+     * @param owner      the claiming instance
+     * @param leaseUntil when the claim lapses
+     * @param newPayload the new payload
+     * @param newSummary the new summary
+     * @return the copy
+     */
+    public RunSnapshot claimed(String owner, Instant leaseUntil, String newPayload, String newSummary) {
+        return toBuilder().status(RunStatus.RESUMING).version(version + 1).lease(owner, leaseUntil).payload(newPayload)
+                .summary(newSummary).build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof RunSnapshot s)) return false;
+        return version == s.version && runId.equals(s.runId) && agentId.equals(s.agentId) && status == s.status
+                && Objects.equals(threadId, s.threadId) && Objects.equals(resourceId, s.resourceId)
+                && createdAt.equals(s.createdAt) && suspendedAt.equals(s.suspendedAt)
+                && Objects.equals(leaseOwner, s.leaseOwner) && Objects.equals(leaseExpiresAt, s.leaseExpiresAt)
+                && payload.equals(s.payload) && Objects.equals(expiresAt, s.expiresAt) && summary.equals(s.summary);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version, leaseOwner,
+                leaseExpiresAt, payload, expiresAt, summary);
+    }
+
+    /** {@return every field but the payload and summary, whose lengths are shown instead} */
+    @Override
+    public String toString() {
+        return "RunSnapshot[runId=" + runId + ", agentId=" + agentId + ", status=" + status + ", threadId=" + threadId
+                + ", resourceId=" + resourceId + ", createdAt=" + createdAt + ", suspendedAt=" + suspendedAt
+                + ", version=" + version + ", leaseOwner=" + leaseOwner + ", leaseExpiresAt=" + leaseExpiresAt
+                + ", payload=(" + payload.length() + " chars), expiresAt=" + expiresAt + ", summary=(" + summary.length()
+                + " chars)]";
+    }
+
+    /**
+     * Builder of {@link RunSnapshot}; {@link #build()} checks every rule. Not thread-safe: one
+     * builder per snapshot.
+     */
+    public static final class Builder {
+        private @Nullable String runId;
+        private @Nullable String agentId;
+        private @Nullable RunStatus status;
+        private @Nullable String threadId;
+        private @Nullable String resourceId;
+        private @Nullable Instant createdAt;
+        private @Nullable Instant suspendedAt;
+        private long version = 1;
+        private @Nullable String leaseOwner;
+        private @Nullable Instant leaseExpiresAt;
+        private @Nullable String payload;
+        private @Nullable Instant expiresAt;
+        private @Nullable String summary;
+
+        private Builder() {
+        }
+
+        /**
+         * @param runId the run's id (required, not empty)
+         * @return this builder
+         */
+        public Builder runId(String runId) { this.runId = runId; return this; }
+
+        /**
+         * @param agentId the owning agent's id (required, not empty)
+         * @return this builder
+         */
+        public Builder agentId(String agentId) { this.agentId = agentId; return this; }
+
+        /**
+         * @param status the stored status (required)
+         * @return this builder
+         */
+        public Builder status(RunStatus status) { this.status = status; return this; }
+
+        /**
+         * @param threadId the thread, or null
+         * @return this builder
+         */
+        public Builder threadId(@Nullable String threadId) { this.threadId = threadId; return this; }
+
+        /**
+         * @param resourceId the resource, or null
+         * @return this builder
+         */
+        public Builder resourceId(@Nullable String resourceId) { this.resourceId = resourceId; return this; }
+
+        /**
+         * @param createdAt when the run started (required)
+         * @return this builder
+         */
+        public Builder createdAt(Instant createdAt) { this.createdAt = createdAt; return this; }
+
+        /**
+         * @param suspendedAt when the run last suspended (required)
+         * @return this builder
+         */
+        public Builder suspendedAt(Instant suspendedAt) { this.suspendedAt = suspendedAt; return this; }
+
+        /**
+         * @param version the row's version, at least 1 (default 1)
+         * @return this builder
+         */
+        public Builder version(long version) { this.version = version; return this; }
+
+        /**
+         * @param leaseOwner the claiming instance (with {@code RESUMING}), or null
+         * @return this builder
+         */
+        public Builder leaseOwner(@Nullable String leaseOwner) { this.leaseOwner = leaseOwner; return this; }
+
+        /**
+         * @param leaseExpiresAt when the claim lapses (with {@code RESUMING}), or null
+         * @return this builder
+         */
+        public Builder leaseExpiresAt(@Nullable Instant leaseExpiresAt) { this.leaseExpiresAt = leaseExpiresAt; return this; }
+
+        /**
+         * Sets both lease fields at once: both set for a {@code RESUMING} run, both null for a {@code SUSPENDED} one.
+         *
+         * @param owner     the claiming instance, or null
+         * @param expiresAt when the claim lapses, or null
+         * @return this builder
+         */
+        public Builder lease(@Nullable String owner, @Nullable Instant expiresAt) {
+            this.leaseOwner = owner;
+            this.leaseExpiresAt = expiresAt;
+            return this;
+        }
+
+        /**
+         * @param payload the run state as JSON text, or empty in a listing without payloads (required)
+         * @return this builder
+         */
+        public Builder payload(String payload) { this.payload = payload; return this; }
+
+        /**
+         * @param expiresAt when the run's wait expires, or null
+         * @return this builder
+         */
+        public Builder expiresAt(@Nullable Instant expiresAt) { this.expiresAt = expiresAt; return this; }
+
+        /**
+         * @param summary the listing summary core wrote, as JSON text (required)
+         * @return this builder
+         */
+        public Builder summary(String summary) { this.summary = summary; return this; }
+
+        /**
+         * {@return the snapshot}
+         *
+         * @throws IllegalArgumentException naming the field, if a required field is missing, an id is
+         *         empty, the version is below 1, or the lease does not match the status
+         */
+        public RunSnapshot build() {
+            return new RunSnapshot(this);
+        }
     }
 }

@@ -1,6 +1,8 @@
 package dev.baton.store;
 
 import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -8,32 +10,61 @@ import java.util.Set;
  * Where suspended runs live. The storage SPI: small on purpose, so every rule is written once,
  * in core, and each backend only does what its database is good at.
  *
- * <p>Duties of an implementation:
+ * <p>Duties of an implementation (each an abstract method; the TCK checks all of them):
  * <ul>
  *   <li>store every field of a {@link RunSnapshot} and return it unchanged; the
- *       {@code payload} text verbatim, ids literally (quotes, {@code %}, {@code *}, {@code $},
- *       unicode: no escaping, no pattern matching);</li>
+ *       {@code payload} and {@code summary} text verbatim, ids literally (quotes, {@code %}, {@code *},
+ *       {@code $}, unicode: no escaping, no pattern matching);</li>
  *   <li>answer {@link #list(RunQuery)} with the database's own filtering, ordering, counting
- *       and paging, on indexes (never by loading all snapshots into the JVM);</li>
- *   <li>make {@link #compareAndSet} and {@link #delete} atomic against every other writer,
- *       in this process and in others: this is what lets exactly one resume win;</li>
+ *       and paging, on indexes (never by loading all snapshots into the JVM), and
+ *       {@link #listDue} on an index of deadlines;</li>
+ *   <li>make {@link #compareAndSet}, {@link #renewLease} and {@link #delete} atomic against every
+ *       other writer, in this process and in others: this is what lets exactly one resume win;</li>
  *   <li>wrap driver failures in {@link dev.baton.StorageException} naming the store (and the
  *       run, for calls on one run), and never hang: use timeouts;</li>
- *   <li>declare in {@link #capabilities()} what it offers beyond these duties, and nothing more.</li>
+ *   <li>declare in {@link #capabilities()} what it offers beyond these duties, and nothing more,
+ *       and in {@link #queryFeatures()} the query features it implements.</li>
  * </ul>
- * Implementations are thread-safe. The TCK ({@code baton-tck}) checks all of this, and names in
- * its report the capabilities it proved.
+ *
+ * <p><b>Thread-safety.</b> Implementations are thread-safe: one instance serves every agent and
+ * thread of a process. <b>Closing.</b> Whoever opened the store closes it: an {@code Agent} closes
+ * only a store it opened itself (built without {@code store(...)}).
+ *
+ * <p><b>How this SPI evolves</b> (the rules every release after 0.1.0 keeps):
+ * <ol>
+ *   <li>The methods of 0.1.0 are the duties of every store; none becomes optional and none changes
+ *       its signature within a major version.</li>
+ *   <li>A method added later arrives as a {@code default} method that throws
+ *       {@link UnsupportedOperationException}, together with a new {@link StoreCapability}. A store
+ *       implements the method and declares the capability together; the TCK tests a capability's
+ *       methods on the stores that declare it. Core checks the capabilities an agent needs when the
+ *       agent is built ({@code Agent.Builder.build()}), and fails there with a message naming the
+ *       capability and the store, never later at run time. (Today: {@link #now()} with
+ *       {@link StoreCapability#STORE_CLOCK}, {@link #memory()} with {@link StoreCapability#THREAD_MEMORY}.)</li>
+ *   <li>A filter or order added to {@link RunQuery} arrives with a new {@link QueryFeature}. A store
+ *       declares it in {@link #queryFeatures()} once it implements it; core refuses a query that uses
+ *       a feature the store did not declare, before calling the store, so no filter is ever silently
+ *       ignored.</li>
+ *   <li>{@link RunSnapshot} and {@link RunQuery} are classes with builders: a field added later has
+ *       a default, so a store compiled against an earlier version keeps compiling and keeps its meaning.</li>
+ * </ol>
  */
 public interface SnapshotStore extends AutoCloseable {
 
     /**
      * Stores a new run.
      *
+     * @param snapshot the run, at version 1
      * @return {@code false}, storing nothing, if a run with this id already exists
      */
     boolean insert(RunSnapshot snapshot);
 
-    /** The run with this id, whatever its agent or status; core applies scoping. */
+    /**
+     * The run with this id, whatever its agent or status; core applies scoping.
+     *
+     * @param runId the run's id
+     * @return the stored run, or empty
+     */
     Optional<RunSnapshot> find(String runId);
 
     /**
@@ -41,6 +72,8 @@ public interface SnapshotStore extends AutoCloseable {
      * {@code replacement.version()} is {@code expectedVersion + 1}; its runId, agentId,
      * threadId, resourceId and createdAt equal the stored ones.
      *
+     * @param expectedVersion the version the caller read
+     * @param replacement     the new state of the run
      * @return {@code true} if replaced; {@code false} if the run is missing or its version differs
      *         (the race was lost), changing nothing
      */
@@ -49,62 +82,64 @@ public interface SnapshotStore extends AutoCloseable {
     /**
      * Atomically deletes the run if and only if its version is {@code expectedVersion}.
      *
+     * @param runId           the run's id
+     * @param expectedVersion the version the caller read
      * @return {@code true} if deleted; {@code false} if missing or at another version
      */
     boolean delete(String runId, long expectedVersion);
 
-    /** Filters, orders, counts and pages in the backend, as {@link RunQuery} describes. */
+    /**
+     * Filters, orders, counts and pages in the backend, as {@link RunQuery} describes. Core only
+     * passes queries whose {@link RunQuery#features()} this store declared.
+     *
+     * @param query the conditions, validated by core
+     * @return the page and the total
+     */
     RunPage list(RunQuery query);
 
     /**
      * The runs of {@code agentId} whose wait has expired: {@code expiresAt <= now} and suspended as
      * of {@code now} (a run under a live lease is not due), soonest deadline first (ties by runId
      * ascending), at most {@code limit}. An index range on {@code (agentId, expiresAt)}, never a
-     * scan. Payloads may be left out (empty), as with {@code withPayload(false)}.
+     * scan. Payloads may be left out (empty), as with {@code withPayload(false)}. The TCK's
+     * {@code LifecycleContract} checks it.
      *
-     * <p>The default throws {@link UnsupportedOperationException}: every Baton store implements it,
-     * and the TCK's {@code LifecycleContract} checks it; without it, expiry of abandoned runs
-     * ({@code agent.expireDueRuns}) is not available.
+     * @param agentId the agent whose runs are due
+     * @param now     the instant deadlines and leases are judged at
+     * @param limit   the most runs to return, at least 1
+     * @return the due runs, soonest deadline first
      */
-    default java.util.List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
-        throw new UnsupportedOperationException(describe() + " cannot list runs by their deadline");
-    }
-
-    /**
-     * Thread memory kept in the same database, if this store offers it
-     * ({@link StoreCapability#THREAD_MEMORY}): an agent with a {@code Memory} and this store reads
-     * and writes its threads there.
-     */
-    default Optional<dev.baton.memory.MemoryStore> memory() {
-        return Optional.empty();
-    }
+    List<RunSnapshot> listDue(String agentId, Instant now, int limit);
 
     /**
      * Extends the lease of a run being resumed, without rewriting anything else: atomically, if
-     * and only if the stored run is at {@code expectedVersion}, {@link dev.baton.agent.RunStatus#RESUMING}
+     * and only if the stored run is at {@code expectedVersion}, {@link RunStatus#RESUMING}
      * and held by {@code owner}, sets its {@code leaseExpiresAt} to {@code newExpiry} and its
      * version to {@code expectedVersion + 1}. Every other field, the payload above all, stays as
-     * stored. This is what the heartbeat of a long tool or model call sends.
+     * stored: one native, payload-free write ({@code UPDATE ... SET lease_expires_at, version}, a
+     * Lua script, {@code updateOne}). This is what the heartbeat of a long tool or model call sends.
      *
      * <p>The version moves on so that a claim decided on an earlier read (which saw the old,
      * perhaps lapsed, expiry) fails its compare-and-set instead of taking over a renewed lease.
      *
-     * <p>The default reads the run and writes it back with {@link #compareAndSet}: correct, but it
-     * sends the whole payload twice. Every Baton store overrides it with one native, payload-free
-     * write ({@code UPDATE ... SET lease_expires_at, version}, a Lua script, {@code updateOne}).
-     *
+     * @param runId           the run's id
+     * @param expectedVersion the version the holder last wrote
+     * @param owner           the holder
+     * @param newExpiry       the new lease expiry
      * @return {@code true} if renewed; {@code false}, changing nothing, if the run is missing, at
      *         another version, not resuming, or held by someone else (the lease was lost)
      */
-    default boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
-        Optional<RunSnapshot> current = find(runId);
-        if (current.isEmpty()) return false;
-        RunSnapshot s = current.get();
-        if (s.version() != expectedVersion || s.status() != dev.baton.agent.RunStatus.RESUMING
-                || !owner.equals(s.leaseOwner())) {
-            return false;
-        }
-        return compareAndSet(expectedVersion, s.renewed(newExpiry));
+    boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry);
+
+    /**
+     * Thread memory kept in the same database, if this store offers it
+     * ({@link StoreCapability#THREAD_MEMORY}): an agent with a {@code Memory} and this store reads
+     * and writes its threads there. The default offers none.
+     *
+     * @return the memory store; present exactly when {@code THREAD_MEMORY} is declared
+     */
+    default Optional<MemoryStore> memory() {
+        return Optional.empty();
     }
 
     /**
@@ -112,6 +147,7 @@ public interface SnapshotStore extends AutoCloseable {
      * time. One clock for every instance, so leases can be judged without trusting each server's
      * wall clock. Only for stores with {@link StoreCapability#STORE_CLOCK}.
      *
+     * @return the store's current time
      * @throws UnsupportedOperationException if the store has no clock of its own (the default)
      * @throws dev.baton.StorageException    if the store cannot be reached
      */
@@ -119,12 +155,30 @@ public interface SnapshotStore extends AutoCloseable {
         throw new UnsupportedOperationException(describe() + " has no clock of its own (capability STORE_CLOCK)");
     }
 
-    /** What this store offers beyond the duties every store has; none by default. */
+    /**
+     * What this store offers beyond the duties every store has; none by default.
+     *
+     * @return the capabilities, each proven by the TCK's matching contract
+     */
     default Set<StoreCapability> capabilities() {
         return Set.of();
     }
 
-    /** A short human description for messages and logs, e.g. {@code "PostgreSQL jdbc:postgresql://db/app"}. */
+    /**
+     * The {@link RunQuery} features this store implements. The default, {@link QueryFeature#BASELINE},
+     * is what every store implements; a store overrides it only to add features of later releases.
+     *
+     * @return the features, containing at least {@code BASELINE}
+     */
+    default Set<QueryFeature> queryFeatures() {
+        return EnumSet.of(QueryFeature.BASELINE);
+    }
+
+    /**
+     * A short human description for messages and logs.
+     *
+     * @return e.g. {@code "PostgreSQL jdbc:postgresql://db/app"}; the class name by default
+     */
     default String describe() {
         return getClass().getSimpleName();
     }

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * <p>Exactly one provider must accept the URL; when several do, the system property
  * {@code baton.store.provider} names the one to use. Providers that fail to load are
  * reported, not silently skipped.
+ *
+ * <p>Thread-safe. Every store it opens belongs to the caller, who closes it.
  */
 public final class SnapshotStores {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStores.class);
@@ -37,7 +39,12 @@ public final class SnapshotStores {
     private SnapshotStores() {
     }
 
-    /** Opens the store for {@code url} with no extra properties. */
+    /**
+     * Opens the store for {@code url} with no extra properties.
+     *
+     * @param url the store URL
+     * @return the store; the caller closes it
+     */
     public static SnapshotStore open(String url) {
         return open(url, Map.of());
     }
@@ -47,6 +54,9 @@ public final class SnapshotStores {
      *
      * @throws StoreProviderException if no provider, or more than one, accepts the URL;
      *         the message lists the providers found
+     * @param url        the store URL
+     * @param properties provider-specific settings
+     * @return the store; the caller closes it
      */
     public static SnapshotStore open(String url, Map<String, String> properties) {
         if (url == null || url.isBlank()) {
@@ -75,7 +85,11 @@ public final class SnapshotStores {
         return provider.open(url, properties == null ? Map.of() : Map.copyOf(properties));
     }
 
-    /** The URL an agent without an explicit store uses: {@code -Dbaton.store.url}, else {@code BATON_STORE_URL}, else {@code memory:}. */
+    /**
+     * The URL an agent without an explicit store uses: {@code -Dbaton.store.url}, else {@code BATON_STORE_URL}, else {@code memory:}.
+     *
+     * @return the URL
+     */
     public static String defaultUrl() {
         String prop = System.getProperty(URL_PROPERTY);
         if (prop != null && !prop.isBlank()) return prop;
@@ -84,7 +98,11 @@ public final class SnapshotStores {
         return "memory:";
     }
 
-    /** Every provider that loads, in service-loader order. Providers that fail to load are logged and left out. */
+    /**
+     * Every provider that loads, in service-loader order. Providers that fail to load are logged and left out.
+     *
+     * @return the providers
+     */
     public static List<SnapshotStoreProvider> providers() {
         List<SnapshotStoreProvider> found = new ArrayList<>();
         ClassLoader cl = Thread.currentThread().getContextClassLoader();
@@ -108,7 +126,12 @@ public final class SnapshotStores {
         return ps.stream().map(p -> p.name() + " " + p.schemes()).collect(Collectors.joining(", "));
     }
 
-    /** Hides a password in a URL such as {@code redis://user:secret@host}. */
+    /**
+     * Hides a password in a URL such as {@code redis://user:secret@host}.
+     *
+     * @param url a store URL
+     * @return the URL with its password replaced by {@code ***}
+     */
     public static String redact(String url) {
         return url.replaceAll("(//[^/:@]*:)[^@/]*@", "$1***@").replaceAll("(?i)(password=)[^&;]*", "$1***");
     }

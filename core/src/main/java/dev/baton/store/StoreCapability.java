@@ -4,6 +4,15 @@ package dev.baton.store;
  * What a {@link SnapshotStore} offers beyond the duties every store has. A store declares its
  * capabilities in {@link SnapshotStore#capabilities()}; the TCK runs the contracts that match
  * them and names them in its report, so "certified" says exactly what was proven.
+ *
+ * <p>Core checks the capabilities an agent needs when it is built: {@code useStoreClock()} needs
+ * {@link #STORE_CLOCK}, a {@code Memory} bound to the agent's store needs {@link #THREAD_MEMORY};
+ * without them {@code Agent.Builder.build()} fails with an {@link dev.baton.InvalidOptionException}
+ * naming the capability and the store. Growth: an SPI method added after 0.1.0 comes with a new
+ * constant here (see {@link SnapshotStore}), so a {@code switch} over this enum needs a
+ * {@code default}.
+ *
+ * <p>Immutable and thread-safe.
  */
 public enum StoreCapability {
     /**
@@ -22,7 +31,7 @@ public enum StoreCapability {
      */
     STORE_CLOCK,
     /**
-     * {@link SnapshotStore#memory()} returns a {@link dev.baton.memory.MemoryStore} in the same
+     * {@link SnapshotStore#memory()} returns a {@link MemoryStore} in the same
      * database: threads and their messages for agents with a {@code Memory}. Proven by the TCK's
      * {@code MemoryStoreContract}.
      */

@@ -23,6 +23,8 @@ import java.util.Objects;
  * Agent agent = Agent.builder("travel-agent")...store(store).useStoreClock().build();
  * // or: .clock(StoreClock.of(store))
  * }</pre>
+ *
+ * <p>Thread-safe (one lock per clock). It closes nothing: the store belongs to whoever opened it.
  */
 public final class StoreClock extends Clock {
     private final SnapshotStore store;
@@ -42,12 +44,21 @@ public final class StoreClock extends Clock {
      * A clock following {@code store}'s clock, read again every minute.
      *
      * @throws IllegalArgumentException if the store does not declare {@link StoreCapability#STORE_CLOCK}
+     * @param store the store
+     * @return the clock
      */
     public static StoreClock of(SnapshotStore store) {
         return of(store, Duration.ofMinutes(1));
     }
 
-    /** A clock following {@code store}'s clock, read again every {@code resync}. */
+    /**
+     * A clock following {@code store}'s clock, read again every {@code resync}.
+     *
+     * @param store  the store
+     * @param resync how often to read the store's time again, positive
+     * @return the clock
+     * @throws dev.baton.InvalidOptionException if the store does not declare STORE_CLOCK or resync is not positive
+     */
     public static StoreClock of(SnapshotStore store, Duration resync) {
         Objects.requireNonNull(store, "store");
         if (!store.capabilities().contains(StoreCapability.STORE_CLOCK)) {

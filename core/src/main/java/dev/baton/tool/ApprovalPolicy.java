@@ -17,8 +17,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * <p>Core asks the policy when the model proposes the call (and again for a call not yet looked
  * at when a run stops part-way), before the tool runs. A policy that throws means "approval
- * required". It may be called from any thread, and more than once for the same call, so it
- * should be quick and free of side effects.
+ * required". It may be called from any thread, concurrently for different runs, and more than
+ * once for the same call, so an implementation must be thread-safe, quick and free of side effects.
+ * The input it gets is a private copy; the policy may keep or change it without affecting the run.
  */
 @FunctionalInterface
 public interface ApprovalPolicy {

@@ -1,6 +1,6 @@
 package dev.baton.tool;
 
-import dev.baton.BatonException;
+import dev.baton.InvalidRequestException;
 import java.util.List;
 import java.util.Objects;
 
@@ -11,29 +11,35 @@ import java.util.Objects;
  *
  * <p>Example message: {@code Invalid arguments for bookFlight: field 'to' is required; field
  * 'passengers' must be an integer, got "two"}.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
-public class InvalidToolInputException extends BatonException {
+public class InvalidToolInputException extends InvalidRequestException {
     private static final long serialVersionUID = 1L;
 
+    /** The toolName this exception is about (serialized with it). */
     private final String toolName;
+    /** The problems this exception is about (serialized with it). */
     private final List<String> problems;
 
     /**
+     * Arguments that do not match a tool's input type.
+     *
      * @param toolName the tool that was called
      * @param problems what is wrong, one entry per field, e.g. {@code field 'to' is required}
      */
     public InvalidToolInputException(String toolName, List<String> problems) {
-        super("Invalid arguments for " + toolName + ": " + String.join("; ", problems));
+        super("Invalid arguments for " + toolName + ": " + String.join("; ", problems), null);
         this.toolName = Objects.requireNonNull(toolName, "toolName");
         this.problems = List.copyOf(problems);
     }
 
-    /** The tool that was called. */
+    /** {@return the tool that was called} */
     public String toolName() {
         return toolName;
     }
 
-    /** What is wrong, one entry per field. */
+    /** {@return what is wrong, one entry per field} */
     public List<String> problems() {
         return problems;
     }

@@ -52,6 +52,9 @@ import org.jspecify.annotations.Nullable;
  *     .execute((input, ctx) -> ...)
  *     .build();
  * }</pre>
+ *
+ * <p>Immutable and thread-safe once built; its builders are not thread-safe. Predicates, policies
+ * and executors given to a builder may be called from any thread, so they must be thread-safe.
  */
 public final class Tool {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,128}");
@@ -76,23 +79,39 @@ public final class Tool {
         this.waitTimeout = waitTimeout;
     }
 
-    /** Starts a tool; {@code name} is what the model calls it (letters, digits, {@code _ . -}). */
+    /**
+     * Starts a tool; {@code name} is what the model calls it (letters, digits, {@code _ . -}).
+     *
+     * @param name the tool's name
+     * @return the builder
+     * @throws IllegalArgumentException for a name with other characters
+     */
     public static Builder builder(String name) {
         return new Builder(name);
     }
 
+    /**
+     * {@return the name the model calls it by}
+     */
     public String name() {
         return name;
     }
 
+    /**
+     * {@return what it does, for the model}
+     */
     public String description() {
         return description;
     }
 
+    /** {@return the input's JSON schema: a copy, changing it changes nothing else} */
     public JsonNode inputSchema() {
-        return inputSchema;
+        return inputSchema.deepCopy();
     }
 
+    /**
+     * {@return what it does}
+     */
     public ToolExecutor executor() {
         return executor;
     }
@@ -101,6 +120,8 @@ public final class Tool {
      * How long a call of this tool may wait for its approval (or its resume data) before the wait
      * expires, or empty: the agent's (or the run's) wait timeout applies. What happens on expiry is
      * the agent's {@code ExpiryPolicy}.
+     *
+     * @return the timeout, or empty
      */
     public java.util.Optional<java.time.Duration> waitTimeout() {
         return java.util.Optional.ofNullable(waitTimeout);
@@ -111,11 +132,14 @@ public final class Tool {
      * that throws means yes. A tool built with {@link Builder#requireApproval(ApprovalPolicy)} needs
      * the run's context to decide, so without it the answer is yes; core asks
      * {@link #requiresApproval(JsonNode, ApprovalContext)}.
+     *
+     * @param input the call's input (the predicate gets a copy)
+     * @return true if the call waits for approval
      */
     public boolean requiresApproval(JsonNode input) {
         if (policy != null) return true;
         try {
-            return approval.test(input);
+            return approval.test(input == null ? null : input.deepCopy());
         } catch (RuntimeException e) {
             return true;
         }
@@ -126,8 +150,13 @@ public final class Tool {
      * tool's {@link ApprovalPolicy} gets a copy of {@code input} and {@code context}; a tool with a
      * boolean or a predicate is judged from the input alone. A policy or predicate that throws
      * means yes.
+     *
+     * @param input   the call's input (the policy or predicate gets a copy)
+     * @param context the run the call belongs to
+     * @return true if the call waits for approval
      */
     public boolean requiresApproval(JsonNode input, ApprovalContext context) {
+        Objects.requireNonNull(context, "context");
         if (policy == null) return requiresApproval(input);
         try {
             return policy.requiresApproval(input.deepCopy(), context);
@@ -136,7 +165,11 @@ public final class Tool {
         }
     }
 
-    /** The definition given to the model. */
+    /**
+     * The definition given to the model.
+     *
+     * @return a new definition
+     */
     public ToolDefinition definition() {
         return new ToolDefinition(name, description, inputSchema);
     }
@@ -164,18 +197,35 @@ public final class Tool {
             this.name = name;
         }
 
+        /**
+         * The description the model reads.
+         *
+         * @param description what the tool does
+         * @return this builder
+         */
         public Builder description(String description) {
             this.description = Objects.requireNonNull(description, "description");
             return this;
         }
 
-        /** The input's JSON schema. */
+        /**
+         * The input's JSON schema.
+         *
+         * @param schema the schema (copied)
+         * @return this builder
+         */
         public Builder inputSchema(JsonNode schema) {
-            this.inputSchema = Objects.requireNonNull(schema, "inputSchema");
+            this.inputSchema = Objects.requireNonNull(schema, "inputSchema").deepCopy();
             return this;
         }
 
-        /** The input's JSON schema, as JSON text. */
+        /**
+         * The input's JSON schema, as JSON text.
+         *
+         * @param schemaJson the schema as JSON text
+         * @return this builder
+         * @throws IllegalArgumentException if it is not JSON
+         */
         public Builder inputSchema(String schemaJson) {
             try {
                 this.inputSchema = JSON.readTree(schemaJson);
@@ -185,14 +235,24 @@ public final class Tool {
             return this;
         }
 
-        /** Every call needs approval ({@code true}) or none does ({@code false}, the default). */
+        /**
+         * Every call needs approval ({@code true}) or none does ({@code false}, the default).
+         *
+         * @param required whether calls wait for approval
+         * @return this builder
+         */
         public Builder requireApproval(boolean required) {
             this.approval = input -> required;
             this.policy = null;
             return this;
         }
 
-        /** Approval decided per call from its input; a predicate that throws means approval is required. */
+        /**
+         * Approval decided per call from its input; a predicate that throws means approval is required.
+         *
+         * @param predicate given a copy of the call's input
+         * @return this builder
+         */
         public Builder requireApproval(Predicate<JsonNode> predicate) {
             this.approval = Objects.requireNonNull(predicate, "predicate");
             this.policy = null;
@@ -205,6 +265,10 @@ public final class Tool {
          * earlier {@code requireApproval}, as each of them replaces this one. Given before
          * {@link #input(Class)}, it still sees the raw arguments, and arguments that do not match
          * the type fail without asking anyone.
+         *
+         * @param policy given a copy of the call's input and the run's context; called from any
+         *               thread, so it must be thread-safe
+         * @return this builder
          */
         public Builder requireApproval(ApprovalPolicy policy) {
             this.policy = Objects.requireNonNull(policy, "policy");
@@ -214,13 +278,21 @@ public final class Tool {
         /**
          * How long a call of this tool may wait for a decision (or data) before the wait expires; the
          * agent's {@code ExpiryPolicy} says what then happens (default: nothing, the run keeps waiting).
+         *
+         * @param timeout a positive duration
+         * @return this builder
          */
         public Builder waitTimeout(java.time.Duration timeout) {
             this.waitTimeout = positive(timeout);
             return this;
         }
 
-        /** What the tool does, given the raw JSON arguments. */
+        /**
+         * What the tool does, given the raw JSON arguments.
+         *
+         * @param executor what the tool does (required)
+         * @return this builder
+         */
         public Builder execute(ToolExecutor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
@@ -233,6 +305,9 @@ public final class Tool {
          * predicate given before this call still sees the raw arguments.
          *
          * @throws IllegalArgumentException if the type's schema is not an object (e.g. a {@code String})
+         * @param type the input type, a record or a class Jackson can bind
+         * @param <T>  the input type
+         * @return the typed builder
          */
         public <T> TypedBuilder<T> input(Class<T> type) {
             TypedBuilder<T> typed = new TypedBuilder<>(name, description, approval, TypedInput.of(name, type));
@@ -245,6 +320,11 @@ public final class Tool {
             return typed;
         }
 
+        /**
+         * {@return the tool}
+         *
+         * @throws NullPointerException if no executor was given
+         */
         public Tool build() {
             return new Tool(name, description, inputSchema, approval, policy, executor, waitTimeout);
         }
@@ -277,42 +357,73 @@ public final class Tool {
             this.approval = input.approvalOfJson(approval);
         }
 
+        /**
+         * The description the model reads.
+         *
+         * @param description what the tool does
+         * @return this builder
+         */
         public TypedBuilder<T> description(String description) {
             this.description = Objects.requireNonNull(description, "description");
             return this;
         }
 
-        /** Every valid call needs approval ({@code true}) or none does ({@code false}, the default). */
+        /**
+         * Every valid call needs approval ({@code true}) or none does ({@code false}, the default).
+         *
+         * @param required whether valid calls wait for approval
+         * @return this builder
+         */
         public TypedBuilder<T> requireApproval(boolean required) {
             this.approval = input.approval(required);
             this.policy = null;
             return this;
         }
 
-        /** Approval decided per call from its parsed input; a predicate that throws means approval is required. */
+        /**
+         * Approval decided per call from its parsed input; a predicate that throws means approval is required.
+         *
+         * @param predicate given the parsed input
+         * @return this builder
+         */
         public TypedBuilder<T> requireApproval(Predicate<? super T> predicate) {
             this.approval = input.approvalOfTyped(predicate);
             this.policy = null;
             return this;
         }
 
-        /** How long a call of this tool may wait for a decision (or data); see {@link Builder#waitTimeout}. */
+        /**
+         * How long a call of this tool may wait for a decision (or data); see {@link Builder#waitTimeout}.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
         public TypedBuilder<T> waitTimeout(java.time.Duration timeout) {
             this.waitTimeout = positive(timeout);
             return this;
         }
 
-        /** What the tool does, given the checked and parsed input. */
+        /**
+         * What the tool does, given the checked and parsed input.
+         *
+         * @param executor what the tool does (required)
+         * @return this builder
+         */
         public TypedBuilder<T> execute(TypedToolExecutor<? super T> executor) {
             this.executor = input.executor(executor);
             return this;
         }
 
-        /** The generated input schema, as the model will see it. */
+        /** {@return the generated input schema, as the model will see it: a copy} */
         public JsonNode inputSchema() {
             return input.schema().deepCopy();
         }
 
+        /**
+         * {@return the tool}
+         *
+         * @throws NullPointerException if no executor was given
+         */
         public Tool build() {
             return new Tool(name, description, input.schema().deepCopy(), approval, policy, executor, waitTimeout);
         }

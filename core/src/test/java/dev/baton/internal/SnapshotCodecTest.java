@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.SnapshotFormatException;
-import dev.baton.agent.RunStatus;
 import dev.baton.model.Message;
 import dev.baton.model.ToolCall;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,8 @@ class SnapshotCodecTest {
     private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
 
     private static RunSnapshot row(String payload) {
-        return new RunSnapshot("run-1", "agent-1", RunStatus.SUSPENDED, null, null, T, T, 1, null, null, payload);
+        return RunSnapshot.builder().runId("run-1").agentId("agent-1").status(RunStatus.SUSPENDED).createdAt(T).suspendedAt(T)
+                .payload(payload).summary("{}").build();
     }
 
     @Test
@@ -42,14 +43,10 @@ class SnapshotCodecTest {
     }
 
     @Test
-    void aVersionOnePayloadWrittenByBaton01IsReadAndWrittenBackAsVersionTwo() {
-        String v1 = "{\"formatVersion\":1,\"runId\":\"run-1\",\"agentId\":\"agent-1\",\"createdAt\":\"2026-01-01T00:00:00Z\","
-                + "\"maxSteps\":10,\"step\":1,\"messages\":[{\"role\":\"user\",\"text\":\"hi\"}],\"calls\":[{\"toolCallId\":\"c1\","
-                + "\"toolName\":\"t\",\"status\":\"AWAITING_APPROVAL\",\"waitedFor\":\"AWAITING_APPROVAL\",\"waiting\":true,"
-                + "\"isError\":false}],\"text\":\"\"}";
-        RunState back = SnapshotCodec.decode(row(v1));
-        assertThat(back.waitingCalls()).extracting(c -> c.toolCallId).containsExactly("c1");
-        assertThat(SnapshotCodec.encode(back)).startsWith("{\"formatVersion\":2,");
+    void formatOneWasNeverReleasedAndIsRefusedWithTheVersionsThisBatonReads() {
+        String v1 = "{\"formatVersion\":1,\"runId\":\"run-1\",\"agentId\":\"agent-1\",\"messages\":[],\"calls\":[]}";
+        assertThatThrownBy(() -> SnapshotCodec.decode(row(v1))).isInstanceOf(SnapshotFormatException.class)
+                .hasMessageContaining("version 1").hasMessageContaining("versions 2 to 2");
     }
 
     @Test
@@ -59,9 +56,9 @@ class SnapshotCodecTest {
         assertThatThrownBy(() -> SnapshotCodec.decode(row("[1,2]"))).hasMessageContaining("not a JSON object");
         assertThatThrownBy(() -> SnapshotCodec.decode(row("{}"))).hasMessageContaining("no formatVersion");
         assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":3}"))).hasMessageContaining("version 3");
-        assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":1,\"runId\":\"other\",\"agentId\":\"agent-1\"}")))
+        assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":2,\"runId\":\"other\",\"agentId\":\"agent-1\"}")))
                 .hasMessageContaining("do not match");
-        assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":1,\"runId\":\"run-1\",\"agentId\":\"agent-1\",\"messages\":[{\"role\":\"alien\"}]}")))
+        assertThatThrownBy(() -> SnapshotCodec.decode(row("{\"formatVersion\":2,\"runId\":\"run-1\",\"agentId\":\"agent-1\",\"messages\":[{\"role\":\"alien\"}]}")))
                 .isInstanceOf(SnapshotFormatException.class).hasMessageContaining("does not describe a run");
     }
 }

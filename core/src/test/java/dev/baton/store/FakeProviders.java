@@ -16,6 +16,8 @@ public final class FakeProviders {
         public boolean compareAndSet(long v, RunSnapshot s) { return false; }
         public boolean delete(String runId, long v) { return false; }
         public RunPage list(RunQuery q) { return new RunPage(List.of(), 0); }
+        public List<RunSnapshot> listDue(String agentId, java.time.Instant now, int limit) { return List.of(); }
+        public boolean renewLease(String runId, long v, String owner, java.time.Instant expiry) { return false; }
         public void close() { }
     }
 

@@ -3,7 +3,6 @@ package dev.baton.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.agent.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,8 +10,13 @@ import org.junit.jupiter.api.Test;
 class RunRecordsTest {
     private static final Instant T = Instant.parse("2026-01-01T00:00:00.123456789Z");
 
+    private static RunSnapshot.Builder row(String runId) {
+        return RunSnapshot.builder().runId(runId).agentId("a").status(RunStatus.SUSPENDED).createdAt(T).suspendedAt(T)
+                .payload("{}").summary("{}");
+    }
+
     private static RunSnapshot snapshot() {
-        return new RunSnapshot("r", "a", RunStatus.SUSPENDED, null, null, T, T, 1, null, null, "{}");
+        return row("r").build();
     }
 
     @Test
@@ -24,14 +28,12 @@ class RunRecordsTest {
 
     @Test
     void aResumingSnapshotNeedsALeaseAndASuspendedOneHasNone() {
-        assertThatThrownBy(() -> new RunSnapshot("r", "a", RunStatus.RESUMING, null, null, T, T, 2, null, null, "{}"))
+        assertThatThrownBy(() -> row("r").status(RunStatus.RESUMING).version(2).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("leaseOwner");
-        assertThatThrownBy(() -> new RunSnapshot("r", "a", RunStatus.SUSPENDED, null, null, T, T, 2, "me", T, "{}"))
+        assertThatThrownBy(() -> row("r").version(2).lease("me", T).build())
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RunSnapshot("", "a", RunStatus.SUSPENDED, null, null, T, T, 1, null, null, "{}"))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RunSnapshot("r", "a", RunStatus.SUSPENDED, null, null, T, T, 0, null, null, "{}"))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> row("").build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> row("r").version(0).build()).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -56,16 +58,42 @@ class RunRecordsTest {
 
     @Test
     void queriesAndPagesRejectImpossibleValues() {
-        assertThatThrownBy(() -> new RunQuery("a", null, null, null, null, null, T, 5, null))
+        assertThatThrownBy(() -> RunQuery.forAgent("a", T).page(-1, 5).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("offset");
         assertThatThrownBy(() -> new RunPage(List.of(snapshot()), 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void theListingOrderIsNewestFirstThenRunIdDescending() {
-        RunSnapshot a = new RunSnapshot("a", "x", RunStatus.SUSPENDED, null, null, T, T, 1, null, null, "{}");
-        RunSnapshot b = new RunSnapshot("b", "x", RunStatus.SUSPENDED, null, null, T, T, 1, null, null, "{}");
-        RunSnapshot older = new RunSnapshot("z", "x", RunStatus.SUSPENDED, null, null, T.minusSeconds(1), T, 1, null, null, "{}");
+        RunSnapshot a = row("a").build();
+        RunSnapshot b = row("b").build();
+        RunSnapshot older = row("z").createdAt(T.minusSeconds(1)).build();
         assertThat(List.of(older, a, b).stream().sorted(RunQuery.ORDER).map(RunSnapshot::runId)).containsExactly("b", "a", "z");
+    }
+
+    @Test
+    void aSnapshotNeedsItsSummaryAndNamesEveryMissingField() {
+        assertThatThrownBy(() -> RunSnapshot.builder().runId("r").agentId("a").status(RunStatus.SUSPENDED).createdAt(T)
+                .suspendedAt(T).payload("{}").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("summary");
+        assertThatThrownBy(() -> row("r").payload(null).build()).hasMessageContaining("payload");
+    }
+
+    @Test
+    void toBuilderCopiesEveryFieldSoAStoreChangesOnlyWhatItSets() {
+        RunSnapshot s = row("r").threadId("t").resourceId("u").expiresAt(T.plusSeconds(5)).summary("{\"calls\":[]}").build();
+        assertThat(s.toBuilder().build()).isEqualTo(s).hasSameHashCodeAs(s);
+        RunSnapshot claimed = s.toBuilder().status(RunStatus.RESUMING).version(2).lease("me", T.plusSeconds(60)).build();
+        assertThat(claimed.threadId()).isEqualTo("t");
+        assertThat(claimed.summary()).isEqualTo(s.summary());
+        assertThat(claimed.expiresAt()).isEqualTo(s.expiresAt());
+        assertThat(claimed.toString()).contains("runId=r").doesNotContain("calls");
+    }
+
+    @Test
+    void aQueryUsesOnlyTheBaselineFeaturesAndItsBuilderRoundTrips() {
+        RunQuery q = RunQuery.forAgent("a", T).threadId("t").page(10, 5).withPayload(false).build();
+        assertThat(q.features()).containsExactly(QueryFeature.BASELINE);
+        assertThat(q.toBuilder().build()).isEqualTo(q);
     }
 }

@@ -12,14 +12,9 @@ import dev.baton.agent.AgentStream;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.model.DeterministicModel;
-import dev.baton.store.RunPage;
-import dev.baton.store.RunQuery;
-import dev.baton.store.RunSnapshot;
-import dev.baton.store.SnapshotStore;
+import dev.baton.testing.TestStore;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Nested;
@@ -142,7 +137,7 @@ class ApprovalPolicyTest {
                     })
                     .execute((input, ctx) -> Map.of("sent", transfers.incrementAndGet()))
                     .build();
-            try (Agent agent = Agent.builder("bank").store(new MapStore())
+            try (Agent agent = Agent.builder("bank").store(new TestStore())
                     .model(DeterministicModel.builder().whenUserSays("send", "transfer", Map.of("amount", 10)).build())
                     .tools(transfer).build()) {
 
@@ -176,53 +171,13 @@ class ApprovalPolicyTest {
                     })
                     .execute((input, ctx) -> runs.incrementAndGet())
                     .build();
-            try (Agent agent = Agent.builder("bank").store(new MapStore())
+            try (Agent agent = Agent.builder("bank").store(new TestStore())
                     .model(DeterministicModel.builder().whenUserSays("send", "transfer", Map.of("amount", 10)).build())
                     .tools(transfer).build()) {
 
                 assertThat(agent.generate("send it").outcome()).isEqualTo(RunOutcome.SUSPENDED);
                 assertThat(runs).hasValue(0);
             }
-        }
-    }
-
-    /** The smallest store that keeps runs between calls (core's tests have no store module). */
-    private static final class MapStore implements SnapshotStore {
-        private final Map<String, RunSnapshot> runs = new ConcurrentHashMap<>();
-
-        @Override
-        public boolean insert(RunSnapshot snapshot) {
-            return runs.putIfAbsent(snapshot.runId(), snapshot) == null;
-        }
-
-        @Override
-        public Optional<RunSnapshot> find(String runId) {
-            return Optional.ofNullable(runs.get(runId));
-        }
-
-        @Override
-        public synchronized boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
-            RunSnapshot current = runs.get(replacement.runId());
-            if (current == null || current.version() != expectedVersion) return false;
-            runs.put(replacement.runId(), replacement);
-            return true;
-        }
-
-        @Override
-        public synchronized boolean delete(String runId, long expectedVersion) {
-            RunSnapshot current = runs.get(runId);
-            if (current == null || current.version() != expectedVersion) return false;
-            runs.remove(runId);
-            return true;
-        }
-
-        @Override
-        public RunPage list(RunQuery query) {
-            throw new UnsupportedOperationException("not needed by these tests");
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The agent half of the Baton TCK: approve / decline / resume / subagent flows, every discovery
- * rule of SPEC section 4, the resume race and lease recovery, all over the store under test.
+ * rule of SPEC section 4, the resume race and lease recovery, and that JSON values handed out are
+ * copies (what is approved is what runs), all over the store under test.
  * Extend it and implement {@link #openStore()} (the same database on every call). The rules, one
  * group per {@code @Nested} class, are in {@code dev.baton.tck.agent}.
  */
@@ -88,6 +89,17 @@ public abstract class AgentContract {
     @Nested
     class Leases extends dev.baton.tck.agent.Leases {
         Leases() {
+            super(storeUnderTest);
+        }
+    }
+
+    /**
+     * What is approved is what runs: JSON values changed by a stream's reader, a listener or a
+     * reader of the listing change nothing stored, nor the tool's input.
+     */
+    @Nested
+    class JsonCopies extends dev.baton.tck.agent.JsonCopies {
+        JsonCopies() {
             super(storeUnderTest);
         }
     }

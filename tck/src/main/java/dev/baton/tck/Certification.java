@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Every contract of the TCK records its store itself, before each test. A contract of one's own
  * (or a suite whose store the TCK cannot see) may call {@link #record(Class, SnapshotStore)} from a
  * {@code @BeforeEach}.
+ *
+ * <p>Thread-safe: suites running in parallel may record at the same time. It holds nothing to close.
  */
 public final class Certification {
 

@@ -42,6 +42,10 @@ import org.junit.platform.launcher.TestPlan;
  * The report goes to standard output and to {@code target/baton-tck-certification.txt} (or the file
  * named by the system property {@code baton.tck.report}). A runner that does not run the JUnit
  * Platform at all never calls it: see the guard method of each contract for that case.
+ *
+ * <p>Thread-safe (its methods are synchronized): the JUnit Platform may report tests from several
+ * threads at once, as in parallel execution. It holds nothing open between runs; it writes the
+ * report file when the run ends.
  */
 public final class CertificationListener implements TestExecutionListener {
 
@@ -76,7 +80,7 @@ public final class CertificationListener implements TestExecutionListener {
     }
 
     @Override
-    public void testPlanExecutionStarted(TestPlan testPlan) {
+    public synchronized void testPlanExecutionStarted(TestPlan testPlan) {
         plan = testPlan;
         suites.clear();
         Certification.clear();
@@ -90,7 +94,7 @@ public final class CertificationListener implements TestExecutionListener {
     }
 
     @Override
-    public void executionSkipped(TestIdentifier id, String reason) {
+    public synchronized void executionSkipped(TestIdentifier id, String reason) {
         if (plan == null) return;
         List<TestIdentifier> tests = new ArrayList<>();
         if (id.isTest()) tests.add(id);
@@ -102,7 +106,7 @@ public final class CertificationListener implements TestExecutionListener {
     }
 
     @Override
-    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+    public synchronized void executionFinished(TestIdentifier id, TestExecutionResult result) {
         if (plan == null) return;
         Suite s = suiteOf(id);
         if (s == null) return;
@@ -121,7 +125,7 @@ public final class CertificationListener implements TestExecutionListener {
     }
 
     @Override
-    public void testPlanExecutionFinished(TestPlan testPlan) {
+    public synchronized void testPlanExecutionFinished(TestPlan testPlan) {
         if (suites.isEmpty()) return;
         String report = CertificationReport.report(suites.values(), Certification.recorded());
         PrintStream out = System.out;

@@ -1,6 +1,6 @@
 package dev.baton.tck;
 
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.tck.support.StoreUnderTest;
@@ -55,7 +55,10 @@ public abstract class MemoryStoreContract {
         }
     }
 
-    /** Appends at the same time lose nothing and interleave whole. */
+    /**
+     * The thread-safety duty of {@link MemoryStore}: appends at the same time lose nothing and
+     * interleave whole; creates of one thread at the same time create it once.
+     */
     @Nested
     class Concurrency extends dev.baton.tck.memorystore.Concurrency {
         Concurrency() {

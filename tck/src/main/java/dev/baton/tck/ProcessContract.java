@@ -3,8 +3,8 @@ package dev.baton.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreCapability;

@@ -26,6 +26,9 @@ import java.util.Objects;
  *
  * A store without a network link implements the interface itself, e.g. by removing the directory
  * a file store writes to in {@link #cut()}, and leaves {@link #silence()} unsupported.
+ *
+ * <p>The TCK uses one instance from one test thread at a time, and closes it (restoring the link,
+ * closing the store and the proxy it opened) after the test.
  */
 public interface StoreFaults extends AutoCloseable {
 

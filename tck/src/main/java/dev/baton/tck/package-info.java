@@ -61,7 +61,9 @@
  * x.y.0 after) may add tests to a contract, groups, contracts, capabilities and the contracts that
  * prove them, and may add a contract to the duties of every store; the CHANGELOG names every new
  * duty and what a store must do for it. Test counts therefore change in minor releases; a rule's
- * name (its test method) is kept while the rule holds. The rule groups' classes (the packages of
+ * name (its test method) is kept while the rule holds. A method added to the store SPI after 0.1.0
+ * arrives with a new capability (the rules are in {@link dev.baton.store.SnapshotStore}'s Javadoc),
+ * and the TCK tests it only on the stores that declare that capability. The rule groups' classes (the packages of
  * each contract) and {@code dev.baton.tck.support} are <em>not</em> API: extend the contracts, not
  * the groups; anything there may be renamed, split, merged or removed in any release.
  *

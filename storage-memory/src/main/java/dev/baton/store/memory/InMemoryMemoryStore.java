@@ -1,10 +1,10 @@
 package dev.baton.store.memory;
 
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
-import dev.baton.memory.ThreadPage;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,8 +28,8 @@ import java.util.function.Consumer;
  * message is ever removed from a thread, only the whole thread), so the last messages and any page
  * are found by position, and a set of {@code (runId, runIndex)} makes an append idempotent in O(1).
  * A resource's threads are in a counted tree by {@code (updatedAt DESC, id DESC)}, so a page with its
- * total is O(log n + page). Threads are copied in and out (their metadata is a mutable JSON object),
- * so what a caller does with a thread it passed or got back never changes the stored one.
+ * total is O(log n + page). Threads and messages are immutable values (metadata and contents are
+ * JSON text), so they are kept and handed out as they are.
  */
 final class InMemoryMemoryStore implements MemoryStore {
 
@@ -82,12 +82,12 @@ final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public boolean createThread(MemoryThread thread) {
         checkOpen.accept("createThread");
-        MemoryThread copy = copy(thread);
+        Objects.requireNonNull(thread, "thread");
         data.lock.writeLock().lock();
         try {
-            if (data.byId.containsKey(copy.id())) return false;
-            data.byId.put(copy.id(), new ThreadState(copy));
-            list(copy);
+            if (data.byId.containsKey(thread.id())) return false;
+            data.byId.put(thread.id(), new ThreadState(thread));
+            list(thread);
             return true;
         } finally {
             data.lock.writeLock().unlock();
@@ -100,7 +100,7 @@ final class InMemoryMemoryStore implements MemoryStore {
         data.lock.readLock().lock();
         try {
             ThreadState t = data.byId.get(threadId);
-            return t == null ? Optional.empty() : Optional.of(copy(t.thread));
+            return t == null ? Optional.empty() : Optional.of(t.thread);
         } finally {
             data.lock.readLock().unlock();
         }
@@ -113,7 +113,7 @@ final class InMemoryMemoryStore implements MemoryStore {
         try {
             ThreadState t = data.byId.get(thread.id());
             if (t == null) return false;
-            touch(t, t.thread.updated(thread.title(), thread.metadata(), thread.updatedAt()));
+            touch(t, t.thread.updated(thread.title(), thread.metadataJson(), thread.updatedAt()));
             return true;
         } finally {
             data.lock.writeLock().unlock();
@@ -132,7 +132,7 @@ final class InMemoryMemoryStore implements MemoryStore {
             List<MemoryThread> page = new ArrayList<>(Math.min(limit, 64));
             if (limit > 0 && offset < listed.size()) {
                 Iterator<MemoryThread> it = listed.valuesFrom((int) offset);
-                while (page.size() < limit && it.hasNext()) page.add(copy(it.next()));
+                while (page.size() < limit && it.hasNext()) page.add(it.next());
             }
             return new ThreadPage(page, listed.size());
         } finally {
@@ -165,10 +165,10 @@ final class InMemoryMemoryStore implements MemoryStore {
             if (t == null) return false;
             for (StoredMessage.New m : batch) {
                 if (!t.appended.add(new RunMessage(m.runId(), m.runIndex()))) continue;
-                t.messages.add(new StoredMessage(threadId, t.messages.size() + 1L, m.runId(), m.runIndex(), m.role(),
-                        m.content(), at));
+                t.messages.add(StoredMessage.builder().threadId(threadId).seq(t.messages.size() + 1L).runId(m.runId())
+                        .runIndex(m.runIndex()).role(m.role()).content(m.content()).createdAt(at).build());
             }
-            touch(t, t.thread.updated(t.thread.title(), t.thread.metadata(), at));
+            touch(t, t.thread.updated(t.thread.title(), t.thread.metadataJson(), at));
             return true;
         } finally {
             data.lock.writeLock().unlock();
@@ -225,11 +225,6 @@ final class InMemoryMemoryStore implements MemoryStore {
         if (listed == null) return;
         listed.remove(Listed.of(t));
         if (listed.isEmpty()) data.byResource.remove(t.resourceId());
-    }
-
-    /** A copy that shares no mutable state (the metadata) with {@code t}: the constructor copies it. */
-    private static MemoryThread copy(MemoryThread t) {
-        return new MemoryThread(t.id(), t.resourceId(), t.title(), t.metadata(), t.createdAt(), t.updatedAt());
     }
 
     private static void checkPage(long offset, int limit) {

@@ -1,9 +1,9 @@
 package dev.baton.store.memory;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.memory.MemoryRuns.Position;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,10 +108,9 @@ final class MemoryRunListing {
         }
     }
 
-    /** A listed run without its payload, as a listing that asked for none returns it; a run without a summary keeps it. */
+    /** A listed run without its payload, as a listing that asked for none returns it (the summary is always there). */
     private static RunSnapshot withoutPayload(RunSnapshot s) {
-        if (s.summary() == null || s.payload().isEmpty()) return s;
-        return new RunSnapshot(s.runId(), s.agentId(), s.status(), s.threadId(), s.resourceId(), s.createdAt(),
-                s.suspendedAt(), s.version(), s.leaseOwner(), s.leaseExpiresAt(), "", s.expiresAt(), s.summary());
+        if (s.payload().isEmpty()) return s;
+        return s.toBuilder().payload("").build();
     }
 }

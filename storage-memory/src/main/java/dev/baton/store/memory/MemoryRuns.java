@@ -1,8 +1,8 @@
 package dev.baton.store.memory;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,11 +1,11 @@
 package dev.baton.store.memory;
 
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Clock;
@@ -43,6 +43,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * neither shared between processes nor durable). Closing a handle is idempotent; the closed handle
  * refuses every later call with a {@link StorageException}, while other handles on the same named
  * store go on working.
+ *
+ * <p>Thread-safe: one handle (and every handle on one named store) may be used from any number of
+ * threads at once; a read-write lock per store orders the writes. The caller that opened a handle
+ * closes it; closing frees nothing, the data lives as long as the JVM (or until {@link #dropNamed}).
  */
 public final class MemorySnapshotStore implements SnapshotStore {
 
@@ -69,18 +73,31 @@ public final class MemorySnapshotStore implements SnapshotStore {
         this.memory = new InMemoryMemoryStore(data.threads, this::checkOpen);
     }
 
-    /** A new private, empty store. */
+    /**
+     * A new private, empty store.
+     *
+     * @return the store; closing it loses its runs
+     */
     public static MemorySnapshotStore create() {
         return new MemorySnapshotStore(new Data(), "memory:");
     }
 
-    /** The store named {@code name} in this JVM, created empty on first use. */
+    /**
+     * The store named {@code name} in this JVM, created empty on first use.
+     *
+     * @param name the name every handle on the store uses
+     * @return a new handle on that store
+     */
     public static MemorySnapshotStore named(String name) {
         Objects.requireNonNull(name, "name");
         return new MemorySnapshotStore(NAMED.computeIfAbsent(name, n -> new Data()), "memory:" + name);
     }
 
-    /** Forgets the named store's runs (for tests). */
+    /**
+     * Forgets the named store's runs and threads (for tests); handles already open keep them.
+     *
+     * @param name the store's name
+     */
     public static void dropNamed(String name) {
         NAMED.remove(name);
     }

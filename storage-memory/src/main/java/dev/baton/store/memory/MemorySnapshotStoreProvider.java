@@ -5,7 +5,11 @@ import dev.baton.store.SnapshotStoreProvider;
 import java.util.List;
 import java.util.Map;
 
-/** Opens {@link MemorySnapshotStore}s for {@code memory:} (private) and {@code memory:NAME} (named, shared in the JVM). */
+/**
+ * Opens {@link MemorySnapshotStore}s for {@code memory:} (private) and {@code memory:NAME} (named,
+ * shared in the JVM). Stateless and thread-safe; found by {@code SnapshotStores.open} through the
+ * service loader.
+ */
 public final class MemorySnapshotStoreProvider implements SnapshotStoreProvider {
 
     @Override

@@ -3,19 +3,18 @@ package dev.baton.store.memory;
 import static dev.baton.tck.support.Snapshots.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoredMessage;
 import dev.baton.tck.MemoryStoreContract;
 import dev.baton.tck.support.Snapshots;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MemoryThreadMemoryTest extends MemoryStoreContract {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final String resource = Snapshots.uniqueId("memory-user");
 
     @Override
@@ -24,11 +23,13 @@ class MemoryThreadMemoryTest extends MemoryStoreContract {
     }
 
     private MemoryThread thread(String id) {
-        return new MemoryThread(id, resource, "Title of " + id, JSON.createObjectNode().put("topic", "travel"), T0, T0);
+        return MemoryThread.builder().id(id).resourceId(resource).title("Title of " + id)
+                .metadataJson("{\"topic\":\"travel\"}").createdAt(T0).updatedAt(T0).build();
     }
 
     private static StoredMessage.New msg(String runId, int index, String text) {
-        return new StoredMessage.New(runId, index, "user", "{\"role\":\"user\",\"text\":" + Snapshots.json(text) + "}");
+        return StoredMessage.New.builder().runId(runId).runIndex(index).role(Role.USER)
+                .content("{\"role\":\"user\",\"text\":" + Snapshots.json(text) + "}").build();
     }
 
     @Test
@@ -40,7 +41,7 @@ class MemoryThreadMemoryTest extends MemoryStoreContract {
             assertThat(memory.createThread(t)).isTrue();
             memory.append(t.id(), List.of(msg("r", 0, "hello")), t.updatedAt());
             MemoryStore otherMemory = other.memory().orElseThrow();
-            assertThat(otherMemory.findThread(t.id())).contains(t.updated(t.title(), t.metadata(), t.updatedAt()));
+            assertThat(otherMemory.findThread(t.id())).contains(t.updated(t.title(), t.metadataJson(), t.updatedAt()));
             assertThat(otherMemory.lastMessages(t.id(), 5)).extracting(StoredMessage::runId).containsExactly("r");
             assertThat(privateStore.memory().orElseThrow().findThread(t.id())).isEmpty();
         }

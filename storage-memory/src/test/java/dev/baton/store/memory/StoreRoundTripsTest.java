@@ -7,6 +7,7 @@ import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.model.DeterministicModel;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +38,8 @@ class StoreRoundTripsTest {
         @Override public boolean delete(String id, long v) { calls.add("delete"); return store.delete(id, v); }
         @Override public RunPage list(RunQuery q) { calls.add("list"); return store.list(q); }
         @Override public boolean renewLease(String id, long v, String o, Instant e) { calls.add("renew-lease"); return store.renewLease(id, v, o, e); }
+        @Override public List<RunSnapshot> listDue(String a, Instant now, int limit) { calls.add("list-due"); return store.listDue(a, now, limit); }
+        @Override public Set<QueryFeature> queryFeatures() { return store.queryFeatures(); }
         @Override public void close() { store.close(); }
     }
 

@@ -14,8 +14,8 @@ import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOutcome;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.List;
@@ -109,10 +109,10 @@ public abstract class BadInput extends AgentRules {
         Agent agent = agent();
         AgentResult good = suspendForApproval(agent, "t", "u");
         Instant t = clock.instant();
-        for (String payload : List.of("{\"formatVersion\":1,\"garbage\":true}", "not json at all {",
+        for (String payload : List.of("{\"formatVersion\":2,\"garbage\":true}", "not json at all {",
                 "{\"formatVersion\":99,\"runId\":\"x\"}")) {
             String runId = uniqueId("corrupt");
-            RunSnapshot bad = new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, "t", "u", t, t, 1, null, null, payload);
+            RunSnapshot bad = Snapshots.suspendedAt(agentId, runId, t).threadId("t").resourceId("u").payload(payload).build();
             assertThat(store.insert(bad)).isTrue();
             assertThatThrownBy(() -> agent.approveToolCall(runId, "c")).isInstanceOf(SnapshotFormatException.class)
                     .hasMessageContaining(runId);
@@ -129,8 +129,8 @@ public abstract class BadInput extends AgentRules {
         Agent agent = agent();
         Instant t = clock.instant();
         String runId = uniqueId("future");
-        store.insert(new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, null, null, t, t, 1, null, null,
-                "{\"formatVersion\":7,\"runId\":\"" + runId + "\"}"));
+        store.insert(Snapshots.suspendedAt(agentId, runId, t)
+                .payload("{\"formatVersion\":7,\"runId\":\"" + runId + "\"}").build());
         assertThatThrownBy(() -> agent.resumeStream(Map.of(), runId)).isInstanceOf(SnapshotFormatException.class)
                 .hasMessageContaining("version 7");
         assertThat(stored(runId).version()).isEqualTo(1);

@@ -9,12 +9,13 @@ import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
+import dev.baton.agent.FinishReason;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
-import dev.baton.agent.RunStatus;
 import dev.baton.model.LanguageModel;
 import dev.baton.model.Message;
+import dev.baton.store.RunStatus;
 import dev.baton.tck.support.StoreUnderTest;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -254,7 +255,7 @@ public abstract class Lifecycle extends AgentRules {
         AgentResult tenOfTwo = two.generate("weather", RunOptions.builder().maxSteps(10).build());
         assertThat(steps.apply(tenOfTwo)).isEqualTo(10);
         assertThat(tenOfTwo.events().get(tenOfTwo.events().size() - 1))
-                .isInstanceOfSatisfying(AgentEvent.Finish.class, f -> assertThat(f.finishReason()).isEqualTo("max-steps"));
+                .isInstanceOfSatisfying(AgentEvent.Finish.class, f -> assertThat(f.finishReason()).isEqualTo(FinishReason.MAX_STEPS));
         Agent fifteen = agentBuilder(agentId).model(loops).maxSteps(15).build();
         assertThat(steps.apply(fifteen.generate("weather", RunOptions.builder().maxSteps(10).build()))).isEqualTo(10);
         assertThat(steps.apply(two.generate("weather", RunOptions.DEFAULT))).as("the agent's default").isEqualTo(2);

@@ -4,10 +4,11 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
+import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.Random;
@@ -36,8 +37,9 @@ public abstract class Renewal extends LeaseRules {
         while (b.length() < 2 * 1024 * 1024) b.append((char) ('a' + r.nextInt(26))).append('\u00e9');
         String payload = b.append("\"}").toString();
         Instant created = T0.plusMillis(123);
-        RunSnapshot s = insert(new RunSnapshot(uniqueId("run"), agent, RunStatus.SUSPENDED, "thread-1", "user-1",
-                created, created.plusSeconds(7), 1, null, null, payload));
+        RunSnapshot s = insert(RunSnapshot.builder().runId(uniqueId("run")).agentId(agent).status(RunStatus.SUSPENDED)
+                .threadId("thread-1").resourceId("user-1").createdAt(created).suspendedAt(created.plusSeconds(7))
+                .payload(payload).summary(Snapshots.EMPTY_SUMMARY).build());
         RunSnapshot claimed = claim(s, T0.plusSeconds(30));
         Instant newExpiry = T0.plusSeconds(90).plusMillis(5);
 

@@ -1,11 +1,10 @@
 package dev.baton.tck.listing;
 
 import static dev.baton.tck.support.Snapshots.T0;
-import static dev.baton.tck.support.Snapshots.payloadFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -53,8 +52,7 @@ public abstract class DueRuns extends ListingRules {
         insert(run("mine", "t", 0, T0));
         String other = agent + "-other";
         Instant c = T0;
-        assertThat(store.insert(new RunSnapshot(id("theirs"), other, RunStatus.SUSPENDED, null, null, c, c, 1, null, null,
-                payloadFor(id("theirs")), T0, null))).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(other, id("theirs"), c).expiresAt(T0).build())).isTrue();
         assertThat(ids(store.listDue(agent, T0.plusSeconds(1), 10))).containsExactly("mine");
         assertThat(ids(store.listDue(other, T0.plusSeconds(1), 10))).containsExactly("theirs");
         assertThat(store.listDue(agent + "%", T0.plusSeconds(1), 10)).isEmpty();

@@ -4,10 +4,10 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -72,8 +72,8 @@ public abstract class KeysetPaging extends ListingRules {
 
     @Test
     void aCursorAndAnOffsetDoNotGoTogether() {
-        assertThatThrownBy(() -> new RunQuery(agent, RunStatus.SUSPENDED, null, null, null, null, T0, 5, 10,
-                new RunQuery.After(T0, "x"), true)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RunQuery.forAgent(agent, T0).status(RunStatus.SUSPENDED)
+                .after(new RunQuery.After(T0, "x"), 10).page(5, 10).build()).isInstanceOf(IllegalArgumentException.class);
     }
 
     /**

@@ -5,9 +5,9 @@ import static dev.baton.tck.support.Snapshots.payloadFor;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
@@ -50,8 +50,9 @@ abstract class ListingRules {
     RunSnapshot run(String name, String thread, long offset, Instant expires) {
         String runId = id(name);
         Instant created = T0.plusMillis(offset);
-        return new RunSnapshot(runId, agent, RunStatus.SUSPENDED, thread, "u", created, created, 1, null, null,
-                payloadFor(runId), expires, "{\"calls\":[],\"run\":" + Snapshots.json(runId) + "}");
+        return RunSnapshot.builder().runId(runId).agentId(agent).status(RunStatus.SUSPENDED).threadId(thread)
+                .resourceId("u").createdAt(created).suspendedAt(created).payload(payloadFor(runId))
+                .expiresAt(expires).summary("{\"calls\":[],\"run\":" + Snapshots.json(runId) + "}").build();
     }
 
     RunSnapshot insert(RunSnapshot s) {

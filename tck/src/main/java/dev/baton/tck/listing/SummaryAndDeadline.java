@@ -4,13 +4,13 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.store.RunSnapshot;
-import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import org.junit.jupiter.api.Test;
 
 /**
- * The summary (JSON text core writes beside the payload) and the deadline ({@code expiresAt}) are
- * stored and returned unchanged, null staying null; a compare-and-set replaces them.
+ * The summary (JSON text core writes beside the payload, required in every run) and the deadline
+ * ({@code expiresAt}) are stored and returned unchanged, a null deadline staying null; a
+ * compare-and-set replaces them.
  */
 public abstract class SummaryAndDeadline extends ListingRules {
 
@@ -41,12 +41,5 @@ public abstract class SummaryAndDeadline extends ListingRules {
         assertThat(back.summary()).isEqualTo("{\"calls\":[1]}");
         assertThat(back.expiresAt()).isNull();
         assertThat(back).isEqualTo(next);
-    }
-
-    @Test
-    void aRowWithoutSummaryOrDeadlineIsStoredAsSuch() {
-        RunSnapshot old = insert(Snapshots.suspended(agent, id("legacy"), "t", "u", 0));
-        assertThat(store.find(id("legacy"))).contains(old);
-        assertThat(old.summary()).isNull();
     }
 }

@@ -73,7 +73,7 @@ public abstract class Crashes extends MemoryRules {
                     : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
             assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
         }
-        List<Message> saved = recovered.memory().orElseThrow().getThreadById(thread).isPresent()
+        List<Message> saved = recovered.memory().orElseThrow().findThread(thread).isPresent()
                 ? threadMessages(recovered) : List.of();
         List<String> roles = roles(saved);
         if (bookings.get() == 0 && recovered.listSuspendedRuns().total() == 0 && saved.size() <= 1) {

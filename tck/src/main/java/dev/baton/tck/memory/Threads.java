@@ -9,7 +9,7 @@ import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.memory.Memory;
-import dev.baton.memory.MemoryThread;
+import dev.baton.store.MemoryThread;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Duration;
 import java.util.Map;
@@ -35,7 +35,7 @@ public abstract class Threads extends MemoryRules {
     void aRunNamingANewThreadCreatesItForItsResource() {
         Agent agent = agent();
         agent.generate("hello", inThread());
-        MemoryThread t = agent.memory().orElseThrow().getThreadById(thread).orElseThrow();
+        MemoryThread t = agent.memory().orElseThrow().findThread(thread).orElseThrow();
         assertThat(t.resourceId()).isEqualTo(user);
         assertThat(agent.memory().orElseThrow().listThreads(user, 10, 0).threads()).extracting(MemoryThread::id)
                 .containsExactly(thread);
@@ -58,7 +58,7 @@ public abstract class Threads extends MemoryRules {
     void threadsAreManagedThroughTheAgentsMemory() {
         Memory memory = agent().memory().orElseThrow();
         MemoryThread t = memory.createThread(user, "Trip to SF", Map.of("topic", "travel"));
-        assertThat(memory.getThreadById(t.id())).contains(t);
+        assertThat(memory.findThread(t.id())).contains(t);
         clock.advance(Duration.ofMinutes(1));
         MemoryThread renamed = memory.updateThread(t.id(), "Trip to LA", null);
         assertThat(renamed.title()).isEqualTo("Trip to LA");
@@ -69,7 +69,7 @@ public abstract class Threads extends MemoryRules {
                 .containsExactly(other.id(), renamed.id());
         assertThat(memory.listThreads(user, 1, 1).total()).isEqualTo(2);
         assertThat(memory.deleteThread(t.id())).isTrue();
-        assertThat(memory.getThreadById(t.id())).isEmpty();
+        assertThat(memory.findThread(t.id())).isEmpty();
     }
 
     @Test
@@ -79,6 +79,6 @@ public abstract class Threads extends MemoryRules {
         assertThat(agent.memory().orElseThrow().deleteThread(thread)).isTrue();
         AgentResult done = agent.approveToolCall(r.runId(), r.waitingCalls().get(0).toolCallId()).result();
         assertThat(done.outcome()).isEqualTo(RunOutcome.COMPLETED);
-        assertThat(agent.memory().orElseThrow().getThreadById(thread)).isEmpty();
+        assertThat(agent.memory().orElseThrow().findThread(thread)).isEmpty();
     }
 }

@@ -3,8 +3,8 @@ package dev.baton.tck.memorystore;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs appending to one thread at the same time lose nothing and interleave whole.
+ * The thread-safety duty of {@code MemoryStore}: one store instance serves every thread of a
+ * process (and, for a {@code SHARED} store, other processes), so runs appending to one thread at
+ * the same time lose nothing and interleave whole, and two creates of one thread at the same time
+ * create it once.
  */
 public abstract class Concurrency extends MemoryStoreRules {
 
@@ -30,6 +33,7 @@ public abstract class Concurrency extends MemoryStoreRules {
         super(storeUnderTest);
     }
 
+    /** The thread-safety duty of MemoryStore: concurrent appends to one thread lose nothing and interleave whole. */
     @Test
     void twoRunsAppendingToOneThreadAtTheSameTimeLoseNothingAndInterleaveWhole() throws Exception {
         MemoryThread t = create(uniqueId("th"), 0);
@@ -62,5 +66,39 @@ public abstract class Concurrency extends MemoryStoreRules {
             assertThat(all.get(i + 1).runIndex()).isEqualTo(all.get(i).runIndex() + 1);
         }
         for (int i = 1; i < all.size(); i++) assertThat(all.get(i).seq()).isGreaterThan(all.get(i - 1).seq());
+    }
+
+    /**
+     * The thread-safety duty of MemoryStore: creates of one thread at the same time create it once.
+     * Exactly one {@code createThread} returns {@code true}, and the stored thread is that one's.
+     */
+    @Test
+    void twoCreatesOfOneThreadAtTheSameTimeCreateItOnce() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String id = uniqueId("th");
+            int creators = 8;
+            ExecutorService pool = Executors.newFixedThreadPool(creators);
+            CountDownLatch start = new CountDownLatch(1);
+            try {
+                List<Future<Boolean>> done = new ArrayList<>();
+                for (int c = 0; c < creators; c++) {
+                    MemoryThread mine = thread(id, 0).toBuilder().title("creator " + c).build();
+                    done.add(pool.submit(() -> {
+                        start.await();
+                        return memory.createThread(mine);
+                    }));
+                }
+                start.countDown();
+                List<String> winners = new ArrayList<>();
+                for (int c = 0; c < creators; c++) {
+                    if (done.get(c).get(60, TimeUnit.SECONDS)) winners.add("creator " + c);
+                }
+                assertThat(winners).as("round %d: creates that returned true", round).hasSize(1);
+                assertThat(memory.findThread(id).orElseThrow().title()).isEqualTo(winners.get(0));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertThat(memory.listThreads(resource, 0, 10).total()).isEqualTo(5);
     }
 }

@@ -5,13 +5,12 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
+import dev.baton.store.StoredMessage;
 import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.List;
@@ -24,7 +23,11 @@ import org.junit.jupiter.api.BeforeEach;
  * its {@link MemoryStore}, and a resource id of its own.
  */
 abstract class MemoryStoreRules {
-    static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The metadata every test thread starts with: JSON text a parse-and-write would change (spaces,
+     * {@code 1.50}, key order), so that a store that does not keep it verbatim fails.
+     */
+    static final String METADATA = "{\"topic\": \"travel\", \"price\":1.50,\"a\" :[ ]}";
 
     private final StoreUnderTest storeUnderTest;
     /** The store of the running test. */
@@ -51,8 +54,8 @@ abstract class MemoryStoreRules {
     }
 
     MemoryThread thread(String id, long updatedOffsetMillis) {
-        ObjectNode meta = JSON.createObjectNode().put("topic", "travel");
-        return new MemoryThread(id, resource, "Title of " + id, meta, T0, T0.plusMillis(updatedOffsetMillis));
+        return MemoryThread.builder().id(id).resourceId(resource).title("Title of " + id).metadataJson(METADATA)
+                .createdAt(T0).updatedAt(T0.plusMillis(updatedOffsetMillis)).build();
     }
 
     MemoryThread create(String id, long updatedOffsetMillis) {
@@ -62,7 +65,8 @@ abstract class MemoryStoreRules {
     }
 
     static StoredMessage.New msg(String runId, int index, String text) {
-        return new StoredMessage.New(runId, index, "user", "{\"role\":\"user\",\"text\":" + Snapshots.json(text) + "}");
+        return StoredMessage.New.builder().runId(runId).runIndex(index).role(Role.USER)
+                .content("{\"role\":\"user\",\"text\":" + Snapshots.json(text) + "}").build();
     }
 
     static List<String> contents(List<StoredMessage> messages) {

@@ -4,9 +4,10 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public abstract class Messages extends MemoryStoreRules {
         assertThat(m.get(1).content()).isEqualTo(msg("r1", 1, "two \u4e16\u754c \"q\"").content());
         assertThat(m.get(2).createdAt()).isEqualTo(T0.plusSeconds(1));
         assertThat(m.get(0).threadId()).isEqualTo(t.id());
-        assertThat(m.get(0).role()).isEqualTo("user");
+        assertThat(m.get(0).role()).isEqualTo(Role.USER);
     }
 
     @Test

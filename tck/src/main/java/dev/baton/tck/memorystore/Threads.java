@@ -4,8 +4,8 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.ThreadPage;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.ThreadPage;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,7 +35,8 @@ public abstract class Threads extends MemoryStoreRules {
     @Test
     void creatingAThreadTwiceIsRefusedAndChangesNothing() {
         MemoryThread t = create(uniqueId("th"), 5);
-        MemoryThread other = new MemoryThread(t.id(), resource + "-x", "other", JSON.createObjectNode(), T0, T0);
+        MemoryThread other = MemoryThread.builder().id(t.id()).resourceId(resource + "-x").title("other")
+                .createdAt(T0).updatedAt(T0).build();
         assertThat(memory.createThread(other)).isFalse();
         assertThat(memory.findThread(t.id())).contains(t);
     }
@@ -52,11 +53,11 @@ public abstract class Threads extends MemoryStoreRules {
     @Test
     void updatingAThreadReplacesTitleMetadataAndUpdateTimeButNotTheOwner() {
         MemoryThread t = create(uniqueId("th"), 5);
-        MemoryThread changed = t.updated("New title", JSON.createObjectNode().put("n", 2), T0.plusSeconds(60));
+        MemoryThread changed = t.updated("New title", "{\"n\":2}", T0.plusSeconds(60));
         assertThat(memory.updateThread(changed)).isTrue();
         MemoryThread back = memory.findThread(t.id()).orElseThrow();
         assertThat(back.title()).isEqualTo("New title");
-        assertThat(back.metadata().path("n").asInt()).isEqualTo(2);
+        assertThat(back.metadataJson()).isEqualTo("{\"n\":2}");
         assertThat(back.updatedAt()).isEqualTo(T0.plusSeconds(60));
         assertThat(back.resourceId()).isEqualTo(resource);
         assertThat(back.createdAt()).isEqualTo(T0);
@@ -65,7 +66,8 @@ public abstract class Threads extends MemoryStoreRules {
     @Test
     void aResourcesThreadsAreListedNewestUpdateFirstWithTheTotalAndPaging() {
         for (int i = 0; i < 5; i++) create(resource + "-t" + i, i * 1000L);
-        memory.createThread(new MemoryThread(uniqueId("foreign"), resource + "-other", null, null, T0, T0));
+        memory.createThread(MemoryThread.builder().id(uniqueId("foreign")).resourceId(resource + "-other")
+                .createdAt(T0).updatedAt(T0).build());
         ThreadPage all = memory.listThreads(resource, 0, 10);
         assertThat(all.total()).isEqualTo(5);
         assertThat(all.threads()).extracting(MemoryThread::id)

@@ -10,8 +10,7 @@ import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentStream;
 import dev.baton.agent.RunOutcome;
-import dev.baton.agent.RunStatus;
-import dev.baton.store.RunSnapshot;
+import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -36,7 +35,7 @@ public abstract class Discarding extends RecoveryRules {
         Agent agent = agentBuilder(store).build();
         Instant t = clock.instant();
         String runId = uniqueId("unreadable");
-        store.insert(new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, null, null, t, t, 1, null, null, "{broken"));
+        store.insert(Snapshots.suspendedAt(agentId, runId, t).payload("{broken").summary("{broken").build());
         AgentRun listed = agent.listSuspendedRuns().runs().get(0);
         assertThat(listed.interruption()).contains("cannot be read");
         agent.discardRun(runId);

@@ -111,7 +111,7 @@ public abstract class Subagents extends RecoveryRules {
         // the inner run is claimed 20 s after the outer one, so its lease lapses 20 s later
         Agent supervisor = supervisor(dying, booker, new dev.baton.agent.RunListener() {
             @Override
-            public void claimed(String agent, String runId, String action) {
+            public void claimed(dev.baton.agent.RunListener.Claim claim) {
                 clock.advance(Duration.ofSeconds(20));
             }
         });

@@ -4,10 +4,10 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.suspended;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.ArrayList;

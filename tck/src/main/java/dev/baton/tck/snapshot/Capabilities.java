@@ -3,6 +3,7 @@ package dev.baton.tck.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.store.QueryFeature;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.tck.support.StoreUnderTest;
@@ -11,7 +12,11 @@ import java.time.Instant;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What the store declares in {@link SnapshotStore#capabilities()}, and the store clock when declared. */
+/**
+ * What the store declares in {@link SnapshotStore#capabilities()} and
+ * {@link SnapshotStore#queryFeatures()} (at least {@link QueryFeature#BASELINE}, the same on every
+ * call and every open), and the store clock when declared.
+ */
 public abstract class Capabilities extends SnapshotStoreRules {
 
     /**
@@ -29,6 +34,16 @@ public abstract class Capabilities extends SnapshotStoreRules {
         assertThat(declared).isNotNull().isEqualTo(store.capabilities());
         try (SnapshotStore other = openStore()) {
             assertThat(other.capabilities()).as("capabilities of a second store on the same database").isEqualTo(declared);
+        }
+    }
+
+    @Test
+    void aStoreDeclaresAtLeastTheBaselineQueryFeatures() throws Exception {
+        Set<QueryFeature> declared = store.queryFeatures();
+        assertThat(declared).as("queryFeatures() of %s", store.describe()).isNotNull().contains(QueryFeature.BASELINE)
+                .isEqualTo(store.queryFeatures());
+        try (SnapshotStore other = openStore()) {
+            assertThat(other.queryFeatures()).as("query features of a second store on the same database").isEqualTo(declared);
         }
     }
 

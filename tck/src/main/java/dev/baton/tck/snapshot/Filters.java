@@ -5,10 +5,11 @@ import static dev.baton.tck.support.Snapshots.suspended;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
+import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -130,14 +131,14 @@ public abstract class Filters extends SnapshotStoreRules {
     }
 
     private RunSnapshot run(String runId, Instant created) {
-        return new RunSnapshot(runId, agent, RunStatus.SUSPENDED, "t", "r", created, created, 1, null, null, "{}");
+        return Snapshots.suspendedAt(agent, runId, created).threadId("t").resourceId("r").payload("{}").build();
     }
 
     @Test
     void datesFilterCreationTimeNotSuspensionTime() {
         Instant created = T0.plusSeconds(10);
-        RunSnapshot s = insert(new RunSnapshot(uniqueId("run"), agent, RunStatus.SUSPENDED, "t", "r", created,
-                created.plusSeconds(1000), 1, null, null, "{}"));
+        RunSnapshot s = insert(Snapshots.suspendedAt(agent, uniqueId("run"), created).threadId("t").resourceId("r")
+                .suspendedAt(created.plusSeconds(1000)).payload("{}").build());
         assertThat(ids(store.list(query().createdFrom(created).createdTo(created).build())))
                 .containsExactly(s.runId());
         assertThat(store.list(query().createdFrom(created.plusSeconds(1000)).build()).total()).isZero();

@@ -5,8 +5,9 @@ import static dev.baton.tck.support.Snapshots.suspended;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
+import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -50,8 +51,9 @@ public abstract class Persistence extends SnapshotStoreRules {
     @Test
     void insertOfAnExistingRunIdIsRefusedAndChangesNothing() {
         RunSnapshot s = insert(suspended(agent, uniqueId("run"), "t", "r", 0));
-        RunSnapshot other = new RunSnapshot(s.runId(), agent, RunStatus.SUSPENDED, "t2", "r2", T0, T0, 1, null,
-                null, "{\"other\":true}");
+        RunSnapshot other = RunSnapshot.builder().runId(s.runId()).agentId(agent).status(RunStatus.SUSPENDED)
+                .threadId("t2").resourceId("r2").createdAt(T0).suspendedAt(T0).payload("{\"other\":true}")
+                .summary(Snapshots.EMPTY_SUMMARY).build();
         assertThat(store.insert(other)).isFalse();
         assertThat(store.find(s.runId())).contains(s);
     }
@@ -98,8 +100,8 @@ public abstract class Persistence extends SnapshotStoreRules {
     void payloadIsStoredVerbatim() {
         String payload = "{\"text\":\"h\u00e9llo \u4e16\u754c \ud83d\ude80 'single' \\\"double\\\" back\\\\slash"
                 + " \\u0000 nul %_*?[]{}$ \\n\\t\",  \"n\" : 1.50 , \"z\":[ ]}";
-        RunSnapshot s = new RunSnapshot(uniqueId("run"), agent, RunStatus.SUSPENDED, "t", "r", T0, T0, 1, null, null,
-                payload);
+        RunSnapshot s = Snapshots.suspendedAt(agent, uniqueId("run"), T0).threadId("t").resourceId("r")
+                .payload(payload).build();
         insert(s);
         assertThat(store.find(s.runId()).orElseThrow().payload()).isEqualTo(payload);
         assertThat(store.list(query().build()).items().get(0).payload()).isEqualTo(payload);
@@ -111,8 +113,7 @@ public abstract class Persistence extends SnapshotStoreRules {
         Random r = new Random(7);
         while (b.length() < 2 * 1024 * 1024) b.append((char) ('a' + r.nextInt(26))).append("\u00e9");
         String payload = b.append("\"}").toString();
-        RunSnapshot s = new RunSnapshot(uniqueId("run"), agent, RunStatus.SUSPENDED, null, null, T0, T0, 1, null,
-                null, payload);
+        RunSnapshot s = Snapshots.suspendedAt(agent, uniqueId("run"), T0).payload(payload).build();
         insert(s);
         assertThat(store.find(s.runId()).orElseThrow().payload()).isEqualTo(payload);
     }

@@ -204,6 +204,12 @@ public final class FaultyStore implements SnapshotStore {
         return store.capabilities();
     }
 
+    /** The wrapped store's query features: a wrapper must forward them, or core refuses queries the store answers. */
+    @Override
+    public Set<dev.baton.store.QueryFeature> queryFeatures() {
+        return store.queryFeatures();
+    }
+
     @Override
     public java.util.List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
         alive();
@@ -212,22 +218,22 @@ public final class FaultyStore implements SnapshotStore {
 
     /** The store's thread memory, with its writes (creating a thread, appending) counted and crashable like the rest. */
     @Override
-    public Optional<dev.baton.memory.MemoryStore> memory() {
-        return store.memory().map(m -> new dev.baton.memory.MemoryStore() {
-            public boolean createThread(dev.baton.memory.MemoryThread t) {
+    public Optional<dev.baton.store.MemoryStore> memory() {
+        return store.memory().map(m -> new dev.baton.store.MemoryStore() {
+            public boolean createThread(dev.baton.store.MemoryThread t) {
                 return write("create-thread", t.id(), "", "", () -> m.createThread(t));
             }
 
-            public Optional<dev.baton.memory.MemoryThread> findThread(String id) {
+            public Optional<dev.baton.store.MemoryThread> findThread(String id) {
                 alive();
                 return m.findThread(id);
             }
 
-            public boolean updateThread(dev.baton.memory.MemoryThread t) {
+            public boolean updateThread(dev.baton.store.MemoryThread t) {
                 return write("update-thread", t.id(), "", "", () -> m.updateThread(t));
             }
 
-            public dev.baton.memory.ThreadPage listThreads(String resourceId, long offset, int limit) {
+            public dev.baton.store.ThreadPage listThreads(String resourceId, long offset, int limit) {
                 alive();
                 return m.listThreads(resourceId, offset, limit);
             }
@@ -236,16 +242,16 @@ public final class FaultyStore implements SnapshotStore {
                 return write("delete-thread", id, "", "", () -> m.deleteThread(id));
             }
 
-            public boolean append(String threadId, java.util.List<dev.baton.memory.StoredMessage.New> messages, Instant at) {
+            public boolean append(String threadId, java.util.List<dev.baton.store.StoredMessage.New> messages, Instant at) {
                 return write("append", threadId, "", "", () -> m.append(threadId, messages, at));
             }
 
-            public java.util.List<dev.baton.memory.StoredMessage> lastMessages(String threadId, int n) {
+            public java.util.List<dev.baton.store.StoredMessage> lastMessages(String threadId, int n) {
                 alive();
                 return m.lastMessages(threadId, n);
             }
 
-            public dev.baton.memory.StoredMessagePage listMessages(String threadId, long offset, int limit) {
+            public dev.baton.store.StoredMessagePage listMessages(String threadId, long offset, int limit) {
                 alive();
                 return m.listMessages(threadId, offset, limit);
             }

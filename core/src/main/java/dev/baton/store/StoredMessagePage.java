@@ -1,14 +1,21 @@
-package dev.baton.memory;
+package dev.baton.store;
 
 import java.util.List;
 
 /**
  * One page of a thread's messages, oldest first, and how many messages the thread has.
+ * Immutable and thread-safe.
  *
  * @param messages the page
  * @param total    every message of the thread
  */
 public record StoredMessagePage(List<StoredMessage> messages, long total) {
+    /**
+     * Copies the list.
+     *
+     * @param messages the page
+     * @param total every message of the thread
+     */
     public StoredMessagePage {
         messages = List.copyOf(messages);
     }

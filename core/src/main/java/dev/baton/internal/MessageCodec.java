@@ -1,0 +1,156 @@
+package dev.baton.internal;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.model.Message;
+import dev.baton.model.ToolCall;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The stored form of a {@link Message}, in snapshots and in thread memory, written and read here
+ * with field names of its own, so that renaming a public record or component never changes stored
+ * data. Not API. The form (format 2):
+ * <pre>
+ * {"role":"user","text":"..."}
+ * {"role":"assistant","text":"...","toolCalls":[{"toolCallId":"...","toolName":"...","args":{...}}]}
+ * {"role":"tool","toolCallId":"...","toolName":"...","result":...,"isError":false}
+ * </pre>
+ * A test reads a fixed sample of it ({@code stored/messages-format2.jsonl}); change it only with a
+ * new snapshot format version.
+ */
+public final class MessageCodec {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private MessageCodec() {
+    }
+
+    /** The Jackson module that makes a mapper write and read messages in their stored form. */
+    static SimpleModule module() {
+        SimpleModule m = new SimpleModule("baton-stored-message");
+        m.addSerializer(Message.class, new JsonSerializer<>() {
+            @Override
+            public void serialize(Message value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+                gen.writeTree(encode(value));
+            }
+        });
+        m.addDeserializer(Message.class, new JsonDeserializer<>() {
+            @Override
+            public Message deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+                JsonNode node = p.readValueAsTree();
+                try {
+                    return decode(node);
+                } catch (IllegalArgumentException e) {
+                    throw com.fasterxml.jackson.databind.JsonMappingException.from(p, e.getMessage(), e);
+                }
+            }
+        });
+        return m;
+    }
+
+    /**
+     * The stored form of a message.
+     *
+     * @param m the message
+     * @return a new JSON object
+     */
+    public static ObjectNode encode(Message m) {
+        ObjectNode o = F.objectNode();
+        o.put("role", m.role().wireName());
+        if (m instanceof Message.User u) {
+            o.put("text", u.text());
+        } else if (m instanceof Message.Assistant a) {
+            o.put("text", a.text());
+            ArrayNode calls = o.putArray("toolCalls");
+            for (ToolCall c : a.toolCalls()) {
+                ObjectNode call = calls.addObject();
+                call.put("toolCallId", c.toolCallId());
+                call.put("toolName", c.toolName());
+                call.set("args", c.args());
+            }
+        } else if (m instanceof Message.ToolResult r) {
+            o.put("toolCallId", r.toolCallId());
+            o.put("toolName", r.toolName());
+            o.set("result", r.result());
+            o.put("isError", r.isError());
+        }
+        return o;
+    }
+
+    /**
+     * The stored form of a message, as JSON text.
+     *
+     * @param m the message
+     * @return the JSON text
+     */
+    public static String encodeText(Message m) {
+        return encode(m).toString();
+    }
+
+    /**
+     * Reads a message from its stored form.
+     *
+     * @param node the stored JSON
+     * @return the message
+     * @throws IllegalArgumentException naming what is missing or unknown
+     */
+    public static Message decode(JsonNode node) {
+        if (node == null || !node.isObject()) throw new IllegalArgumentException("a stored message is not a JSON object");
+        String role = text(node, "role");
+        switch (role) {
+            case "user":
+                return new Message.User(text(node, "text"));
+            case "assistant": {
+                List<ToolCall> calls = new ArrayList<>();
+                JsonNode list = node.get("toolCalls");
+                if (list != null && !list.isNull()) {
+                    if (!list.isArray()) throw new IllegalArgumentException("toolCalls of a stored message is not an array");
+                    for (JsonNode c : list) calls.add(new ToolCall(text(c, "toolCallId"), text(c, "toolName"), c.get("args")));
+                }
+                JsonNode t = node.get("text");
+                return new Message.Assistant(t == null || t.isNull() ? "" : t.asText(), calls);
+            }
+            case "tool": {
+                JsonNode result = node.get("result");
+                if (result == null) throw new IllegalArgumentException("a stored tool result has no result");
+                JsonNode isError = node.get("isError");
+                return new Message.ToolResult(text(node, "toolCallId"), text(node, "toolName"), result,
+                        isError != null && isError.asBoolean());
+            }
+            default:
+                throw new IllegalArgumentException("unknown role '" + role + "' in a stored message");
+        }
+    }
+
+    /**
+     * Reads a message from its stored JSON text.
+     *
+     * @param json the stored text
+     * @return the message
+     * @throws IllegalArgumentException if it is not a stored message
+     */
+    public static Message decodeText(String json) {
+        try {
+            return decode(SnapshotCodec.JSON.readTree(json));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode v = node == null ? null : node.get(field);
+        if (v == null || !v.isTextual()) throw new IllegalArgumentException("a stored message has no text field '" + field + "'");
+        return v.asText();
+    }
+}
