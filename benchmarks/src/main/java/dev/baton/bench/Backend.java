@@ -1,9 +1,9 @@
 package dev.baton.bench;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -4,13 +4,13 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
-import dev.baton.agent.RunStatus;
 import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.model.DeterministicModel;
 import dev.baton.model.LanguageModel;
 import dev.baton.model.Message;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
 import dev.baton.tool.Tool;
@@ -123,9 +123,13 @@ public final class DataSet {
         String threadId = threadId(thread);
         String resourceId = resourceId(resource);
         Instant createdAt = Instant.ofEpochMilli(created);
-        return new RunSnapshot(runId, agentId, RunStatus.SUSPENDED, threadId, resourceId, createdAt,
-                Instant.ofEpochMilli(suspended), 1, null, null, payload(runId, agentId, threadId, resourceId, createdAt, r),
-                null, summary);
+        return RunSnapshot.builder()
+                .runId(runId).agentId(agentId).status(RunStatus.SUSPENDED)
+                .threadId(threadId).resourceId(resourceId)
+                .createdAt(createdAt).suspendedAt(Instant.ofEpochMilli(suspended))
+                .payload(payload(runId, agentId, threadId, resourceId, createdAt, r))
+                .summary(summary)
+                .build();
     }
 
     /** The runId of run {@code i}, without building the run (same draws as {@link #run}). */

@@ -1,8 +1,8 @@
 package dev.baton.bench;
 
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.ThreadPage;
 import dev.baton.model.Message;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.ThreadPage;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.State;
  * takes the next of 64 targets spread over the data.
  *
  * <ul>
- *   <li>{@code lastMessagesBaton}: {@code Memory.openForRun(threadId, resourceId)} with
- *       {@code lastMessages(20)}, what a run does before its first model call: the thread is read
- *       (its owner checked), then its last 20 messages, decoded into {@link Message}s;</li>
+ *   <li>{@code lastMessagesBaton}: what a run reads before its first model call, with
+ *       {@code Memory.lastMessages(20)}: the thread is read (its owner checked), then its last 20
+ *       messages, decoded into {@link Message}s ({@link MemoryFixture#history});</li>
  *   <li>{@code lastMessagesStore}: {@code MemoryStore.lastMessages(threadId, 20)}, the store alone;</li>
  *   <li>{@code lastMessagesRaw}: the hand-written query ({@link RawMemory});</li>
  *   <li>{@code threadsBaton} / {@code threadsStore} / {@code threadsRaw}: a resource's threads,
@@ -56,7 +56,7 @@ public class MemoryBenchmark {
     @Benchmark
     public List<Message> lastMessagesBaton() {
         int k = next();
-        return f.memory.openForRun(f.threadIds[k], f.threadResources[k]);
+        return f.history(f.threadIds[k], f.threadResources[k]);
     }
 
     @Benchmark

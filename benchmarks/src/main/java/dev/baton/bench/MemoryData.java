@@ -1,10 +1,10 @@
 package dev.baton.bench;
 
-import dev.baton.internal.SnapshotCodec;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.internal.MessageCodec;
 import dev.baton.model.Message;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,12 +78,7 @@ public final class MemoryData {
         for (int k = 0; k < PER_THREAD; k++) {
             String text = DataSet.filler(TEXT, r);
             Message m = k % 2 == 0 ? new Message.User(text) : new Message.Assistant(text, List.of());
-            try {
-                out.add(new StoredMessage.New(runId, k, k % 2 == 0 ? "user" : "assistant",
-                        SnapshotCodec.JSON.writerFor(Message.class).writeValueAsString(m)));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
+            out.add(StoredMessage.New.builder().runId(runId).runIndex(k).role(m.role()).content(MessageCodec.encodeText(m)).build());
         }
         return out;
     }
@@ -104,7 +99,8 @@ public final class MemoryData {
                 parts.add(pool.submit(() -> {
                     for (int t = part; t < threads; t += parallelism) {
                         Instant at = updatedAt(t);
-                        store.createThread(new MemoryThread(threadId(t), resourceOf(t), "thread " + t, SnapshotCodec.JSON.createObjectNode(), at, at));
+                        store.createThread(MemoryThread.builder().id(threadId(t)).resourceId(resourceOf(t)).title("thread " + t)
+                                .createdAt(at).updatedAt(at).build());
                         if (!store.append(threadId(t), messagesOf(t), at)) {
                             throw new IllegalStateException(backend + ": thread " + threadId(t) + " vanished while seeding");
                         }
@@ -118,7 +114,7 @@ public final class MemoryData {
             pool.shutdownNow();
         }
         Instant now = Instant.now();
-        store.createThread(new MemoryThread(MARKER, null, "seed marker", SnapshotCodec.JSON.createObjectNode(), now, now));
+        store.createThread(MemoryThread.builder().id(MARKER).title("seed marker").createdAt(now).updatedAt(now).build());
     }
 
     /**

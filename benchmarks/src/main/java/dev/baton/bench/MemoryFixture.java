@@ -1,8 +1,17 @@
 package dev.baton.bench;
 
+import dev.baton.ThreadNotFoundException;
+import dev.baton.ThreadOwnershipException;
+import dev.baton.internal.MessageCodec;
 import dev.baton.memory.Memory;
-import dev.baton.memory.MemoryStore;
+import dev.baton.model.Message;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoredMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +48,20 @@ public final class MemoryFixture {
             threadResources[k] = data.resourceOf(t);
             resourceIds[k] = MemoryData.resourceId(resource(k, data.resources));
         }
+    }
+
+    /**
+     * What a run reads of its thread before its first model call, as core's run loop reads it (its
+     * {@code RunMemory.open}, not public API): the thread, its owner checked, then its last
+     * {@link Memory#lastMessages()} messages, decoded into {@link Message}s with core's stored-message
+     * codec. The same store calls and decoding, without the save of the run's first message.
+     */
+    List<Message> history(String threadId, @Nullable String resourceId) {
+        MemoryThread t = store.findThread(threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
+        if (!Objects.equals(t.resourceId(), resourceId)) throw new ThreadOwnershipException(threadId, t.resourceId(), resourceId);
+        List<Message> out = new ArrayList<>(memory.lastMessages());
+        for (StoredMessage m : store.lastMessages(threadId, memory.lastMessages())) out.add(MessageCodec.decodeText(m.content()));
+        return out;
     }
 
     /** The thread of target {@code k}: spread over all threads. */

@@ -125,9 +125,9 @@ final class ReportTables {
         md.append("## Thread memory\n\n");
         md.append("Seeded messages in threads of ").append(MemoryData.PER_THREAD).append(" (about ").append(MemoryData.TEXT)
                 .append(" characters each), ").append(MemoryData.THREADS_PER_RESOURCE).append(" threads per resource: at 1,000,000 ")
-                .append("messages, 10,000 threads. *Last 20*: *Baton* is `Memory.openForRun(threadId, resourceId)` with ")
-                .append("`lastMessages(20)`, what a run reads before its first model call (the thread, its owner checked, then ")
-                .append("its last 20 messages decoded); *store* is `MemoryStore.lastMessages(threadId, 20)`; *raw* the hand-written ")
+                .append("messages, 10,000 threads. *Last 20*: *Baton* is what a run reads before its first model call with ")
+                .append("`Memory.lastMessages(20)` (the thread, its owner checked, then its last 20 messages decoded, as core's run ")
+                .append("loop reads them); *store* is `MemoryStore.lastMessages(threadId, 20)`; *raw* the hand-written ")
                 .append("query on the store's tables or keys. *Threads*: a resource's threads, newest first, page of 20 with the ")
                 .append("total (`Memory.listThreads`, `MemoryStore.listThreads`, hand-written). Milliseconds per operation.\n\n");
         md.append("| backend | messages | last 20: Baton | store | raw | store / raw | threads: Baton | store | raw | store / raw |\n");

@@ -4,12 +4,13 @@ import static dev.baton.examples.filestore.StoreDirectory.JSON;
 import static dev.baton.examples.filestore.StoreDirectory.fits;
 import static dev.baton.examples.filestore.StoreDirectory.hex;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
-import dev.baton.memory.ThreadPage;
+import dev.baton.StorageException;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -45,36 +46,55 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Linear, on purpose:</b> an append rewrites the thread's file, and listing a resource's
  *       threads reads each of its files. Correct and simple; a real store appends one row per message
  *       on an index {@code (threadId, seq)} and lists threads on an index {@code (resourceId, updatedAt)}.</li>
- *   <li><b>Verbatim:</b> ids, titles, metadata and message contents are JSON strings and objects of the
- *       file, read back as written.</li>
+ *   <li><b>Verbatim:</b> ids, titles, the metadata's JSON text and message contents are JSON strings
+ *       of the file, read back as written.</li>
  * </ul>
  */
 final class FileMemoryStore implements MemoryStore {
 
-    /** One message in a thread's file. */
+    /** One message in a thread's file; {@code role} is the role's wire name ({@code user}, {@code assistant}, {@code tool}). */
     record Line(long seq, String runId, int runIndex, String role, String content, long createdAt) {
     }
 
-    /** A thread's file: the thread's fields, the seq its next message gets, and its messages in seq order. */
-    record ThreadFile(String id, @Nullable String resourceId, @Nullable String title, ObjectNode metadata, long createdAt,
+    /**
+     * A thread's file: the thread's fields (the metadata as its JSON text, a string of the file), the seq
+     * its next message gets, and its messages in seq order.
+     */
+    record ThreadFile(String id, @Nullable String resourceId, @Nullable String title, String metadata, long createdAt,
                       long updatedAt, long nextSeq, List<Line> messages) {
 
         static ThreadFile of(MemoryThread t) {
-            return new ThreadFile(t.id(), t.resourceId(), t.title(), t.metadata(), t.createdAt().toEpochMilli(),
+            return new ThreadFile(t.id(), t.resourceId(), t.title(), t.metadataJson(), t.createdAt().toEpochMilli(),
                     t.updatedAt().toEpochMilli(), 1, List.of());
         }
 
-        MemoryThread thread() {
-            return new MemoryThread(id, resourceId, title, metadata, Instant.ofEpochMilli(createdAt), Instant.ofEpochMilli(updatedAt));
-        }
-
-        StoredMessage message(Line m) {
-            return new StoredMessage(id, m.seq(), m.runId(), m.runIndex(), m.role(), m.content(), Instant.ofEpochMilli(m.createdAt()));
-        }
-
         /** The same thread with another title, metadata and update time, and these messages. */
-        ThreadFile with(@Nullable String newTitle, ObjectNode newMetadata, Instant at, long newNextSeq, List<Line> newMessages) {
+        ThreadFile with(@Nullable String newTitle, String newMetadata, Instant at, long newNextSeq, List<Line> newMessages) {
             return new ThreadFile(id, resourceId, newTitle, newMetadata, createdAt, at.toEpochMilli(), newNextSeq, newMessages);
+        }
+    }
+
+    /** The thread a file holds; a file that breaks the thread's rules is a {@link StorageException} naming it. */
+    private MemoryThread thread(ThreadFile t) {
+        try {
+            if (t.metadata() == null) throw new IllegalArgumentException("it has no metadata");
+            return MemoryThread.builder().id(t.id()).resourceId(t.resourceId()).title(t.title()).metadataJson(t.metadata())
+                    .createdAt(Instant.ofEpochMilli(t.createdAt())).updatedAt(Instant.ofEpochMilli(t.updatedAt())).build();
+        } catch (IllegalArgumentException e) {
+            throw new StorageException(dir.description() + ": the file of thread '" + t.id() + "' is not a valid thread: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** A message of a thread's file; one that breaks the message's rules is a {@link StorageException} naming it. */
+    private StoredMessage message(ThreadFile t, Line m) {
+        try {
+            return StoredMessage.builder().threadId(t.id()).seq(m.seq()).runId(m.runId()).runIndex(m.runIndex())
+                    .role(Role.fromWireName(m.role())).content(m.content()).createdAt(Instant.ofEpochMilli(m.createdAt()))
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new StorageException(dir.description() + ": message " + m.seq() + " of thread '" + t.id()
+                    + "' is not a valid message: " + e.getMessage(), e);
         }
     }
 
@@ -106,7 +126,7 @@ final class FileMemoryStore implements MemoryStore {
             dir.checkOpen("findThread");
             return Optional.empty();
         }
-        return dir.locked("findThread", threadId, () -> Optional.ofNullable(read(threadId)).map(ThreadFile::thread));
+        return dir.locked("findThread", threadId, () -> Optional.ofNullable(read(threadId)).map(this::thread));
     }
 
     @Override
@@ -118,7 +138,7 @@ final class FileMemoryStore implements MemoryStore {
         return dir.locked("updateThread", thread.id(), () -> {
             ThreadFile t = read(thread.id());
             if (t == null) return false;
-            write(t.with(thread.title(), thread.metadata(), thread.updatedAt(), t.nextSeq(), t.messages()));
+            write(t.with(thread.title(), thread.metadataJson(), thread.updatedAt(), t.nextSeq(), t.messages()));
             return true;
         });
     }
@@ -138,7 +158,7 @@ final class FileMemoryStore implements MemoryStore {
                 try (DirectoryStream<Path> files = Files.newDirectoryStream(owned, "*.json")) {
                     for (Path f : files) {
                         ThreadFile t = StoreDirectory.readJson(f, ThreadFile.class);
-                        if (t != null) threads.add(t.thread());
+                        if (t != null) threads.add(thread(t));
                     }
                 }
             }
@@ -181,7 +201,7 @@ final class FileMemoryStore implements MemoryStore {
             long seq = t.nextSeq();
             for (StoredMessage.New m : batch) {
                 if (!has.add(key(m.runId(), m.runIndex()))) continue;   // appended before: a retry
-                all.add(new Line(seq++, m.runId(), m.runIndex(), m.role(), m.content(), at.toEpochMilli()));
+                all.add(new Line(seq++, m.runId(), m.runIndex(), m.role().wireName(), m.content(), at.toEpochMilli()));
             }
             write(t.with(t.title(), t.metadata(), at, seq, all));
             return true;
@@ -199,7 +219,7 @@ final class FileMemoryStore implements MemoryStore {
             ThreadFile t = read(threadId);
             if (t == null) return List.of();
             List<Line> all = t.messages();
-            return all.subList(Math.max(0, all.size() - n), all.size()).stream().map(t::message).toList();
+            return all.subList(Math.max(0, all.size() - n), all.size()).stream().map(m -> message(t, m)).toList();
         });
     }
 
@@ -216,7 +236,7 @@ final class FileMemoryStore implements MemoryStore {
             List<Line> all = t.messages();
             int from = (int) Math.min(offset, all.size());
             int to = (int) Math.min(all.size(), (long) from + limit);
-            return new StoredMessagePage(all.subList(from, to).stream().map(t::message).toList(), all.size());
+            return new StoredMessagePage(all.subList(from, to).stream().map(m -> message(t, m)).toList(), all.size());
         });
     }
 

@@ -5,11 +5,11 @@ import static dev.baton.examples.filestore.StoreDirectory.fits;
 import static dev.baton.examples.filestore.StoreDirectory.hex;
 
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.io.IOException;
@@ -72,6 +72,10 @@ import org.jspecify.annotations.Nullable;
  *       run; a directory that disappeared is an error, not an empty store; no call waits for the lock
  *       longer than the lock timeout.</li>
  * </ul>
+ *
+ * <p>Thread-safe, and safe between processes of one machine: every call holds the store's lock.
+ * The store keeps nothing open between calls; whoever opened it closes it, and {@link #close()}
+ * only makes it refuse later calls (the directory and its files stay).
  */
 public final class FileSnapshotStore implements SnapshotStore {
 
@@ -84,7 +88,7 @@ public final class FileSnapshotStore implements SnapshotStore {
      */
     record Row(String runId, String agentId, String status, @Nullable String threadId, @Nullable String resourceId,
                long createdAt, long suspendedAt, long version, @Nullable String leaseOwner, @Nullable Long leaseExpiresAt,
-               @Nullable Long expiresAt, @Nullable String summary, long payloadVersion) {
+               @Nullable Long expiresAt, String summary, long payloadVersion) {
 
         static Row of(RunSnapshot s) {
             return new Row(s.runId(), s.agentId(), s.status().name(), s.threadId(), s.resourceId(),
@@ -94,9 +98,16 @@ public final class FileSnapshotStore implements SnapshotStore {
 
         /** The snapshot this row and {@code payload} make. */
         RunSnapshot snapshot(String payload) {
-            return new RunSnapshot(runId, agentId, RunStatus.valueOf(status), threadId, resourceId,
-                    Instant.ofEpochMilli(createdAt), Instant.ofEpochMilli(suspendedAt), version, leaseOwner,
-                    instant(leaseExpiresAt), payload, instant(expiresAt), summary);
+            return RunSnapshot.builder()
+                    .runId(runId).agentId(agentId).status(RunStatus.valueOf(status))
+                    .threadId(threadId).resourceId(resourceId)
+                    .createdAt(Instant.ofEpochMilli(createdAt)).suspendedAt(Instant.ofEpochMilli(suspendedAt))
+                    .version(version)
+                    .lease(leaseOwner, instant(leaseExpiresAt))
+                    .payload(payload)
+                    .expiresAt(instant(expiresAt))
+                    .summary(summary)
+                    .build();
         }
 
         /** The same row at the next version with the lease extended; the payload file stays the same. */
@@ -237,9 +248,7 @@ public final class FileSnapshotStore implements SnapshotStore {
             int to = query.limit() == null ? matches.size() : (int) Math.min(matches.size(), (long) from + query.limit());
             List<RunSnapshot> page = new ArrayList<>(to - from);
             for (Listed m : matches.subList(from, to)) {
-                // a row without a summary (written before Baton 0.2) is listed with its payload: core reads that instead
-                boolean withPayload = query.withPayload() || m.row().summary() == null;
-                page.add(withPayload ? m.row().snapshot(payload(m.row())) : m.head());
+                page.add(query.withPayload() ? m.row().snapshot(payload(m.row())) : m.head());
             }
             return new RunPage(page, total);
         });

@@ -15,7 +15,8 @@ import java.util.Set;
  * {@code SnapshotStores.open("filestore:./data/runs")}. Registered in
  * {@code META-INF/services/dev.baton.store.SnapshotStoreProvider}. One property:
  * {@code lockTimeout}, the longest a call waits for the store's lock (an ISO-8601 duration such as
- * {@code PT2S}; default 10 s); any other property is refused.
+ * {@code PT2S}; default 10 s); any other property is refused. Stateless and thread-safe; the
+ * caller closes each store it opens.
  */
 public final class FileSnapshotStoreProvider implements SnapshotStoreProvider {
 

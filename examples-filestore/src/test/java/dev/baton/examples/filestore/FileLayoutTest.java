@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.InvalidOptionException;
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.io.IOException;
@@ -45,8 +45,9 @@ class FileLayoutTest {
     }
 
     private RunSnapshot claimedRun() {
-        RunSnapshot s = new RunSnapshot("run-1", "agent-1", RunStatus.SUSPENDED, "t", "u", T0, T0, 1, null, null,
-                "{\"big\":\"payload\"}", T0.plusSeconds(60), "{\"calls\":[]}");
+        RunSnapshot s = RunSnapshot.builder().runId("run-1").agentId("agent-1").status(RunStatus.SUSPENDED)
+                .threadId("t").resourceId("u").createdAt(T0).suspendedAt(T0)
+                .payload("{\"big\":\"payload\"}").expiresAt(T0.plusSeconds(60)).summary("{\"calls\":[]}").build();
         assertThat(store.insert(s)).isTrue();
         RunSnapshot claimed = s.claimed("me", T0.plusSeconds(30), s.payload());
         assertThat(store.compareAndSet(1, claimed)).isTrue();

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * The databases {@link JdbcSnapshotStore} speaks, with what differs between them: the DDL
  * (a folder of versioned migrations each), how a duplicate key is reported, and how ids are
- * compared byte for byte.
+ * compared byte for byte. Immutable and thread-safe.
  */
 public enum JdbcDialect {
     /** PostgreSQL 12 or newer. Ids are {@code VARCHAR COLLATE "C"}: binary order, exact match. */
@@ -33,12 +33,17 @@ public enum JdbcDialect {
         this.maxIdLength = maxIdLength;
     }
 
-    /** The human name, e.g. {@code PostgreSQL}. */
+    /** {@return the human name, e.g. {@code PostgreSQL}} */
     public String displayName() {
         return displayName;
     }
 
-    /** The dialect of a JDBC URL, if it is one Baton supports. */
+    /**
+     * The dialect of a JDBC URL, if it is one Baton supports.
+     *
+     * @param url a JDBC URL, such as {@code jdbc:postgresql://db/app}
+     * @return the dialect, or empty for a database Baton does not support
+     */
     public static Optional<JdbcDialect> forUrl(String url) {
         String u = url.toLowerCase(Locale.ROOT);
         if (u.startsWith("jdbc:postgresql:")) return Optional.of(POSTGRESQL);
@@ -48,7 +53,12 @@ public enum JdbcDialect {
         return Optional.empty();
     }
 
-    /** The dialect of {@link java.sql.DatabaseMetaData#getDatabaseProductName()}, if supported. */
+    /**
+     * The dialect of {@link java.sql.DatabaseMetaData#getDatabaseProductName()}, if supported.
+     *
+     * @param product the product name the driver reports, such as {@code PostgreSQL} or {@code MariaDB}
+     * @return the dialect, or empty for a database Baton does not support
+     */
     public static Optional<JdbcDialect> forProductName(String product) {
         String p = product.toLowerCase(Locale.ROOT);
         if (p.contains("postgres")) return Optional.of(POSTGRESQL);

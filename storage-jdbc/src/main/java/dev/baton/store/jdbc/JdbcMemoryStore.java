@@ -1,15 +1,12 @@
 package dev.baton.store.jdbc;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.StorageException;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
-import dev.baton.memory.ThreadPage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -21,7 +18,6 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The thread memory of a {@link JdbcSnapshotStore}: {@code <table>_threads} and
@@ -47,8 +43,6 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  */
 final class JdbcMemoryStore implements MemoryStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int MAX_ROLE = 32;
     /** Messages PostgreSQL appends in one statement (4 parameters each, of at most 65,535); a bigger batch is a transaction. */
     private static final int MAX_ONE_STATEMENT = 1_000;
 
@@ -74,7 +68,7 @@ final class JdbcMemoryStore implements MemoryStore {
             db.bindId(u, 0, t.id());
             db.bindId(u, 1, t.resourceId());
             JdbcAccess.bindText(u, 2, t.title());
-            u.bind(3, json(t.metadata()));
+            u.bind(3, t.metadataJson());
             u.bind(4, t.createdAt().toEpochMilli());
             u.bind(5, t.updatedAt().toEpochMilli());
             try {
@@ -104,7 +98,7 @@ final class JdbcMemoryStore implements MemoryStore {
         return db.call("updating", "thread", t.id(), h -> {
             var u = h.createUpdate("UPDATE " + threads + " SET title = ?, metadata = ?, updated_at = ? WHERE id = ?");
             JdbcAccess.bindText(u, 0, t.title());
-            u.bind(1, json(t.metadata()));
+            u.bind(1, t.metadataJson());
             u.bind(2, t.updatedAt().toEpochMilli());
             db.bindId(u, 3, t.id());
             return u.execute() == 1;
@@ -147,10 +141,6 @@ final class JdbcMemoryStore implements MemoryStore {
         Objects.requireNonNull(at, "at");
         for (StoredMessage.New m : batch) {
             db.checkFits("runId", m.runId(), "of a message ");
-            if (m.role().length() > MAX_ROLE) {
-                throw new IllegalArgumentException("role '" + m.role() + "' is longer than the " + MAX_ROLE + " characters "
-                        + db.description + " keeps");
-            }
         }
         if (!db.fits(threadId)) return false;
         long millis = at.toEpochMilli();
@@ -165,7 +155,7 @@ final class JdbcMemoryStore implements MemoryStore {
             var insert = t.prepareBatch(insertIfNew());
             for (StoredMessage.New m : batch) {
                 seq++;
-                List<Object> row = List.of(db.id(threadId), seq, db.id(m.runId()), m.runIndex(), m.role(), m.content(), millis);
+                List<Object> row = List.of(db.id(threadId), seq, db.id(m.runId()), m.runIndex(), m.role().wireName(), m.content(), millis);
                 int i = 0;
                 for (Object v : row) insert.bind(i++, v);
                 if (db.dialect == JdbcDialect.H2) {   // NOT EXISTS (thread_id, run_id, run_index)
@@ -207,7 +197,7 @@ final class JdbcMemoryStore implements MemoryStore {
         for (StoredMessage.New m : batch) {
             q.bind(k++, m.runId());
             q.bind(k++, m.runIndex());
-            q.bind(k++, m.role());
+            q.bind(k++, m.role().wireName());
             q.bind(k++, m.content());
         }
         return q.mapTo(Long.class).findOne().isPresent();
@@ -350,34 +340,37 @@ final class JdbcMemoryStore implements MemoryStore {
     private RowMapper<MemoryThread> threadRow() {
         return (rs, ctx) -> {
             String id = Objects.requireNonNull(db.readId(rs, 1), "id");
-            return new MemoryThread(id, db.readId(rs, 2), rs.getString(3), metadata(id, rs.getString(4)),
-                    Instant.ofEpochMilli(rs.getLong(5)), Instant.ofEpochMilli(rs.getLong(6)));
+            String metadata = rs.getString(4);
+            if (metadata == null) {
+                throw new StorageException(db.description + ": thread '" + id + "' has no stored metadata");
+            }
+            try {
+                return MemoryThread.builder().id(id).resourceId(db.readId(rs, 2)).title(rs.getString(3))
+                        .metadataJson(metadata)
+                        .createdAt(Instant.ofEpochMilli(rs.getLong(5))).updatedAt(Instant.ofEpochMilli(rs.getLong(6)))
+                        .build();
+            } catch (IllegalArgumentException e) {
+                throw new StorageException(db.description + ": the stored " + e.getMessage(), e);
+            }
         };
     }
 
     private RowMapper<StoredMessage> messageRow() {
-        return (rs, ctx) -> new StoredMessage(Objects.requireNonNull(db.readId(rs, 1), "thread_id"), rs.getLong(2),
-                Objects.requireNonNull(db.readId(rs, 3), "run_id"), rs.getInt(4), rs.getString(5), rs.getString(6),
-                Instant.ofEpochMilli(rs.getLong(7)));
-    }
-
-    private static String json(ObjectNode metadata) {
-        try {
-            return JSON.writeValueAsString(metadata);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("thread metadata cannot be written as JSON: " + e.getMessage(), e);
-        }
-    }
-
-    private ObjectNode metadata(String threadId, @Nullable String text) {
-        try {
-            JsonNode n = text == null ? null : JSON.readTree(text);
-            if (n instanceof ObjectNode o) return o;
-        } catch (JsonProcessingException e) {
-            throw new StorageException(db.description + ": the metadata of thread '" + threadId + "' is not JSON: "
-                    + e.getOriginalMessage(), e);
-        }
-        throw new StorageException(db.description + ": the metadata of thread '" + threadId + "' is not a JSON object");
+        return (rs, ctx) -> {
+            String threadId = Objects.requireNonNull(db.readId(rs, 1), "thread_id");
+            long seq = rs.getLong(2);
+            String role = rs.getString(5);
+            Role r;
+            try {
+                r = Role.fromWireName(role);
+            } catch (IllegalArgumentException e) {
+                throw new StorageException(db.description + ": message " + seq + " of thread '" + threadId
+                        + "' has no known role: " + e.getMessage(), e);
+            }
+            return StoredMessage.builder().threadId(threadId).seq(seq)
+                    .runId(Objects.requireNonNull(db.readId(rs, 3), "run_id")).runIndex(rs.getInt(4))
+                    .role(r).content(rs.getString(6)).createdAt(Instant.ofEpochMilli(rs.getLong(7))).build();
+        };
     }
 
     @Override

@@ -1,9 +1,9 @@
 package dev.baton.store.jdbc;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,7 @@ final class JdbcRunListing {
     private final JdbcAccess db;
     private final String table;
     private final RunRows rows;
-    /** {@link Schema#COLUMNS} with the payload, and with the payload only where the summary is missing. */
+    /** {@link Schema#COLUMNS} with the payload, and with an empty payload (the summary is what a listing shows). */
     private final String withPayload;
     private final String withoutPayload;
 
@@ -31,14 +31,10 @@ final class JdbcRunListing {
         this.table = table;
         this.rows = rows;
         this.withPayload = Schema.COLUMNS;
-        // payload is the 11th column: keep the name, so the row reads the same either way. InnoDB
-        // fetches every column a statement names, a payload stored off-page included, even where
-        // the CASE never reads it: there the payload comes from a subquery that only a row
-        // without a summary runs. PostgreSQL (TOAST), H2 (LOBs) and SQLite read it only when used.
-        String payloadIfNoSummary = db.dialect == JdbcDialect.MYSQL
-                ? "(SELECT w.payload FROM " + table + " w WHERE w.run_id = " + table + ".run_id)" : "payload";
-        this.withoutPayload = Schema.COLUMNS.replace(" payload,",
-                " CASE WHEN summary IS NULL THEN " + payloadIfNoSummary + " ELSE '' END AS payload,");
+        // payload is the 11th column: keep the name, so the row reads the same either way. A
+        // payload-free listing never names the payload column, so no database fetches it (InnoDB
+        // would fetch a payload stored off-page for every column a statement names).
+        this.withoutPayload = Schema.COLUMNS.replace(" payload,", " '' AS payload,");
     }
 
     /** A statement and its parameters, ids already in their bound form. */

@@ -1,7 +1,7 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.StorageException;
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -59,6 +59,12 @@ import org.jspecify.annotations.Nullable;
  * {@code AUTO_SERVER=TRUE} are {@link StoreCapability#SHARED} and {@link StoreCapability#DURABLE};
  * an H2 file without {@code AUTO_SERVER} is only durable (a second process cannot open it);
  * {@code jdbc:h2:mem:} and an in-memory SQLite database are neither.
+ *
+ * <p>Thread-safe: one store (and its {@link #memory()}) serves every thread of a process, each
+ * call on a connection of its own from the pool. Whoever opened the store closes it:
+ * {@link #close()} closes the pool a URL-opened store created, never a {@code DataSource} or
+ * {@code Jdbi} passed to {@link #builder(DataSource)} or {@link #builder(Jdbi)}. Driver failures
+ * are {@link StorageException}s naming the database and the run or thread.
  */
 public final class JdbcSnapshotStore implements SnapshotStore {
 
@@ -90,7 +96,12 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         this.memory = new JdbcMemoryStore(db, table);
     }
 
-    /** Starts a store on the application's {@link DataSource}; Baton never closes it. */
+    /**
+     * Starts a store on the application's {@link DataSource}; Baton never closes it.
+     *
+     * @param dataSource the application's pool
+     * @return a builder; {@link Builder#build()} connects
+     */
     public static Builder builder(DataSource dataSource) {
         return new Builder(Jdbi.create(Objects.requireNonNull(dataSource, "dataSource")), null);
     }
@@ -98,12 +109,15 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /**
      * Starts a store on the application's {@link Jdbi}; Baton never closes what it connects to,
      * and changes none of its settings (the query timeout is set on the store's own handles).
+     *
+     * @param jdbi the application's Jdbi
+     * @return a builder; {@link Builder#build()} connects
      */
     public static Builder builder(Jdbi jdbi) {
         return new Builder(Objects.requireNonNull(jdbi, "jdbi"), null);
     }
 
-    /** Builder for {@link JdbcSnapshotStore}. */
+    /** Builder for {@link JdbcSnapshotStore}. Not thread-safe: one thread builds a store. */
     public static final class Builder {
         private final Jdbi jdbi;
         private @Nullable AutoCloseable owned;
@@ -119,32 +133,59 @@ public final class JdbcSnapshotStore implements SnapshotStore {
             this.owned = owned;
         }
 
-        /** The table; default {@value #DEFAULT_TABLE}. A plain identifier, at most 40 characters. */
+        /**
+         * The table; default {@value #DEFAULT_TABLE}. A plain identifier, at most 40 characters.
+         *
+         * @param table the runs table's name; the thread memory's tables are named after it
+         * @return this builder
+         * @throws IllegalArgumentException if it is not a plain identifier of at most 40 characters
+         */
         public Builder table(String table) {
             this.table = Schema.checkTable(table);
             return this;
         }
 
-        /** What to do with the table at start; default {@link SchemaMode#CREATE}. */
+        /**
+         * What to do with the table at start; default {@link SchemaMode#CREATE}.
+         *
+         * @param schemaMode create, validate or leave the schema alone
+         * @return this builder
+         */
         public Builder schemaMode(SchemaMode schemaMode) {
             this.schemaMode = Objects.requireNonNull(schemaMode, "schemaMode");
             return this;
         }
 
-        /** The database; by default read from the connection's metadata at {@link #build()}. */
+        /**
+         * The database; by default read from the connection's metadata at {@link #build()}.
+         *
+         * @param dialect the database's dialect
+         * @return this builder
+         */
         public Builder dialect(JdbcDialect dialect) {
             this.dialect = Objects.requireNonNull(dialect, "dialect");
             return this;
         }
 
-        /** Seconds a statement may run before it is cancelled; default {@value #DEFAULT_QUERY_TIMEOUT_SECONDS}. */
+        /**
+         * Seconds a statement may run before it is cancelled; default {@value #DEFAULT_QUERY_TIMEOUT_SECONDS}.
+         *
+         * @param seconds at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code seconds} is less than 1
+         */
         public Builder queryTimeoutSeconds(int seconds) {
             if (seconds < 1) throw new IllegalArgumentException("queryTimeoutSeconds must be >= 1, was " + seconds);
             this.queryTimeoutSeconds = seconds;
             return this;
         }
 
-        /** How the store names itself in messages, e.g. the redacted URL; default the dialect and table. */
+        /**
+         * How the store names itself in messages, e.g. the redacted URL; default the dialect and table.
+         *
+         * @param description the name in messages and {@link JdbcSnapshotStore#describe()}
+         * @return this builder
+         */
         public Builder description(String description) {
             this.description = Objects.requireNonNull(description, "description");
             return this;
@@ -165,6 +206,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         /**
          * Connects, detects the dialect if not given, and applies the {@link SchemaMode}.
          *
+         * @return the store, open
          * @throws StorageException if the database cannot be reached or the schema is not usable
          */
         public JdbcSnapshotStore build() {
@@ -196,6 +238,10 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     /**
      * The DDL of every migration (the runs table, its indexes, the thread memory's tables) and of
      * the history table, for {@code dialect}, as one script to run in order.
+     *
+     * @param dialect the database
+     * @param table   the runs table's name
+     * @return the script, statements separated by {@code ;} and a line break
      */
     public static String ddl(JdbcDialect dialect, String table) {
         return Schema.ddl(Objects.requireNonNull(dialect, "dialect"), table);
@@ -203,6 +249,8 @@ public final class JdbcSnapshotStore implements SnapshotStore {
 
     /**
      * Prints the DDL: {@code java -cp ... dev.baton.store.jdbc.JdbcSnapshotStore postgresql|mysql|h2|sqlite [table]}.
+     *
+     * @param args the dialect's name and, optionally, the table's
      */
     public static void main(String[] args) {
         if (args.length < 1 || args.length > 2) {
@@ -213,12 +261,12 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         System.out.print(ddl(d, args.length > 1 ? args[1] : DEFAULT_TABLE));
     }
 
-    /** The database this store talks to. */
+    /** {@return the database this store talks to} */
     public JdbcDialect dialect() {
         return dialect;
     }
 
-    /** The table this store keeps its runs in. */
+    /** {@return the table this store keeps its runs in} */
     public String table() {
         return table;
     }
@@ -322,8 +370,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
 
     /**
      * One {@code SELECT ... WHERE agent_id = ? AND expires_at <= ? AND <suspended now> ORDER BY
-     * expires_at, run_id LIMIT ?} on the index {@code <table>_due}; payloads are left out (empty)
-     * except for rows without a summary.
+     * expires_at, run_id LIMIT ?} on the index {@code <table>_due}; payloads are left out (empty).
      */
     @Override
     public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {

@@ -34,6 +34,9 @@ import org.jdbi.v3.core.Jdbi;
  * On SQLite the pool opens the file in WAL mode with a {@code busy_timeout}, so concurrent
  * writers wait for each other instead of failing; on H2 the lock timeout is raised likewise, and
  * {@code WRITE_DELAY=0} makes every commit reach the file at once, so a killed JVM loses no claim.
+ *
+ * <p>Stateless and thread-safe; found by {@code SnapshotStores.open} through the service loader.
+ * The caller closes each store it opens (which closes that store's pool).
  */
 public final class JdbcSnapshotStoreProvider implements SnapshotStoreProvider {
 

@@ -1,8 +1,8 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.SnapshotFormatException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -45,7 +45,7 @@ final class RunRows {
         JdbcAccess.bindMillis(u, 9, s.leaseExpiresAt());
         u.bind(10, s.payload());
         JdbcAccess.bindMillis(u, 11, s.expiresAt());
-        JdbcAccess.bindText(u, 12, s.summary());
+        u.bind(12, s.summary());
     }
 
     /** Binds the columns of {@link #CHANGING} from position 0 to 7; the caller binds the rest. */
@@ -57,7 +57,7 @@ final class RunRows {
         JdbcAccess.bindMillis(u, 4, r.leaseExpiresAt());
         u.bind(5, r.payload());
         JdbcAccess.bindMillis(u, 6, r.expiresAt());
-        JdbcAccess.bindText(u, 7, r.summary());
+        u.bind(7, r.summary());
     }
 
     /** True when the row at the cursor holds a run (false for the all-NULL row of a page past the end). */
@@ -86,9 +86,17 @@ final class RunRows {
             Instant leaseExpiresAt = millis(rs, 10);
             String payload = required(runId, "payload", rs.getString(11));
             Instant expiresAt = millis(rs, 12);
-            String summary = rs.getString(13);
-            return new RunSnapshot(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version,
-                    leaseOwner, leaseExpiresAt, payload, expiresAt, summary);
+            String summary = required(runId, "summary", rs.getString(13));
+            return RunSnapshot.builder()
+                    .runId(runId).agentId(agentId).status(status)
+                    .threadId(threadId).resourceId(resourceId)
+                    .createdAt(createdAt).suspendedAt(suspendedAt)
+                    .version(version)
+                    .lease(leaseOwner, leaseExpiresAt)
+                    .payload(payload)
+                    .expiresAt(expiresAt)
+                    .summary(summary)
+                    .build();
         } catch (IllegalArgumentException e) {   // RunSnapshot's own checks: version < 1, a lease on a SUSPENDED run, ...
             throw new SnapshotFormatException(runId, e.getMessage() + " in " + db.description, e);
         }

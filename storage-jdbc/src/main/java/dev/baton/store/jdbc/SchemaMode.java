@@ -3,7 +3,7 @@ package dev.baton.store.jdbc;
 import java.util.Locale;
 
 /**
- * What a {@link JdbcSnapshotStore} does with its table when it starts.
+ * What a {@link JdbcSnapshotStore} does with its table when it starts. Immutable and thread-safe.
  *
  * <ul>
  *   <li>{@link #CREATE} (the default): applies the missing versioned migrations and records them in
@@ -17,9 +17,20 @@ import java.util.Locale;
  * </ul>
  */
 public enum SchemaMode {
-    CREATE, VALIDATE, NONE;
+    /** Applies the missing versioned migrations at start (the default). */
+    CREATE,
+    /** Changes nothing, and fails at start if a table or column of the store is missing. */
+    VALIDATE,
+    /** Touches nothing and checks nothing. */
+    NONE;
 
-    /** Parses {@code create}, {@code validate} or {@code none}, ignoring case. */
+    /**
+     * Parses {@code create}, {@code validate} or {@code none}, ignoring case.
+     *
+     * @param value the mode's name, as in the {@code schemaMode} property
+     * @return the mode
+     * @throws IllegalArgumentException for any other value, naming the three
+     */
     public static SchemaMode parse(String value) {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));

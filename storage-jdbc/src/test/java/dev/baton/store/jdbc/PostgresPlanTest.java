@@ -3,8 +3,8 @@ package dev.baton.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStores;
 import java.time.Instant;
 import java.util.Arrays;
@@ -77,7 +77,7 @@ class PostgresPlanTest {
             // visited the heap, on PostgreSQL 14 and 17 alike (issue 22; not the major's planner).
             h.execute("SET synchronous_commit = on");
             // 100 agents x 1,000 runs; 200 threads and 50 resources per agent; a quarter claimed;
-            // a tenth with a deadline; summaries on all but the oldest thousand (written by Baton 0.1)
+            // a tenth with a deadline; every run with its summary
             h.execute("INSERT INTO " + TABLE + " (" + Schema.COLUMNS + ")"
                     + " SELECT 'run-' || g, 'agent-' || (g % 100),"
                     + "  CASE WHEN g % 4 = 0 THEN 'RESUMING' ELSE 'SUSPENDED' END,"
@@ -85,9 +85,9 @@ class PostgresPlanTest {
                     + "  1700000000000 + g * 1000, 1700000000000 + g * 1000 + 5, 1,"
                     + "  CASE WHEN g % 4 = 0 THEN 'instance-1' END,"
                     + "  CASE WHEN g % 4 = 0 THEN 1900000000000 END,"
-                    + "  '{\"formatVersion\":1}',"
+                    + "  '{\"formatVersion\":2}',"
                     + "  CASE WHEN g % 10 = 0 THEN 1700000000000 + g * 1000 + 3600000 END,"
-                    + "  CASE WHEN g > 1000 THEN '{\"calls\":[]}' END"
+                    + "  '{\"calls\":[]}'"
                     + " FROM generate_series(1, 100000) AS g");
             // thread memory: 50 resources x 2,000 threads; the first 1,000 threads have 100 messages each
             h.execute("INSERT INTO " + TABLE + "_threads (id, resource_id, title, metadata, created_at,"
@@ -346,8 +346,10 @@ class PostgresPlanTest {
             // due if g % 10 == 0 and created + 1 h <= now, suspended unless g % 4 == 0
             var runs = store.listDue("agent-10", now, 50);
             assertThat(runs).extracting(r -> r.runId()).startsWith("run-10", "run-110", "run-210", "run-310");
-            assertThat(runs).hasSize(50).allSatisfy(r -> assertThat(r.payload())
-                    .isEqualTo(r.summary() == null ? "{\"formatVersion\":1}" : ""));   // runs up to 1000 have no summary
+            assertThat(runs).hasSize(50).allSatisfy(r -> {   // payload-free, with the summary
+                assertThat(r.payload()).isEmpty();
+                assertThat(r.summary()).isEqualTo("{\"calls\":[]}");
+            });
         }
     }
 

@@ -4,12 +4,13 @@ import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoredMessage;
 import dev.baton.tck.support.Snapshots;
 import java.net.URI;
 import java.time.Instant;
@@ -71,8 +72,8 @@ abstract class RoundTripContract {
     RunSnapshot run(String name, long offset) {
         Instant created = T0.plusMillis(offset * 1000);
         String id = agent + "/" + name;
-        return new RunSnapshot(id, agent, dev.baton.agent.RunStatus.SUSPENDED, "t", "u", created, created, 1, null, null,
-                Snapshots.payloadFor(id), created.plusSeconds(60), "{\"calls\":[]}");
+        return Snapshots.suspendedAt(agent, id, created).threadId("t").resourceId("u")
+                .expiresAt(created.plusSeconds(60)).build();
     }
 
     RunQuery.Builder query() {
@@ -138,8 +139,8 @@ abstract class RoundTripContract {
             assertThat(trips(() -> assertThat(store.compareAndSet(1, claimed)).isTrue())).hasSize(1);
             assertThat(trips(() -> assertThat(store.renewLease(s.runId(), 2, "me", T0.plusSeconds(60))).isTrue())).hasSize(1);
             RunSnapshot progressed = store.find(s.runId()).orElseThrow();
-            RunSnapshot next = new RunSnapshot(s.runId(), agent, progressed.status(), "t", "u", s.createdAt(), s.suspendedAt(), 4,
-                    "me", progressed.leaseExpiresAt(), s.payload() + " ", null, "{\"calls\":[1]}");
+            RunSnapshot next = progressed.toBuilder().version(4).payload(s.payload() + " ").expiresAt(null)
+                    .summary("{\"calls\":[1]}").build();
             assertThat(trips(() -> assertThat(store.compareAndSet(3, next)).isTrue())).hasSize(1);
             assertThat(trips(() -> assertThat(store.delete(s.runId(), 4)).isTrue())).hasSize(1);
         }
@@ -165,7 +166,7 @@ abstract class RoundTripContract {
         void anAppendCostsTheSameRoundTripsWhateverTheThreadLengthAndReadsOneEach() {
             MemoryStore memory = store.memory().orElseThrow();
             String thread = uniqueId("trips-thread");
-            memory.createThread(new MemoryThread(thread, agent, null, null, T0, T0));
+            memory.createThread(MemoryThread.builder().id(thread).resourceId(agent).createdAt(T0).updatedAt(T0).build());
             wire.reset();
             memory.append(thread, List.of(msg("r0", 0)), T0);
             int first = wire.trips().size();
@@ -182,7 +183,7 @@ abstract class RoundTripContract {
         }
 
         private StoredMessage.New msg(String run, int index) {
-            return new StoredMessage.New(run, index, "user", "{\"text\":\"hi\"}");
+            return StoredMessage.New.builder().runId(run).runIndex(index).role(Role.USER).content("{\"text\":\"hi\"}").build();
         }
     }
 }

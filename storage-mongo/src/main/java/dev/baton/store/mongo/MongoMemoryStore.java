@@ -3,10 +3,6 @@ package dev.baton.store.mongo;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoWriteException;
@@ -23,11 +19,12 @@ import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.Updates;
 import dev.baton.StorageException;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
-import dev.baton.memory.ThreadPage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * {@link MongoSnapshotStore#memory()}.
  *
  * <pre>{@code
- * threads:  { _id: threadId, resourceId, title, metadata: "<JSON text>", createdAt: Date, updatedAt: Date,
+ * threads:  { _id: threadId, resourceId, title, metadata: "<JSON text, verbatim>", createdAt: Date, updatedAt: Date,
  *             seq: long (the message counter), gen: "<this incarnation of the thread>" }
  * messages: { threadId, gen, seq: long, runId, runIndex: int, role, content: "<JSON text>", createdAt: Date }
  * }</pre>
@@ -75,7 +72,6 @@ import org.jspecify.annotations.Nullable;
  * the range.
  */
 final class MongoMemoryStore implements MemoryStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     static final String INDEX_THREADS_RESOURCE = "baton_threads_resource_updated";
@@ -128,7 +124,7 @@ final class MongoMemoryStore implements MemoryStore {
         Document doc = new Document(ID, t.id())
                 .append(RESOURCE_ID, t.resourceId())
                 .append(TITLE, t.title())
-                .append(METADATA, json(t.metadata()))
+                .append(METADATA, t.metadataJson())
                 .append(CREATED_AT, Date.from(t.createdAt()))
                 .append(UPDATED_AT, Date.from(t.updatedAt()))
                 .append(SEQ, 0L)
@@ -155,7 +151,7 @@ final class MongoMemoryStore implements MemoryStore {
     @Override
     public boolean updateThread(MemoryThread t) {
         Objects.requireNonNull(t, "thread");
-        Bson update = Updates.combine(Updates.set(TITLE, t.title()), Updates.set(METADATA, json(t.metadata())),
+        Bson update = Updates.combine(Updates.set(TITLE, t.title()), Updates.set(METADATA, t.metadataJson()),
                 Updates.set(UPDATED_AT, Date.from(t.updatedAt())));
         return access.run("updating thread '" + t.id() + "'", null,
                 () -> threads.updateOne(eq(ID, t.id()), update).getMatchedCount() == 1);
@@ -209,7 +205,7 @@ final class MongoMemoryStore implements MemoryStore {
             List<Document> docs = new ArrayList<>(list.size());
             for (StoredMessage.New m : list) {
                 docs.add(new Document(THREAD_ID, threadId).append(GEN, gen).append(SEQ, seq++).append(RUN_ID, m.runId())
-                        .append(RUN_INDEX, m.runIndex()).append(ROLE, m.role()).append(CONTENT, m.content())
+                        .append(RUN_INDEX, m.runIndex()).append(ROLE, m.role().wireName()).append(CONTENT, m.content())
                         .append(CREATED_AT, when));
             }
             try {
@@ -268,10 +264,12 @@ final class MongoMemoryStore implements MemoryStore {
     private MemoryThread thread(Document d) {
         Object id = d.get(ID);
         try {
-            JsonNode meta = JSON.readTree(d.getString(METADATA));
-            return new MemoryThread(d.getString(ID), d.getString(RESOURCE_ID), d.getString(TITLE), (ObjectNode) meta,
-                    d.getDate(CREATED_AT).toInstant(), d.getDate(UPDATED_AT).toInstant());
-        } catch (JsonProcessingException | RuntimeException e) {
+            String metadata = Objects.requireNonNull(d.getString(METADATA), "no metadata");
+            return MemoryThread.builder().id(d.getString(ID)).resourceId(d.getString(RESOURCE_ID)).title(d.getString(TITLE))
+                    .metadataJson(metadata)
+                    .createdAt(d.getDate(CREATED_AT).toInstant()).updatedAt(d.getDate(UPDATED_AT).toInstant())
+                    .build();
+        } catch (RuntimeException e) {
             throw new StorageException(access.description + ": the document of thread '" + id + "' is not a valid thread (" + e
                     + "); was it written by something else than Baton?", e);
         }
@@ -279,20 +277,14 @@ final class MongoMemoryStore implements MemoryStore {
 
     private StoredMessage message(Document d) {
         try {
-            return new StoredMessage(d.getString(THREAD_ID), d.get(SEQ, Number.class).longValue(), d.getString(RUN_ID),
-                    d.get(RUN_INDEX, Number.class).intValue(), d.getString(ROLE), d.getString(CONTENT),
-                    d.getDate(CREATED_AT).toInstant());
+            return StoredMessage.builder().threadId(d.getString(THREAD_ID)).seq(d.get(SEQ, Number.class).longValue())
+                    .runId(d.getString(RUN_ID)).runIndex(d.get(RUN_INDEX, Number.class).intValue())
+                    .role(Role.fromWireName(d.getString(ROLE))).content(d.getString(CONTENT))
+                    .createdAt(d.getDate(CREATED_AT).toInstant())
+                    .build();
         } catch (RuntimeException e) {
             throw new StorageException(access.description + ": a message document of thread '" + d.get(THREAD_ID)
                     + "' is not a valid message (" + e + "); was it written by something else than Baton?", e);
-        }
-    }
-
-    private static String json(ObjectNode metadata) {
-        try {
-            return JSON.writeValueAsString(metadata);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("thread metadata cannot be written as JSON: " + e.getMessage(), e);
         }
     }
 

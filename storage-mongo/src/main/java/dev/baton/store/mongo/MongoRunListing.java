@@ -4,7 +4,6 @@ import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.gt;
 import static com.mongodb.client.model.Filters.gte;
-import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lt;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
@@ -15,7 +14,6 @@ import static dev.baton.store.mongo.RunDocuments.FIELDS;
 import static dev.baton.store.mongo.RunDocuments.FIELDS_WITHOUT_PAYLOAD;
 import static dev.baton.store.mongo.RunDocuments.ID;
 import static dev.baton.store.mongo.RunDocuments.LEASE_EXPIRES_AT;
-import static dev.baton.store.mongo.RunDocuments.PAYLOAD;
 import static dev.baton.store.mongo.RunDocuments.RESOURCE_ID;
 import static dev.baton.store.mongo.RunDocuments.STATUS;
 import static dev.baton.store.mongo.RunDocuments.THREAD_ID;
@@ -28,16 +26,14 @@ import com.mongodb.client.model.Facet;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import dev.baton.InvalidOptionException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -119,7 +115,7 @@ final class MongoRunListing {
     }
 
     private List<RunSnapshot> page(Bson filter, long offset, @Nullable Integer limit, boolean withPayload) {
-        List<RunSnapshot> items = access.run("list", null, () -> {
+        return access.run("list", null, () -> {
             FindIterable<Document> find = collection.find(filter).projection(withPayload ? FIELDS : FIELDS_WITHOUT_PAYLOAD)
                     .sort(ORDER);
             if (limit != null) find = find.skip((int) offset).limit(limit);
@@ -127,31 +123,6 @@ final class MongoRunListing {
             for (Document d : find) out.add(RunDocuments.fromDocument(d, withPayload));
             return out;
         });
-        return withPayload ? items : withLegacyPayloads(items);
-    }
-
-    /**
-     * The runs without payloads, except that a run without a summary (stored by Baton 0.1) gets its
-     * payload, read by {@code _id} in one {@code find} for all of them; none on a store Baton 0.2 wrote.
-     */
-    private List<RunSnapshot> withLegacyPayloads(List<RunSnapshot> items) {
-        List<String> legacy = items.stream().filter(r -> r.summary() == null).map(RunSnapshot::runId).toList();
-        if (legacy.isEmpty()) return items;
-        Map<String, String> payloads = new HashMap<>();
-        access.run("list", null, () -> {
-            for (Document d : collection.find(in(ID, legacy)).projection(Projections.include(ID, PAYLOAD))) {
-                payloads.put(d.getString(ID), d.getString(PAYLOAD));
-            }
-            return payloads;
-        });
-        List<RunSnapshot> out = new ArrayList<>(items.size());
-        for (RunSnapshot r : items) {
-            String payload = r.summary() == null ? payloads.get(r.runId()) : null;
-            out.add(payload == null ? r : new RunSnapshot(r.runId(), r.agentId(), r.status(), r.threadId(), r.resourceId(),
-                    r.createdAt(), r.suspendedAt(), r.version(), r.leaseOwner(), r.leaseExpiresAt(), payload, r.expiresAt(),
-                    r.summary()));
-        }
-        return out;
     }
 
     /** The total and the page's {@code _id}s and versions, from one pass over the matches. */
@@ -201,14 +172,13 @@ final class MongoRunListing {
         if (limit == 0) return List.of();
         Date at = Date.from(now);
         Bson filter = and(eq(AGENT_ID, agentId), lte(EXPIRES_AT, at), suspendedAt(at));
-        List<RunSnapshot> items = access.run("listDue", null, () -> {
+        return access.run("listDue", null, () -> {
             List<RunSnapshot> out = new ArrayList<>();
             for (Document d : collection.find(filter).projection(FIELDS_WITHOUT_PAYLOAD).sort(DUE_ORDER).limit(limit)) {
                 out.add(RunDocuments.fromDocument(d, false));
             }
             return out;
         });
-        return withLegacyPayloads(items);
     }
 
     // ---------------------------------------------------------------- the filter

@@ -27,10 +27,11 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Updates;
 import dev.baton.InvalidOptionException;
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Instant;
@@ -88,6 +89,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Capabilities: {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE},
  * {@link StoreCapability#STORE_CLOCK} and {@link StoreCapability#THREAD_MEMORY}.
+ *
+ * <p>Thread-safe: one store (and its {@link #memory()}) serves every thread of a process, on the
+ * client's connection pool. Whoever opened the store closes it: {@link #close()} closes a client the
+ * store opened from a URL, never one passed to {@link #builder}. Driver failures are
+ * {@link StorageException}s naming the database, the collection and the run or thread.
  */
 public final class MongoSnapshotStore implements SnapshotStore {
 
@@ -126,7 +132,10 @@ public final class MongoSnapshotStore implements SnapshotStore {
      * Starts a store on {@code client}, which the application owns: the store never closes it.
      * Timeouts are the client's own; configure server selection, connect and socket timeouts on it.
      *
+     * @param client   the application's client
      * @param database the database name, e.g. {@code "app"}
+     * @return a builder; {@link Builder#build()} opens the store
+     * @throws InvalidOptionException if the database name is empty or contains {@code $} or NUL
      */
     public static Builder builder(MongoClient client, String database) {
         return new Builder(client, database);
@@ -143,7 +152,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         }
     }
 
-    /** Builds a {@link MongoSnapshotStore} on an application-owned {@link MongoClient}. */
+    /** Builds a {@link MongoSnapshotStore} on an application-owned {@link MongoClient}. Not thread-safe: one thread builds a store. */
     public static final class Builder {
         private final MongoClient client;
         private final String database;
@@ -155,7 +164,14 @@ public final class MongoSnapshotStore implements SnapshotStore {
             this.database = checkName("database", database);
         }
 
-        /** The collection holding the runs; default {@value MongoSnapshotStore#DEFAULT_COLLECTION}. */
+        /**
+         * The collection holding the runs; default {@value MongoSnapshotStore#DEFAULT_COLLECTION}. The
+         * thread memory's collections are named after it.
+         *
+         * @param collection the collection's name
+         * @return this builder
+         * @throws InvalidOptionException if the name is empty or contains {@code $} or NUL
+         */
         public Builder collection(String collection) {
             this.collection = checkName("collection", collection);
             return this;
@@ -164,6 +180,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
         /**
          * The least every write asks for; default {@link WriteConcernLevel#MAJORITY}. The client's
          * own write concern is kept where it asks for at least as much.
+         *
+         * @param writeConcern the least every write asks for
+         * @return this builder
          */
         public Builder writeConcern(WriteConcernLevel writeConcern) {
             this.writeConcern = Objects.requireNonNull(writeConcern, "writeConcern");
@@ -173,6 +192,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         /**
          * Opens the store and creates its indexes if missing.
          *
+         * @return the store, open
          * @throws StorageException if the server cannot be reached or refuses the indexes
          */
         public MongoSnapshotStore build() {
@@ -285,12 +305,12 @@ public final class MongoSnapshotStore implements SnapshotStore {
      * {@code <runs>_messages} (see {@link MongoMemoryStore}).
      */
     @Override
-    public Optional<dev.baton.memory.MemoryStore> memory() {
+    public Optional<MemoryStore> memory() {
         access.checkOpen("memory");
         return Optional.of(memory);
     }
 
-    /** The write concern of every write of this store: the client's, or the {@link WriteConcernLevel} asked for. */
+    /** {@return the write concern of every write of this store: the client's, or the {@link WriteConcernLevel} asked for} */
     public WriteConcern writeConcern() {
         return collection.getWriteConcern();
     }
@@ -315,9 +335,8 @@ public final class MongoSnapshotStore implements SnapshotStore {
      *
      * <p>A cursor ({@link RunQuery#after()}) is the range {@code createdAt <= c} on the same index,
      * the ties at {@code c} kept only below the cursor's runId: {@code createdAt < c or _id < runId},
-     * a condition on the index's own keys. Without payloads the find projects the payload away,
-     * and reads it in one more {@code find} by {@code _id} only for the page's runs that have no
-     * summary (stored by Baton 0.1).
+     * a condition on the index's own keys. Without payloads the find projects the payload away
+     * (the summary is what a listing shows), so listing cost does not grow with snapshot size.
      */
     @Override
     public RunPage list(RunQuery query) {

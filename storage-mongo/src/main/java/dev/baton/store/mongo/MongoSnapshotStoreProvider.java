@@ -31,6 +31,9 @@ import java.util.concurrent.TimeUnit;
  * {@code connectTimeoutMS=5000}, {@code socketTimeoutMS=15000}, {@code waitQueueTimeoutMS=10000}
  * (the last two only if the URL sets no {@code timeoutMS}). The store owns the client it opens
  * and closes it on {@link SnapshotStore#close()}.
+ *
+ * <p>Stateless and thread-safe; found by {@code SnapshotStores.open} through the service loader.
+ * The caller closes each store it opens.
  */
 public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
 

@@ -2,8 +2,8 @@ package dev.baton.store.mongo;
 
 import com.mongodb.client.model.Projections;
 import dev.baton.SnapshotFormatException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.Date;
 import org.bson.Document;
@@ -98,20 +98,20 @@ final class RunDocuments {
     private static RunSnapshot readDocument(Document d) {
         Date lease = d.getDate(LEASE_EXPIRES_AT);
         Date expires = d.getDate(EXPIRES_AT);
-        return new RunSnapshot(
-                d.getString(ID),
-                d.getString(AGENT_ID),
-                RunStatus.valueOf(d.getString(STATUS)),
-                d.getString(THREAD_ID),
-                d.getString(RESOURCE_ID),
-                d.getDate(CREATED_AT).toInstant(),
-                d.getDate(SUSPENDED_AT).toInstant(),
-                d.get(VERSION, Number.class).longValue(),
-                d.getString(LEASE_OWNER),
-                lease == null ? null : lease.toInstant(),
-                d.getString(PAYLOAD),
-                expires == null ? null : expires.toInstant(),
-                d.getString(SUMMARY));
+        return RunSnapshot.builder()
+                .runId(d.getString(ID))
+                .agentId(d.getString(AGENT_ID))
+                .status(RunStatus.valueOf(d.getString(STATUS)))
+                .threadId(d.getString(THREAD_ID))
+                .resourceId(d.getString(RESOURCE_ID))
+                .createdAt(d.getDate(CREATED_AT).toInstant())
+                .suspendedAt(d.getDate(SUSPENDED_AT).toInstant())
+                .version(d.get(VERSION, Number.class).longValue())
+                .lease(d.getString(LEASE_OWNER), lease == null ? null : lease.toInstant())
+                .payload(d.getString(PAYLOAD))
+                .expiresAt(expires == null ? null : expires.toInstant())
+                .summary(d.getString(SUMMARY))
+                .build();
     }
 
     /** A nullable instant as a BSON date. */

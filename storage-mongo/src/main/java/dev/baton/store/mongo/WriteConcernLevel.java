@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Chosen with the URL property {@code writeConcern=majority|acknowledged|w1} or
  * {@link MongoSnapshotStore.Builder#writeConcern(WriteConcernLevel)}; the default is
- * {@link #MAJORITY}.
+ * {@link #MAJORITY}. Immutable and thread-safe.
  */
 public enum WriteConcernLevel {
     /**
@@ -41,6 +41,8 @@ public enum WriteConcernLevel {
     /**
      * The level named {@code text}: {@code majority}, {@code acknowledged} or {@code w1}, in any case.
      *
+     * @param text the level's name, as in the {@code writeConcern} property
+     * @return the level
      * @throws InvalidOptionException for anything else
      */
     public static WriteConcernLevel parse(String text) {
@@ -53,7 +55,13 @@ public enum WriteConcernLevel {
         };
     }
 
-    /** The write concern the store uses on a client whose own is {@code client}. */
+    /**
+     * The write concern the store uses on a client whose own is {@code client}.
+     *
+     * @param client the client's (or connection string's) write concern
+     * @return the write concern every write of the store then asks for: the client's own where it asks
+     *         for at least this level (see each constant), else this level
+     */
     public WriteConcern applyTo(WriteConcern client) {
         Object w = client.getWObject();
         return switch (this) {

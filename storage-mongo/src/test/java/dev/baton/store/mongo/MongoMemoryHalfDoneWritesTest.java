@@ -2,18 +2,18 @@ package dev.baton.store.mongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.mongodb.ConnectionString;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
+import dev.baton.store.StoredMessage;
 import dev.baton.tck.support.Snapshots;
 import java.time.Instant;
 import java.util.Date;
@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Test;
  */
 class MongoMemoryHalfDoneWritesTest {
     private static final Instant T0 = Snapshots.T0;
+    /** Metadata as an application wrote it: spaces, a trailing zero and an empty array that a re-encoding would change. */
+    private static final String METADATA = "{\"topic\": \"travel\", \"price\":1.50,\"a\" :[ ]}";
     private static MongoClient client;
     private static String database;
 
@@ -74,13 +76,15 @@ class MongoMemoryHalfDoneWritesTest {
     }
 
     private MemoryThread create(String id) {
-        MemoryThread t = new MemoryThread(id, "user", "title", JsonNodeFactory.instance.objectNode(), T0, T0);
+        MemoryThread t = MemoryThread.builder().id(id).resourceId("user").title("title").metadataJson(METADATA)
+                .createdAt(T0).updatedAt(T0).build();
         assertThat(memory.createThread(t)).isTrue();
         return t;
     }
 
     private static StoredMessage.New msg(String run, int index) {
-        return new StoredMessage.New(run, index, "assistant", "{\"text\":\"" + run + "#" + index + "\"}");
+        return StoredMessage.New.builder().runId(run).runIndex(index).role(Role.ASSISTANT)
+                .content("{\"text\":\"" + run + "#" + index + "\"}").build();
     }
 
     private static List<String> names(List<StoredMessage> messages) {
@@ -141,6 +145,7 @@ class MongoMemoryHalfDoneWritesTest {
                 .containsExactly("late#0");
     }
 
+    /** The thread's metadata is a string field holding the JSON text verbatim (a BSON document would reformat it). */
     @Test
     void threadMemoryLivesInTwoCollectionsNamedAfterTheRuns() {
         MemoryThread t = create("th");
@@ -148,7 +153,8 @@ class MongoMemoryHalfDoneWritesTest {
         Document thread = threads().find(Filters.eq("_id", t.id())).first();
         assertThat(thread).containsKeys("resourceId", "title", "metadata", "createdAt", "updatedAt", "seq", "gen");
         assertThat(thread.get("seq", Number.class).longValue()).isEqualTo(1);
-        assertThat(thread.get("metadata")).isEqualTo("{}");
+        assertThat(thread.get("metadata")).isEqualTo(METADATA);
+        assertThat(memory.findThread(t.id()).orElseThrow().metadataJson()).isEqualTo(METADATA);
         Document message = messages().find(Filters.eq("threadId", t.id())).first();
         assertThat(message).containsEntry("runId", "r").containsEntry("role", "assistant").containsEntry("gen", gen(t.id()));
         assertThat(message.get("content")).isEqualTo(msg("r", 0).content());

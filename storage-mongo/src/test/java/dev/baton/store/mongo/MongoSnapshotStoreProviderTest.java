@@ -12,9 +12,9 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import dev.baton.InvalidOptionException;
 import dev.baton.StoreProviderException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStoreProvider;
 import dev.baton.store.SnapshotStores;
@@ -167,8 +167,9 @@ class MongoSnapshotStoreProviderTest {
         void aRunIsOneDocumentWithTypedTopLevelFieldsAndTheIdStoredLiterally() {
             String collection = uniqueId("layout");
             String runId = "{\"$gt\": \"\"}.x";
-            RunSnapshot s = new RunSnapshot(runId, uniqueId("agent"), RunStatus.SUSPENDED, "$ne", "a.b", T0.plusMillis(123),
-                    T0.plusMillis(456), 1, null, null, "{\"k\": 1}", T0.plusMillis(999), "{\"calls\": []}");
+            RunSnapshot s = RunSnapshot.builder().runId(runId).agentId(uniqueId("agent")).status(RunStatus.SUSPENDED)
+                    .threadId("$ne").resourceId("a.b").createdAt(T0.plusMillis(123)).suspendedAt(T0.plusMillis(456))
+                    .payload("{\"k\": 1}").expiresAt(T0.plusMillis(999)).summary("{\"calls\": []}").build();
             try (SnapshotStore store = MongoSnapshotStore.builder(client, "baton_layout").collection(collection).build()) {
                 store.insert(s);
                 RunSnapshot c = s.claimed("owner-1", T0.plusMillis(789), "{\"k\": 2}");
@@ -203,8 +204,8 @@ class MongoSnapshotStoreProviderTest {
             }
             Document d = client.getDatabase("baton_layout").getCollection(collection).find().first();
             assertThat(d).containsEntry("threadId", null).containsEntry("leaseOwner", null)
-                    .containsEntry("leaseExpiresAt", null).containsEntry("expiresAt", null).containsEntry("summary", null)
-                    .containsEntry("createdAt", Date.from(s.createdAt()));
+                    .containsEntry("leaseExpiresAt", null).containsEntry("expiresAt", null)
+                    .containsEntry("summary", s.summary()).containsEntry("createdAt", Date.from(s.createdAt()));
         }
     }
 

@@ -14,10 +14,10 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import dev.baton.InvalidOptionException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.util.ArrayList;
@@ -174,8 +174,9 @@ class MongoWritesTest {
         void aRenewalIsOneUpdateThatNeitherReadsNorSendsThePayload() {
             String payload = "{\"blob\":\"" + "x".repeat(100_000) + "\"}";
             try (MongoSnapshotStore store = store(WriteConcernLevel.MAJORITY)) {
-                RunSnapshot s = new RunSnapshot(uniqueId("run"), uniqueId("agent"), RunStatus.SUSPENDED, "t", "r", T0, T0, 1,
-                        null, null, payload);
+                RunSnapshot s = RunSnapshot.builder().runId(uniqueId("run")).agentId(uniqueId("agent"))
+                        .status(RunStatus.SUSPENDED).threadId("t").resourceId("r").createdAt(T0).suspendedAt(T0)
+                        .payload(payload).summary("{\"calls\":[]}").build();
                 assertThat(store.insert(s)).isTrue();
                 RunSnapshot c = s.claimed("me", T0.plusSeconds(30), payload);
                 assertThat(store.compareAndSet(1, c)).isTrue();

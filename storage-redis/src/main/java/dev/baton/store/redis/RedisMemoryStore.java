@@ -1,15 +1,12 @@
 package dev.baton.store.redis;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.StorageException;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
-import dev.baton.memory.StoredMessagePage;
-import dev.baton.memory.ThreadPage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
+import dev.baton.store.StoredMessagePage;
+import dev.baton.store.ThreadPage;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.security.SecureRandom;
@@ -49,14 +46,14 @@ import org.jspecify.annotations.Nullable;
  * reservation with a compare-and-set (state "complete"); only complete places are read. A pending
  * reservation (a creation under way, or one that died) and a complete one whose thread is gone (a
  * deletion that died half-way) are taken over by the next creation of that id; a creation whose
- * reservation was taken over fails to confirm, deletes what it wrote and returns false, so of racing
- * creations exactly one succeeds. Only if a creation's process dies after writing the thread and
+ * reservation was taken over fails to confirm, deletes what it wrote and returns false, and the
+ * creation that holds the reservation clears any thread such a creation left in its way (as often as
+ * one does), so of racing creations exactly one succeeds. Only if a creation's process dies after writing the thread and
  * before confirming, and the id is then created for another resource, does the dead creation's thread
  * stay behind: unreachable by id, but counted in its resource's listing until a thread of that id is
  * created for that resource again.
  */
 final class RedisMemoryStore implements MemoryStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE_LENGTH = 16;
     private static final int CACHE_LIMIT = 10_000;
@@ -130,16 +127,22 @@ final class RedisMemoryStore implements MemoryStore {
         put(args, "id", t.id());
         put(args, "resourceId", t.resourceId());
         put(args, "title", t.title());
-        put(args, "metadata", json(t.metadata()));
+        put(args, "metadata", t.metadataJson());
         put(args, "createdAt", millis(t.createdAt()));
         put(args, "updatedAt", millis(t.updatedAt()));
         String[] argv = args.toArray(String[]::new);
         for (int attempt = 0; ; attempt++) {
             List<Object> r = CREATE.run(redis, ScriptOutputType.MULTI, threadKeys, argv);
             if ((Long) r.get(0) == 1L) break;
+            // another creation took the id over: it creates the thread (or is taken over in turn)
+            if (!mine.value().equals(redis.get(lookup))) return false;
             // this slot has a thread of this id that no complete creation names (the lookup is ours): what a
-            // creation that died before confirming, or lost the id, left behind; ours to clear
-            if (attempt > 0 || !mine.value().equals(redis.get(lookup))) return false;
+            // creation that died before confirming, or lost the id, left behind, or is writing right now
+            // (it will fail to confirm); ours to clear, as often as such a creation writes one, while the id is ours
+            if (attempt == 100) {
+                throw new StorageException(description + ": thread '" + t.id() + "' kept being written by creations that"
+                        + " lost its id; not created");
+            }
             WIPE.run(redis, ScriptOutputType.INTEGER, threadKeys, (String) r.get(1), t.id());
         }
         Place done = mine.confirm();
@@ -180,7 +183,7 @@ final class RedisMemoryStore implements MemoryStore {
             String[] k = threadKeys(p.owner(), id);
             Long r = UPDATE.run(redis, ScriptOutputType.INTEGER, new String[] {k[0], k[3]}, p.nonce(), id,
                     millis(thread.updatedAt()), thread.title() == null ? "0" : "1",
-                    thread.title() == null ? "" : thread.title(), json(thread.metadata()));
+                    thread.title() == null ? "" : thread.title(), thread.metadataJson());
             return r != null && r == 1L ? Boolean.TRUE : null;
         }) != null);
     }
@@ -304,10 +307,12 @@ final class RedisMemoryStore implements MemoryStore {
     /** A thread from id, resourceId, title, metadata, createdAt, updatedAt. */
     private MemoryThread thread(String threadId, List<String> f) {
         try {
-            JsonNode meta = JSON.readTree(f.get(3));
-            return new MemoryThread(f.get(0), f.get(1), f.get(2), (ObjectNode) meta,
-                    Instant.ofEpochMilli(Long.parseLong(f.get(4))), Instant.ofEpochMilli(Long.parseLong(f.get(5))));
-        } catch (JsonProcessingException | RuntimeException e) {
+            return MemoryThread.builder().id(f.get(0)).resourceId(f.get(1)).title(f.get(2))
+                    .metadataJson(Objects.requireNonNull(f.get(3), "no metadata"))
+                    .createdAt(Instant.ofEpochMilli(Long.parseLong(f.get(4))))
+                    .updatedAt(Instant.ofEpochMilli(Long.parseLong(f.get(5))))
+                    .build();
+        } catch (RuntimeException e) {
             throw new StorageException(description + ": the stored hash of thread '" + threadId + "' is not a valid thread ("
                     + e.getMessage() + "); was it written by something else than Baton?", e);
         }
@@ -315,10 +320,12 @@ final class RedisMemoryStore implements MemoryStore {
 
     /**
      * A message as the thread's message hash keeps it: {@code createdAt:runIndex:len(role):role len(runId):runId content},
-     * lengths in UTF-16 units, so that nothing in a run id, role or content can be mistaken for a separator.
+     * the role as its wire name, lengths in UTF-16 units, so that nothing in a run id or content can be mistaken for a
+     * separator.
      */
     static String pack(StoredMessage.New m, String createdAtMillis) {
-        return createdAtMillis + ':' + m.runIndex() + ':' + m.role().length() + ':' + m.role() + m.runId().length() + ':'
+        String role = m.role().wireName();
+        return createdAtMillis + ':' + m.runIndex() + ':' + role.length() + ':' + role + m.runId().length() + ':'
                 + m.runId() + m.content();
     }
 
@@ -330,20 +337,14 @@ final class RedisMemoryStore implements MemoryStore {
             int roleEnd = c + 1 + Integer.parseInt(packed.substring(b + 1, c));
             int d = packed.indexOf(':', roleEnd);
             int runIdEnd = d + 1 + Integer.parseInt(packed.substring(roleEnd, d));
-            return new StoredMessage(threadId, seq, packed.substring(d + 1, runIdEnd), Integer.parseInt(packed.substring(a + 1, b)),
-                    packed.substring(c + 1, roleEnd), packed.substring(runIdEnd),
-                    Instant.ofEpochMilli(Long.parseLong(packed.substring(0, a))));
+            return StoredMessage.builder().threadId(threadId).seq(seq)
+                    .runId(packed.substring(d + 1, runIdEnd)).runIndex(Integer.parseInt(packed.substring(a + 1, b)))
+                    .role(Role.fromWireName(packed.substring(c + 1, roleEnd))).content(packed.substring(runIdEnd))
+                    .createdAt(Instant.ofEpochMilli(Long.parseLong(packed.substring(0, a))))
+                    .build();
         } catch (RuntimeException e) {
             throw new StorageException(description + ": message " + seq + " of thread '" + threadId
                     + "' is not a valid message (" + e.getMessage() + "); was it written by something else than Baton?", e);
-        }
-    }
-
-    private static String json(ObjectNode metadata) {
-        try {
-            return JSON.writeValueAsString(metadata);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("thread metadata cannot be written as JSON: " + e.getMessage(), e);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.StorageException;
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -61,6 +61,13 @@ import org.jspecify.annotations.Nullable;
  * restarts; the store logs a warning at open when it sees such a server. It declares
  * {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE}, {@link StoreCapability#STORE_CLOCK}
  * and {@link StoreCapability#THREAD_MEMORY}.
+ *
+ * <p>Thread-safe: one store (and its {@link #memory()}) serves every thread of a process, on one
+ * thread-safe Lettuce connection of its own. Whoever opened the store closes it: {@link #close()}
+ * closes the store's connection, and the client too if the store opened it from a URL
+ * ({@link #open}), never a client passed to {@link #builder(RedisClient)} or
+ * {@link #builder(RedisClusterClient)}. Redis failures and timeouts are {@link StorageException}s
+ * naming the server, the key prefix and the run or thread.
  */
 public final class RedisSnapshotStore implements SnapshotStore {
 
@@ -107,7 +114,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
         }
     }
 
-    /** Starts a store on a client the application owns; the store never shuts that client down. */
+    /**
+     * Starts a store on a client the application owns; the store never shuts that client down.
+     *
+     * @param client the application's client of a standalone server
+     * @return a builder; {@link Builder#build()} connects
+     */
     public static Builder builder(RedisClient client) {
         return new Builder(Objects.requireNonNull(client, "client"));
     }
@@ -115,6 +127,9 @@ public final class RedisSnapshotStore implements SnapshotStore {
     /**
      * Starts a store on a Redis Cluster client the application owns; the store never shuts that
      * client down. All keys of one agent share a hash tag, so every script runs on one node.
+     *
+     * @param client the application's Cluster client
+     * @return a builder; {@link Builder#build()} connects
      */
     public static Builder builder(RedisClusterClient client) {
         return new Builder(Objects.requireNonNull(client, "client"));
@@ -124,21 +139,36 @@ public final class RedisSnapshotStore implements SnapshotStore {
      * Opens a store on {@code url} ({@code redis://} or {@code rediss://}, as Lettuce's {@link RedisURI}
      * reads it) with a client of its own, shut down when the store closes.
      *
-     * @param cluster {@code true} to treat the URL as a seed node of a Redis Cluster
-     * @param timeout connect and command timeout; {@code null} takes the URL's {@code timeout}
-     *                parameter if it has one, else {@link #DEFAULT_TIMEOUT}
+     * @param url       the server's URL, or a seed node's for a Cluster
+     * @param keyPrefix the first part of every key; not empty, without '{' or '}'
+     * @param timeout   connect and command timeout; {@code null} takes the URL's {@code timeout}
+     *                  parameter if it has one, else {@link #DEFAULT_TIMEOUT}
+     * @param cluster   {@code true} to treat the URL as a seed node of a Redis Cluster
+     * @return the store, connected; closing it shuts its client down
+     * @throws StorageException if the server cannot be reached
      */
     public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout, boolean cluster) {
         RedisKeys keys = new RedisKeys(keyPrefix);
         return start(RedisConnection.open(url, timeout, cluster), keys);
     }
 
-    /** Opens a store on a standalone server; see {@link #open(String, String, Duration, boolean)}. */
+    /**
+     * Opens a store on a standalone server; see {@link #open(String, String, Duration, boolean)}.
+     *
+     * @param url       the server's URL
+     * @param keyPrefix the first part of every key; not empty, without '{' or '}'
+     * @param timeout   connect and command timeout; {@code null} takes the URL's {@code timeout}
+     *                  parameter if it has one, else {@link #DEFAULT_TIMEOUT}
+     * @return the store, connected; closing it shuts its client down
+     */
     public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout) {
         return open(url, keyPrefix, timeout, false);
     }
 
-    /** Builds a {@link RedisSnapshotStore} on an application's {@link RedisClient} or {@link RedisClusterClient}. */
+    /**
+     * Builds a {@link RedisSnapshotStore} on an application's {@link RedisClient} or {@link RedisClusterClient}.
+     * Not thread-safe: one thread builds a store.
+     */
     public static final class Builder {
         private final AbstractRedisClient client;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
@@ -148,19 +178,33 @@ public final class RedisSnapshotStore implements SnapshotStore {
             this.client = client;
         }
 
-        /** The first part of every key (default {@value #DEFAULT_KEY_PREFIX}); must not contain '{' or '}'. */
+        /**
+         * The first part of every key (default {@value #DEFAULT_KEY_PREFIX}); must not contain '{' or '}'.
+         *
+         * @param keyPrefix the prefix, checked when the store is built
+         * @return this builder
+         */
         public Builder keyPrefix(String keyPrefix) {
             this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
             return this;
         }
 
-        /** The timeout of every command on the store's connection (default 10 s). */
+        /**
+         * The timeout of every command on the store's connection (default 10 s).
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
         public Builder timeout(Duration timeout) {
             this.timeout = RedisConnection.requirePositive(timeout);
             return this;
         }
 
-        /** Opens the store's own connection from the client; closing the store closes only that connection. */
+        /**
+         * Opens the store's own connection from the client; closing the store closes only that connection.
+         *
+         * @return the store, connected
+         */
         public RedisSnapshotStore build() {
             RedisKeys keys = new RedisKeys(keyPrefix);
             return start(RedisConnection.connect(client, null, timeout,
@@ -262,7 +306,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
      * One script (list.lua): the total, the page as a rank range of one sorted set (after the cursor, if
      * any, found by its rank), and the page's fields, in one round trip. Without payloads the script
      * reads every field but the payload ({@code HMGET}), so a listing costs the same whatever the size
-     * of the runs, except for a run without a summary (stored by Baton 0.1), whose payload it returns.
+     * of the runs: the summary is what a listing shows.
      */
     @Override
     public RunPage list(RunQuery q) {

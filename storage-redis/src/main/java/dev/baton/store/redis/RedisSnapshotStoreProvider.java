@@ -16,6 +16,10 @@ import java.util.Map;
  *       milliseconds ({@code 5000}); else the URL's {@code ?timeout=5s} parameter; else 10 seconds;</li>
  *   <li>{@code cluster}: {@code true} when the URL names a seed node of a Redis Cluster, default {@code false}.</li>
  * </ul>
+ *
+ * <p>Stateless and thread-safe; found by {@code SnapshotStores.open} through the service loader.
+ * Each store it opens owns its client, which {@link SnapshotStore#close()} shuts down; the caller
+ * closes each store it opens.
  */
 public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
 

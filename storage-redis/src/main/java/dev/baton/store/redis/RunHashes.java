@@ -1,8 +1,8 @@
 package dev.baton.store.redis;
 
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -50,10 +50,16 @@ final class RunHashes {
     RunSnapshot snapshot(Map<String, String> h) {
         String runId = h.get("runId");
         try {
-            return new RunSnapshot(runId, h.get("agentId"), RunStatus.valueOf(h.get("status")), h.get("threadId"),
-                    h.get("resourceId"), millis(h.get("createdAt")), millis(h.get("suspendedAt")),
-                    Long.parseLong(h.get("version")), h.get("leaseOwner"), millisOrNull(h.get("leaseExpiresAt")),
-                    h.get("payload"), millisOrNull(h.get("expiresAt")), h.get("summary"));
+            return RunSnapshot.builder()
+                    .runId(runId).agentId(h.get("agentId")).status(RunStatus.valueOf(h.get("status")))
+                    .threadId(h.get("threadId")).resourceId(h.get("resourceId"))
+                    .createdAt(millis(h.get("createdAt"))).suspendedAt(millis(h.get("suspendedAt")))
+                    .version(Long.parseLong(h.get("version")))
+                    .lease(h.get("leaseOwner"), millisOrNull(h.get("leaseExpiresAt")))
+                    .payload(h.get("payload"))
+                    .expiresAt(millisOrNull(h.get("expiresAt")))
+                    .summary(h.get("summary"))
+                    .build();
         } catch (RuntimeException e) {
             throw invalid(runId, e);
         }
@@ -65,10 +71,16 @@ final class RunHashes {
         List<Object> f = (List<Object>) reply;
         String runId = (String) f.get(0);
         try {
-            return new RunSnapshot(runId, (String) f.get(1), RunStatus.valueOf((String) f.get(2)), (String) f.get(3),
-                    (String) f.get(4), millis((String) f.get(5)), millis((String) f.get(6)),
-                    Long.parseLong((String) f.get(7)), (String) f.get(8), millisOrNull((String) f.get(9)),
-                    (String) f.get(12), millisOrNull((String) f.get(10)), (String) f.get(11));
+            return RunSnapshot.builder()
+                    .runId(runId).agentId((String) f.get(1)).status(RunStatus.valueOf((String) f.get(2)))
+                    .threadId((String) f.get(3)).resourceId((String) f.get(4))
+                    .createdAt(millis((String) f.get(5))).suspendedAt(millis((String) f.get(6)))
+                    .version(Long.parseLong((String) f.get(7)))
+                    .lease((String) f.get(8), millisOrNull((String) f.get(9)))
+                    .payload((String) f.get(12))
+                    .expiresAt(millisOrNull((String) f.get(10)))
+                    .summary((String) f.get(11))
+                    .build();
         } catch (RuntimeException e) {
             throw invalid(runId, e);
         }

@@ -92,8 +92,8 @@ local function fieldsFrom(from)
 end
 
 -- The fields of a run as list and due return it: fixed positions (nil where absent), the payload last.
--- Without payloads (withPayload "0") the payload is not read, and comes back as '', unless the run has
--- no summary (written by Baton 0.1): then core needs the payload, and gets it.
+-- Without payloads (withPayload "0") the payload is not read, and comes back as '': the summary is what
+-- a listing shows.
 local ROW = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt', 'version',
   'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary' }
 local ROW_WITH_PAYLOAD = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt',
@@ -102,6 +102,6 @@ local function row(id, withPayload)
   local key = runKey(id)
   if withPayload then return redis.call('HMGET', key, unpack(ROW_WITH_PAYLOAD)) end
   local r = redis.call('HMGET', key, unpack(ROW))
-  if r[12] then r[13] = '' else r[13] = redis.call('HGET', key, 'payload') end
+  r[13] = ''
   return r
 end

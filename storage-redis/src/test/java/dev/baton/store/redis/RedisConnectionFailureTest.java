@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.baton.StorageException;
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStores;
 import io.lettuce.core.RedisURI;
 import java.io.IOException;
@@ -35,7 +35,8 @@ class RedisConnectionFailureTest {
     private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
     private static RunSnapshot run(String agent) {
-        return new RunSnapshot("run-" + UUID.randomUUID(), agent, RunStatus.SUSPENDED, "t", "r", T0, T0, 1, null, null, "{}");
+        return RunSnapshot.builder().runId("run-" + UUID.randomUUID()).agentId(agent).status(RunStatus.SUSPENDED)
+                .threadId("t").resourceId("r").createdAt(T0).suspendedAt(T0).payload("{}").summary("{\"calls\":[]}").build();
     }
 
     @Test

@@ -2,10 +2,10 @@ package dev.baton.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
@@ -91,9 +91,11 @@ class RedisIndexConsistencyFuzzTest {
                                     String agent = agents.get(random.nextInt(agents.size()));
                                     Instant created = T0.plusMillis(random.nextInt(5) * 1000L);
                                     Instant expires = random.nextBoolean() ? null : T0.plusSeconds(random.nextInt(100));
-                                    RunSnapshot s = new RunSnapshot(runId, agent, RunStatus.SUSPENDED,
-                                            THREADS[random.nextInt(3)], RESOURCES[random.nextInt(3)], created, created, 1,
-                                            null, null, "{\"op\":" + op + "}", expires, random.nextBoolean() ? null : "{}");
+                                    RunSnapshot s = RunSnapshot.builder().runId(runId).agentId(agent)
+                                            .status(RunStatus.SUSPENDED).threadId(THREADS[random.nextInt(3)])
+                                            .resourceId(RESOURCES[random.nextInt(3)]).createdAt(created).suspendedAt(created)
+                                            .payload("{\"op\":" + op + "}").expiresAt(expires)
+                                            .summary(random.nextBoolean() ? "{\"calls\":[]}" : "{}").build();
                                     if (store.insert(s)) inserts.incrementAndGet();
                                 }
                                 case 1 -> store.find(runId).ifPresent(cur -> {
@@ -159,8 +161,9 @@ class RedisIndexConsistencyFuzzTest {
                 String runId = runIds.get(i);
                 if (store.find(runId).isEmpty()) {
                     Instant created = T0.plusMillis(i * 700L);
-                    store.insert(new RunSnapshot(runId, agents.get(i % 2), RunStatus.SUSPENDED, THREADS[i % 3],
-                            RESOURCES[(i / 2) % 3], created, created, 1, null, null, "{}"));
+                    store.insert(RunSnapshot.builder().runId(runId).agentId(agents.get(i % 2)).status(RunStatus.SUSPENDED)
+                            .threadId(THREADS[i % 3]).resourceId(RESOURCES[(i / 2) % 3]).createdAt(created).suspendedAt(created)
+                            .payload("{}").summary("{\"calls\":[]}").build());
                 }
                 RunSnapshot cur = store.find(runId).orElseThrow();
                 if (i < 4) assertThat(store.compareAndSet(cur.version(), cur.claimed("settle", T0.plusSeconds(10 + 25L * i), "{}"))).isTrue();

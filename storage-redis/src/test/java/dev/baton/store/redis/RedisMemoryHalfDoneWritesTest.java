@@ -2,10 +2,10 @@ package dev.baton.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.baton.memory.MemoryStore;
-import dev.baton.memory.MemoryThread;
-import dev.baton.memory.StoredMessage;
+import dev.baton.model.Role;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -66,11 +66,13 @@ class RedisMemoryHalfDoneWritesTest {
     }
 
     private MemoryThread thread(String id, String owner) {
-        return new MemoryThread(id, owner, "title", JsonNodeFactory.instance.objectNode().put("k", 1), T0, T0);
+        return MemoryThread.builder().id(id).resourceId(owner).title("title").metadataJson("{\"k\":1}")
+                .createdAt(T0).updatedAt(T0).build();
     }
 
     private static StoredMessage.New msg(String run, int index) {
-        return new StoredMessage.New(run, index, "user", "{\"text\":\"" + run + index + "\"}");
+        return StoredMessage.New.builder().runId(run).runIndex(index).role(Role.USER)
+                .content("{\"text\":\"" + run + index + "\"}").build();
     }
 
     private RedisCommands<String, String> redis() {
@@ -186,7 +188,7 @@ class RedisMemoryHalfDoneWritesTest {
             assertThat(otherMemory.deleteThread(id)).isTrue();
             assertThat(otherMemory.createThread(thread(id, resource + "-2"))).isTrue();
             assertThat(memory.findThread(id)).map(MemoryThread::resourceId).contains(resource + "-2");
-            assertThat(memory.updateThread(thread(id, resource + "-2").updated("renamed", JsonNodeFactory.instance.objectNode(),
+            assertThat(memory.updateThread(thread(id, resource + "-2").updated("renamed", "{}",
                     T0.plusSeconds(1)))).isTrue();
             assertThat(otherMemory.findThread(id).orElseThrow().title()).isEqualTo("renamed");
         }
@@ -196,10 +198,12 @@ class RedisMemoryHalfDoneWritesTest {
     void aMessageIsKeptByItsSeqInTheThreadsHashWithEveryPartRecoverable() {
         String id = "t-" + UUID.randomUUID();
         memory.createThread(thread(id, resource));
-        StoredMessage.New odd = new StoredMessage.New("run:1:2 {x}", 7, "to:ol", "12:ab:{\"x\":\"4:y\"}");
+        StoredMessage.New odd = StoredMessage.New.builder().runId("run:1:2 {x}").runIndex(7).role(Role.TOOL)
+                .content("12:ab:{\"x\":\"4:y\"}").build();
         memory.append(id, List.of(odd), T0.plusMillis(5));
         StoredMessage back = memory.lastMessages(id, 1).get(0);
-        assertThat(back).isEqualTo(new StoredMessage(id, 1, odd.runId(), 7, odd.role(), odd.content(), T0.plusMillis(5)));
+        assertThat(back).isEqualTo(StoredMessage.builder().threadId(id).seq(1).runId(odd.runId()).runIndex(7).role(odd.role())
+                .content(odd.content()).createdAt(T0.plusMillis(5)).build());
         String base = keys.memoryBase(RedisKeys.owner(resource, id));
         assertThat(redis().hget(base + "msg:" + RedisKeys.hex(id), "1")).isNotNull();
         assertThat(redis().hget(base + "ids:" + RedisKeys.hex(id), "7:" + odd.runId())).isEqualTo("1");

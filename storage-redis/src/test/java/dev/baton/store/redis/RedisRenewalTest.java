@@ -2,8 +2,8 @@ package dev.baton.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.event.command.CommandListener;
 import io.lettuce.core.event.command.CommandStartedEvent;
@@ -38,8 +38,8 @@ class RedisRenewalTest {
         String payload = "{\"blob\":\"" + "x".repeat(100_000) + "\"}";
         String id = "run-" + UUID.randomUUID();
         try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
-            RunSnapshot s = new RunSnapshot(id, "agent-" + UUID.randomUUID(), RunStatus.SUSPENDED, "t", "r", T0, T0, 1, null,
-                    null, payload);
+            RunSnapshot s = RunSnapshot.builder().runId(id).agentId("agent-" + UUID.randomUUID()).status(RunStatus.SUSPENDED)
+                    .threadId("t").resourceId("r").createdAt(T0).suspendedAt(T0).payload(payload).summary("{\"calls\":[]}").build();
             assertThat(store.insert(s)).isTrue();
             RunSnapshot c = s.claimed("me", T0.plusSeconds(30), payload);
             assertThat(store.compareAndSet(1, c)).isTrue();

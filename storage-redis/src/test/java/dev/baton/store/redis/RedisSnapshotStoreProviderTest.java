@@ -3,8 +3,8 @@ package dev.baton.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.agent.RunStatus;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStoreProvider;
 import dev.baton.store.SnapshotStores;
@@ -59,8 +59,9 @@ class RedisSnapshotStoreProviderTest {
         RedisClient client = RedisClient.create(RedisTestServer.url());
         try (StatefulRedisConnection<String, String> c = client.connect();
              RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
-            RunSnapshot s = new RunSnapshot("run-" + UUID.randomUUID(), "agent-" + UUID.randomUUID(), RunStatus.SUSPENDED,
-                    "t", null, Instant.EPOCH, Instant.EPOCH, 1, null, null, "{}");
+            RunSnapshot s = RunSnapshot.builder().runId("run-" + UUID.randomUUID()).agentId("agent-" + UUID.randomUUID())
+                    .status(RunStatus.SUSPENDED).threadId("t").createdAt(Instant.EPOCH).suspendedAt(Instant.EPOCH)
+                    .payload("{}").summary("{\"calls\":[]}").build();
             c.sync().scriptFlush();
             assertThat(store.insert(s)).isTrue();
             c.sync().scriptFlush();
@@ -90,8 +91,9 @@ class RedisSnapshotStoreProviderTest {
     void closingAStoreBuiltOnAnApplicationClientLeavesTheClientOpen() {
         RedisClient client = RedisClient.create(RedisTestServer.url());
         try {
-            RunSnapshot s = new RunSnapshot("run-" + UUID.randomUUID(), "agent-" + UUID.randomUUID(), RunStatus.SUSPENDED,
-                    null, null, Instant.EPOCH, Instant.EPOCH, 1, null, null, "{}");
+            RunSnapshot s = RunSnapshot.builder().runId("run-" + UUID.randomUUID()).agentId("agent-" + UUID.randomUUID())
+                    .status(RunStatus.SUSPENDED).createdAt(Instant.EPOCH).suspendedAt(Instant.EPOCH)
+                    .payload("{}").summary("{\"calls\":[]}").build();
             try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).timeout(Duration.ofSeconds(3)).build()) {
                 assertThat(store.insert(s)).isTrue();
             }

@@ -1,5 +1,6 @@
--- Baton 0.2: the run's deadline and its listing summary, found without reading the payload.
--- Existing rows keep summary NULL: core then reads their payload, as Baton 0.1 did.
+-- Schema version 2: the run's deadline and its listing summary, found without reading the payload.
+-- Every run Baton writes has a summary; the column is nullable only because this adds it to a
+-- table that may hold rows (the store reports such a row as unreadable, naming the run).
 ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS expires_at BIGINT;
 ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS summary CHARACTER LARGE OBJECT;
 -- The listing indexes again, in listing order, with the effective-status columns last, so a

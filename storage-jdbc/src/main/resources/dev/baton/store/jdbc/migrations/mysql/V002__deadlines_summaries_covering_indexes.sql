@@ -1,5 +1,6 @@
--- Baton 0.2: the run's deadline and its listing summary, found without reading the payload.
--- Existing rows keep summary NULL: core then reads their payload, as Baton 0.1 did.
+-- Schema version 2: the run's deadline and its listing summary, found without reading the payload.
+-- Every run Baton writes has a summary; the column is nullable only because this adds it to a
+-- table that may hold rows (the store reports such a row as unreadable, naming the run).
 -- MySQL 8 has no IF NOT EXISTS for columns and indexes: the migration runner treats "duplicate
 -- column", "duplicate key name" and "can't drop; check that it exists" as already applied, so
 -- a migration that stopped half-way simply runs again.

@@ -1,4 +1,4 @@
--- Baton 0.2: thread memory. A thread belongs to one resource (or none); next_seq is the last
+-- Schema version 3: thread memory. A thread belongs to one resource (or none); next_seq is the last
 -- seq given to one of its messages, so an append reads and bumps one row however long the
 -- thread is. Messages are clustered in (thread_id, seq) order; content is JSON text, verbatim.
 CREATE TABLE IF NOT EXISTS ${table}_threads (

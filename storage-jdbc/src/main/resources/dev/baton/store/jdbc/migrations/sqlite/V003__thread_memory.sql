@@ -1,4 +1,4 @@
--- Baton 0.2: thread memory. A thread belongs to one resource (or none); next_seq is the last
+-- Schema version 3: thread memory. A thread belongs to one resource (or none); next_seq is the last
 -- seq given to one of its messages, so an append reads and bumps one row however long the
 -- thread is. Messages are found in (thread_id, seq) order by the primary key's index (a rowid
 -- table, since a message may be large); content is JSON text, verbatim.
