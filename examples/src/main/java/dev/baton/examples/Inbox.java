@@ -151,13 +151,13 @@ final class Inbox {
         } else if (e instanceof AgentEvent.ToolOutputDenied d) {
             what = d.toolName() + " did not run: " + quote(d.reason());
         } else if (e instanceof AgentEvent.StepFinish f) {
-            what = "step " + f.step() + ", " + f.finishReason();
+            what = "step " + f.step() + ", " + f.finishReason().wireName();
         } else if (e instanceof AgentEvent.Finish f) {
-            what = f.finishReason() + ": " + quote(f.text());
+            what = f.finishReason().wireName() + ": " + quote(f.text());
         } else if (e instanceof AgentEvent.Error err) {
             what = err.message();
         } else {
-            what = e.toString();
+            what = e.toString();   // AgentEvent gains new types in minor releases: always keep a default
         }
         return String.format("%-19s %s", e.type(), what);
     }

@@ -20,6 +20,11 @@ import org.jspecify.annotations.Nullable;
  * Closing a stream that was never written still finishes the run's stream (see
  * {@link dev.baton.agent.AgentStream#close()}), so a client that goes away never leaves a claimed
  * run behind.
+ *
+ * <p>Thread-safety: one adapter thread writes a response; {@link #writeTo} and {@link #close()} may
+ * race safely (whichever comes first wins, the body is written or released exactly once). Status,
+ * headers and body are immutable. Closing: the adapter closes every response it got from
+ * {@link BatonHttpApi#handle}.
  */
 public final class ApiResponse implements AutoCloseable {
 
@@ -99,32 +104,32 @@ public final class ApiResponse implements AutoCloseable {
 
     // ---- the response -------------------------------------------------------------------------
 
-    /** The HTTP status. */
+    /** {@return the HTTP status} */
     public int status() {
         return status;
     }
 
-    /** The response headers, in the order to send them. */
+    /** {@return the response headers, unmodifiable, in the order to send them} */
     public Map<String, String> headers() {
         return headers;
     }
 
-    /** The content type, e.g. {@code application/problem+json}. */
+    /** {@return the content type, e.g. {@code application/problem+json}, or null for a response without a body} */
     public @Nullable String contentType() {
         return headers.get("Content-Type");
     }
 
-    /** True for an event stream: send it chunked, with no length, and unbuffered. */
+    /** {@return true for an event stream: send it chunked, with no length, and unbuffered} */
     public boolean isStream() {
         return stream != null;
     }
 
-    /** The body of a response that is not a stream (empty for a stream). */
+    /** {@return a copy of the body of a response that is not a stream (empty for a stream)} */
     public byte[] body() {
         return body == null ? new byte[0] : body.clone();
     }
 
-    /** The body's length, or -1 for a stream. */
+    /** {@return the body's length, or -1 for a stream} */
     public long contentLength() {
         return body == null ? -1 : body.length;
     }
@@ -133,6 +138,7 @@ public final class ApiResponse implements AutoCloseable {
      * Writes the body; for an event stream, writes each event as the run produces it and flushes
      * after each one, until the run suspends or ends. Call at most once.
      *
+     * @param out where the body goes (the connection); not closed here
      * @throws IOException the client went away (the run's stream is finished all the same)
      */
     public void writeTo(OutputStream out) throws IOException {

@@ -15,23 +15,37 @@ import java.util.Optional;
  * which hold no data). Return empty to answer {@code 401}. Must be thread-safe. Do not use cookies:
  * the API keeps no cookie-based state, so a browser never sends credentials on its own and there is
  * nothing for cross-site request forgery to abuse.
+ *
+ * <p>Thread-safety: implementations must be thread-safe (the API calls one from every request
+ * thread at once); the ones returned here are immutable. Nothing to close.
  */
 @FunctionalInterface
 public interface Authenticator {
 
-    /** The principal making {@code request}, or empty if it is not authenticated (401). */
+    /**
+     * Who makes a request.
+     *
+     * @param request the request (its headers; do not read its body)
+     * @return the principal making {@code request}, or empty if it is not authenticated (401)
+     */
     Optional<Principal> authenticate(ApiRequest request);
 
     /**
      * Lets every request in as one unrestricted principal named {@code anonymous}. Only for a server
      * bound to loopback on a single-user machine, or behind a proxy that already authenticates.
+     *
+     * @return an authenticator that lets everyone in
      */
     static Authenticator anonymous() {
         Optional<Principal> anonymous = Optional.of(Principal.unrestricted("anonymous"));
         return request -> anonymous;
     }
 
-    /** Bearer tokens ({@code Authorization: Bearer <token>}), each mapped to its principal. */
+    /**
+     * Bearer tokens ({@code Authorization: Bearer <token>}), each mapped to its principal.
+     *
+     * @return a builder of a {@link BearerTokenAuthenticator}
+     */
     static BearerTokenAuthenticator.Builder bearerTokens() {
         return BearerTokenAuthenticator.builder();
     }

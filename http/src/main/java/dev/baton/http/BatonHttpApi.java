@@ -43,7 +43,12 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * Runs and actions answer with the run's events as Server-Sent Events, or with the drained result
  * for {@code Accept: application/json}. Every error is an RFC 9457 {@code application/problem+json}
- * without a stack trace. Thread-safe.
+ * without a stack trace.
+ *
+ * <p>Thread-safety: immutable once built and thread-safe: {@link #handle} is called from every request
+ * thread at once. Its {@link Builder} is not thread-safe. Closing: the API holds nothing to close,
+ * and it does not own the agents it serves: whoever built an agent closes it (after the server that
+ * serves it, see {@link BatonHttpServer#close()}).
  */
 public final class BatonHttpApi {
     /** The default limit on a request body: 256 KiB. */
@@ -93,17 +98,21 @@ public final class BatonHttpApi {
                 Route.delete(run, runs::discard)));
     }
 
-    /** Starts building an API. */
+    /**
+     * Starts building an API.
+     *
+     * @return an empty builder: add agents and an authenticator
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The agents served, in the order given. */
+    /** {@return the agents served, unmodifiable, in the order given} */
     public List<Agent> agents() {
         return agents;
     }
 
-    /** The largest request body accepted, in bytes. */
+    /** {@return the largest request body accepted, in bytes} */
     public int maxBodyBytes() {
         return maxBodyBytes;
     }
@@ -112,6 +121,9 @@ public final class BatonHttpApi {
      * Answers one request. Never throws: every failure is a problem response. Exceptions of
      * approve / decline / resume (a missing run, a run another caller claimed first) are answered
      * before any event is streamed, so a 409 is a real 409, never a broken stream.
+     *
+     * @param request the request
+     * @return the response; the caller writes it and closes it (see {@link ApiResponse})
      */
     public ApiResponse handle(ApiRequest request) {
         try {
@@ -138,12 +150,24 @@ public final class BatonHttpApi {
         private Builder() {
         }
 
-        /** Adds agents to serve; ids must be distinct. */
+        /**
+         * Adds agents to serve.
+         *
+         * @param agents agents with distinct ids (the API does not close them)
+         * @return this builder
+         * @throws InvalidOptionException ({@code agents}) two agents have the same id
+         */
         public Builder agents(Agent... agents) {
             return agents(List.of(agents));
         }
 
-        /** Adds agents to serve; ids must be distinct. */
+        /**
+         * Adds agents to serve.
+         *
+         * @param agents agents with distinct ids (the API does not close them)
+         * @return this builder
+         * @throws InvalidOptionException ({@code agents}) two agents have the same id
+         */
         public Builder agents(Collection<Agent> agents) {
             for (Agent a : agents) {
                 if (this.agents.putIfAbsent(a.id(), a) != null) {
@@ -153,25 +177,47 @@ public final class BatonHttpApi {
             return this;
         }
 
-        /** Who may call; required (use {@link Authenticator#anonymous()} deliberately, never by default). */
+        /**
+         * Who may call; required (use {@link Authenticator#anonymous()} deliberately, never by default).
+         *
+         * @param authenticator maps each request to its principal
+         * @return this builder
+         */
         public Builder authenticator(Authenticator authenticator) {
             this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
             return this;
         }
 
-        /** The largest request body accepted (default 256 KiB); larger ones get 413 without being read. */
+        /**
+         * The largest request body accepted (default 256 KiB); larger ones get 413 without being read.
+         *
+         * @param maxBodyBytes a positive number of bytes
+         * @return this builder
+         * @throws InvalidOptionException ({@code maxBodyBytes}) not positive
+         */
         public Builder maxBodyBytes(int maxBodyBytes) {
             if (maxBodyBytes < 1) throw new InvalidOptionException("maxBodyBytes", "must be positive, was " + maxBodyBytes);
             this.maxBodyBytes = maxBodyBytes;
             return this;
         }
 
-        /** Whether to serve the inbox page at {@code /} (default true). */
+        /**
+         * Whether to serve the inbox page at {@code /} (default true).
+         *
+         * @param inbox false to serve the API alone
+         * @return this builder
+         */
         public Builder inbox(boolean inbox) {
             this.inbox = inbox;
             return this;
         }
 
+        /**
+         * The API.
+         *
+         * @return an API over the agents added
+         * @throws InvalidOptionException ({@code agents}) no agent, or ({@code authenticator}) none given
+         */
         public BatonHttpApi build() {
             if (agents.isEmpty()) throw new InvalidOptionException("agents", "at least one agent is needed");
             if (authenticator == null) {

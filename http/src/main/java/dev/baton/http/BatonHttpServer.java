@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -55,6 +56,15 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Binds to 127.0.0.1 unless told otherwise. Put TLS in front of it (a reverse proxy) for anything
  * beyond loopback: bearer tokens must not cross a network in clear text.
+ *
+ * <p>Thread-safety: thread-safe; its accessors may be called from any thread, {@link #close()}
+ * once from any thread. Its {@link Builder} is not thread-safe.
+ *
+ * <p>Who closes what: the caller closes the server (try-with-resources). The server owns its
+ * listening socket, its handler threads ({@code baton-http-*}, not daemon threads: an open server
+ * keeps the JVM alive) and its timer thread; {@link #close()} ends them and the event streams open
+ * on them. It does not own the {@link BatonHttpApi} nor the agents it serves, and never closes them
+ * or their stores: close the server first, then the agents (and the stores you opened).
  */
 public final class BatonHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BatonHttpServer.class);
@@ -65,6 +75,7 @@ public final class BatonHttpServer implements AutoCloseable {
     private final BatonHttpApi api;
     private final String basePath;
     private final long requestTimeoutMillis;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private BatonHttpServer(Builder b) throws IOException {
         this.api = b.api;
@@ -82,31 +93,44 @@ public final class BatonHttpServer implements AutoCloseable {
         LOG.info("Baton HTTP API and inbox at {}", uri());
     }
 
-    /** Starts configuring a server for {@code api}. */
+    /**
+     * Starts configuring a server.
+     *
+     * @param api the API to serve (the server does not close its agents)
+     * @return a builder: {@code port(..)}, then {@link Builder#start()}
+     */
     public static Builder builder(BatonHttpApi api) {
         return new Builder(api);
     }
 
-    /** The port the server listens on (useful after {@code port(0)}). */
+    /** {@return the port the server listens on (useful after {@code port(0)})} */
     public int port() {
         return server.getAddress().getPort();
     }
 
-    /** Where the inbox page is, e.g. {@code http://127.0.0.1:8080/}. */
+    /** {@return where the inbox page is, e.g. {@code http://127.0.0.1:8080/}} */
     public URI uri() {
         String host = server.getAddress().getAddress().getHostAddress();
         if (host.contains(":")) host = "[" + host + "]";
         return URI.create("http://" + host + ":" + port() + basePath);
     }
 
-    /** The API this server serves. */
+    /** {@return the API this server serves} */
     public BatonHttpApi api() {
         return api;
     }
 
-    /** Stops listening, ends open event streams (their runs' streams are closed) and the threads. */
+    /**
+     * Stops listening at once, then ends the handler threads: each open event stream is interrupted
+     * and its run's stream closed, so the run stops where it is and is kept (suspended if only calls
+     * waiting for a person are left, else interrupted: {@code continueRun} goes on later), as when a
+     * client goes away. Waits up to 10 seconds for the handlers to finish (a tool that ignores
+     * interruption may outlast that; it is logged). Does not close the agents served nor their
+     * stores. Calling it again does nothing more.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) return;
         server.stop(0);
         executor.shutdownNow();
         timer.shutdownNow();
@@ -279,20 +303,37 @@ public final class BatonHttpServer implements AutoCloseable {
             this.api = Objects.requireNonNull(api, "api");
         }
 
-        /** The address to bind (default 127.0.0.1: loopback only); {@code 0.0.0.0} for every interface. */
+        /**
+         * The address to bind (default 127.0.0.1: loopback only); {@code 0.0.0.0} for every interface.
+         *
+         * @param host a host name or address
+         * @return this builder
+         */
         public Builder host(String host) {
             this.host = Objects.requireNonNull(host, "host");
             return this;
         }
 
-        /** The port (default 8080); 0 picks a free one, see {@link BatonHttpServer#port()}. */
+        /**
+         * The port (default 8080); 0 picks a free one, see {@link BatonHttpServer#port()}.
+         *
+         * @param port 0..65535
+         * @return this builder
+         * @throws InvalidOptionException ({@code port}) out of range
+         */
         public Builder port(int port) {
             if (port < 0 || port > 65535) throw new InvalidOptionException("port", "must be 0..65535, was " + port);
             this.port = port;
             return this;
         }
 
-        /** Where to mount the API and the page (default {@code /}), e.g. {@code /baton/}. */
+        /**
+         * Where to mount the API and the page (default {@code /}), e.g. {@code /baton/}.
+         *
+         * @param basePath a plain path; a missing leading or trailing slash is added
+         * @return this builder
+         * @throws InvalidOptionException ({@code basePath}) a path with {@code //}, dot segments or escapes
+         */
         public Builder basePath(String basePath) {
             Objects.requireNonNull(basePath, "basePath");
             String p = basePath.startsWith("/") ? basePath : "/" + basePath;
@@ -304,28 +345,51 @@ public final class BatonHttpServer implements AutoCloseable {
             return this;
         }
 
-        /** How many requests are handled at once (default 32); each open event stream holds one. */
+        /**
+         * How many requests are handled at once (default 32); each open event stream holds one.
+         *
+         * @param threads a positive number of handler threads
+         * @return this builder
+         * @throws InvalidOptionException ({@code threads}) not positive
+         */
         public Builder threads(int threads) {
             if (threads < 1) throw new InvalidOptionException("threads", "must be positive, was " + threads);
             this.threads = threads;
             return this;
         }
 
-        /** The listen backlog (default 0: the system's). */
+        /**
+         * The listen backlog (default 0: the system's).
+         *
+         * @param backlog connections queued before they are refused; 0 for the system's default
+         * @return this builder
+         * @throws InvalidOptionException ({@code backlog}) negative
+         */
         public Builder backlog(int backlog) {
             if (backlog < 0) throw new InvalidOptionException("backlog", "must not be negative, was " + backlog);
             this.backlog = backlog;
             return this;
         }
 
-        /** How long a client may take to send its request body (default 30 s); then its connection is closed. */
+        /**
+         * How long a client may take to send its request body (default 30 s); then its connection is closed.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         * @throws InvalidOptionException ({@code requestTimeout}) zero or negative
+         */
         public Builder requestTimeout(Duration timeout) {
             if (timeout.isNegative() || timeout.isZero()) throw new InvalidOptionException("requestTimeout", "must be positive");
             this.requestTimeout = timeout;
             return this;
         }
 
-        /** Binds and starts serving. */
+        /**
+         * Binds and starts serving.
+         *
+         * @return the running server; close it
+         * @throws java.io.UncheckedIOException the address cannot be bound (the port is taken, for example)
+         */
         public BatonHttpServer start() {
             try {
                 return new BatonHttpServer(this);

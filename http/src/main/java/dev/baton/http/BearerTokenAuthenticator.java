@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Tokens are kept only as SHA-256 digests and compared in constant time against every entry,
  * so neither the token nor which entry matched can be learned from response times. Tokens must be
  * at least 16 characters: generate them (for example 32 random bytes, Base64url).
+ *
+ * <p>Immutable and thread-safe once built; nothing to close. Its {@link Builder} is not thread-safe.
  */
 public final class BearerTokenAuthenticator implements Authenticator {
     /** The shortest token accepted. */
@@ -39,7 +41,11 @@ public final class BearerTokenAuthenticator implements Authenticator {
         this.entries = List.copyOf(entries);
     }
 
-    /** Starts a set of tokens. */
+    /**
+     * Starts a set of tokens.
+     *
+     * @return an empty builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -82,7 +88,15 @@ public final class BearerTokenAuthenticator implements Authenticator {
         private Builder() {
         }
 
-        /** Adds a token and the principal it authenticates; tokens must be distinct and at least 16 characters. */
+        /**
+     * Adds a token and the principal it authenticates.
+     *
+     * @param token     at least {@value BearerTokenAuthenticator#MIN_TOKEN_LENGTH} characters, no whitespace,
+     *                  distinct from the other tokens
+     * @param principal who the token authenticates
+     * @return this builder
+     * @throws InvalidOptionException ({@code token}) a short token, one with whitespace, or one given twice
+     */
         public Builder token(String token, Principal principal) {
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(principal, "principal");
@@ -98,6 +112,12 @@ public final class BearerTokenAuthenticator implements Authenticator {
             return this;
         }
 
+        /**
+         * The authenticator.
+         *
+         * @return an authenticator of the tokens added
+         * @throws InvalidOptionException ({@code token}) no token was added
+         */
         public BearerTokenAuthenticator build() {
             if (entries.isEmpty()) throw new InvalidOptionException("token", "at least one token is needed");
             return new BearerTokenAuthenticator(entries);

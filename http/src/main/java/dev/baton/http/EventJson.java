@@ -44,9 +44,9 @@ final class EventJson {
             n.put("reason", d.reason());
         } else if (e instanceof AgentEvent.StepFinish f) {
             n.put("step", f.step());
-            n.put("finishReason", f.finishReason());
+            n.put("finishReason", f.finishReason().wireName());
         } else if (e instanceof AgentEvent.Finish f) {
-            n.put("finishReason", f.finishReason());
+            n.put("finishReason", f.finishReason().wireName());
             n.put("text", f.text());
         } else if (e instanceof AgentEvent.Cancelled c) {
             n.put("reason", c.reason());

@@ -2,20 +2,27 @@ package dev.baton.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.BatonException;
+import dev.baton.ConflictException;
 import dev.baton.InvalidOptionException;
+import dev.baton.InvalidRequestException;
 import dev.baton.LeaseLostException;
+import dev.baton.NotFoundException;
 import dev.baton.ResumeMismatchException;
 import dev.baton.RunNotFoundException;
 import dev.baton.RunNotSuspendedException;
 import dev.baton.SnapshotFormatException;
 import dev.baton.StorageException;
+import dev.baton.ThreadAlreadyExistsException;
+import dev.baton.ThreadNotFoundException;
 import dev.baton.ThreadOwnershipException;
 import dev.baton.ToolCallNotFoundException;
+import dev.baton.TransientException;
 import dev.baton.UnknownToolException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,7 +119,12 @@ record Problem(int status, String slug, String title, String detail, Map<String,
 
     // ---- exceptions from core and the stores ------------------------------------------------
 
-    /** The problem for an exception thrown before a response started. Logs what the client does not see. */
+    /**
+     * The problem for an exception thrown before a response started. Logs what the client does not see.
+     * Each known exception has its own type; an exception of core added later falls back to its
+     * category ({@code NotFoundException} 404, {@code ConflictException} 409, {@code InvalidRequestException}
+     * 400, {@code TransientException} 503), so it maps sensibly before this class learns its name.
+     */
     static Problem from(Throwable e) {
         if (e instanceof Raised r) return r.problem();
         if (e instanceof InvalidOptionException io) {
@@ -121,20 +133,44 @@ record Problem(int status, String slug, String title, String detail, Map<String,
         if (e instanceof IllegalArgumentException) {
             return of(400, "invalid-request", "Invalid request", String.valueOf(e.getMessage()));
         }
+        Problem known = specific(e);
+        if (known != null) return known;
+        Problem category = byCategory(e);
+        if (category != null) return category;
+        String incident = incident();
+        if (e instanceof BatonException) {
+            LOG.error("incident {}: {}", incident, e.getMessage(), e);
+            return of(500, "baton-error", "Baton error", e.getMessage() + " (incident " + incident + ")").with("incident", incident);
+        }
+        LOG.error("incident {}: unexpected failure", incident, e);
+        return of(500, "internal-error", "Internal error",
+                "The server failed unexpectedly; the log has the details (incident " + incident + ").").with("incident", incident);
+    }
+
+    /** The problem of an exception this API knows by name, or null. */
+    private static @Nullable Problem specific(Throwable e) {
         if (e instanceof RunNotFoundException rn) {
             return runNotFound(rn);
         }
-        if (e instanceof ToolCallNotFoundException) {
-            return of(404, "tool-call-not-found", "Tool call not found", e.getMessage());
+        if (e instanceof ToolCallNotFoundException tn) {
+            return of(404, "tool-call-not-found", "Tool call not found", e.getMessage())
+                    .with("runId", tn.runId()).with("toolCallId", tn.toolCallId());
+        }
+        if (e instanceof ThreadNotFoundException tn) {
+            return of(404, "thread-not-found", "Thread not found", e.getMessage()).with("threadId", tn.threadId());
         }
         if (e instanceof RunNotSuspendedException rs) {
             return of(409, "run-not-suspended", "Run not suspended", rs.getMessage()).with("runId", rs.runId());
         }
-        if (e instanceof LeaseLostException) {
-            return of(409, "lease-lost", "Lease lost", e.getMessage());
+        if (e instanceof LeaseLostException ll) {
+            return of(409, "lease-lost", "Lease lost", e.getMessage()).with("runId", ll.runId());
         }
-        if (e instanceof ResumeMismatchException) {
-            return of(422, "resume-mismatch", "Resume mismatch", e.getMessage());
+        if (e instanceof ThreadAlreadyExistsException te) {
+            return of(409, "thread-exists", "Thread exists", e.getMessage()).with("threadId", te.threadId());
+        }
+        if (e instanceof ResumeMismatchException rm) {
+            Problem p = of(422, "resume-mismatch", "Resume mismatch", e.getMessage()).with("runId", rm.runId());
+            return rm.toolCallId() == null ? p : p.with("toolCallId", rm.toolCallId());
         }
         if (e instanceof ThreadOwnershipException to) {
             // core's message names the owning resource: not for a caller who may not see it
@@ -156,22 +192,38 @@ record Problem(int status, String slug, String title, String detail, Map<String,
                     "The run store did not answer. Try again later (incident " + incident + ").")
                     .with("incident", incident).withHeader("Retry-After", "5");
         }
-        if (e instanceof UnknownToolException) {
+        if (e instanceof UnknownToolException ut) {
             LOG.error("{}", e.getMessage());
-            return of(500, "unknown-tool", "Agent lacks the run's tool", e.getMessage());
+            return of(500, "unknown-tool", "Agent lacks the run's tool", e.getMessage())
+                    .with("runId", ut.runId()).with("toolName", ut.toolName());
         }
         if (e instanceof SnapshotFormatException sf) {
             LOG.error("{}", e.getMessage(), e);
             return of(500, "unreadable-snapshot", "Unreadable run snapshot", sf.getMessage()).with("runId", sf.runId());
         }
-        String incident = incident();
-        if (e instanceof BatonException) {
-            LOG.error("incident {}: {}", incident, e.getMessage(), e);
-            return of(500, "baton-error", "Baton error", e.getMessage() + " (incident " + incident + ")").with("incident", incident);
+        return null;
+    }
+
+    /** The problem of an exception known only by its category, or null. */
+    private static @Nullable Problem byCategory(Throwable e) {
+        if (e instanceof NotFoundException) {
+            return of(404, "not-found", "Not found", e.getMessage());
         }
-        LOG.error("incident {}: unexpected failure", incident, e);
-        return of(500, "internal-error", "Internal error",
-                "The server failed unexpectedly; the log has the details (incident " + incident + ").").with("incident", incident);
+        if (e instanceof ConflictException) {
+            return of(409, "conflict", "Conflict", e.getMessage());
+        }
+        if (e instanceof InvalidRequestException) {
+            return of(400, "invalid-request", "Invalid request", e.getMessage());
+        }
+        if (e instanceof TransientException) {
+            String incident = incident();
+            LOG.warn("incident {}: a transient failure: {}", incident, e.getMessage(), e);
+            // like a store failure: what failed may name hosts or credentials, it stays in the log
+            return of(503, "unavailable", "Temporarily unavailable",
+                    "A service the API depends on failed. Try again later (incident " + incident + ").")
+                    .with("incident", incident).withHeader("Retry-After", "5");
+        }
+        return null;
     }
 
     /** The same answer for a run that does not exist, belongs to another agent, or to another principal. */

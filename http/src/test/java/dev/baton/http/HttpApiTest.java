@@ -525,12 +525,12 @@ class HttpApiTest {
         void anUnreadableRunIsListedAsInterruptedAndCanBeDiscarded() {
             String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
             RunSnapshot s = t.store.find(run).orElseThrow();
-            RunSnapshot broken = new RunSnapshot(s.runId(), s.agentId(), s.status(), s.threadId(), s.resourceId(), s.createdAt(),
-                    s.suspendedAt(), s.version() + 1, null, null, "{not a snapshot", s.expiresAt(), null);
+            RunSnapshot broken = s.toBuilder().version(s.version() + 1).lease(null, null)
+                    .payload("{not a snapshot").summary("{not a summary").build();
             assertThat(t.store.compareAndSet(s.version(), broken)).isTrue();
             JsonNode listed = admin.get("/agents/concierge/suspended-runs").json().get("runs").get(0);
             assertThat(listed.get("interrupted").asBoolean()).isTrue();
-            assertThat(listed.get("interruption").asText()).startsWith("its snapshot cannot be read");
+            assertThat(listed.get("interruption").asText()).startsWith("its stored summary cannot be read");
             ApiClient.Response cancel = admin.post(runs(run) + "/cancel", "{}");
             assertThat(cancel.status()).isEqualTo(500);
             assertThat(cancel.json().get("type").asText()).isEqualTo("urn:baton:problem:unreadable-snapshot");
@@ -714,6 +714,18 @@ class HttpApiTest {
         @Override public boolean delete(String runId, long v) { check("delete"); return delegate.delete(runId, v); }
 
         @Override public RunPage list(RunQuery q) { check("list"); return delegate.list(q); }
+
+        @Override
+        public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+            check("list-due");
+            return delegate.listDue(agentId, now, limit);
+        }
+
+        @Override
+        public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
+            check("renew-lease");
+            return delegate.renewLease(runId, expectedVersion, owner, newExpiry);
+        }
 
         @Override public Instant now() { return Instant.now(); }
 

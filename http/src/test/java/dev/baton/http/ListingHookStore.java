@@ -1,6 +1,7 @@
 package dev.baton.http;
 
-import dev.baton.memory.MemoryStore;
+import dev.baton.store.MemoryStore;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -57,6 +58,8 @@ final class ListingHookStore implements SnapshotStore {
     @Override public Instant now() { return delegate.now(); }
 
     @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
+
+    @Override public Set<QueryFeature> queryFeatures() { return delegate.queryFeatures(); }
 
     @Override public String describe() { return delegate.describe(); }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentRun;
-import dev.baton.agent.RunStatus;
+import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -21,6 +21,9 @@ import java.util.function.Predicate;
  * (agent, run, thread, resource). It runs in the JVM whose model proposed the call, before anything
  * is sent to the server, and without any I/O of its own; a policy that throws means "approval
  * required". When a call is approved, it runs as proposed, on whichever instance approves it.
+ *
+ * <p>Thread-safety: a policy must be thread-safe (runs of many threads call it at once); the ones
+ * made here are immutable.
  */
 @FunctionalInterface
 public interface McpApprovalPolicy {
@@ -33,12 +36,20 @@ public interface McpApprovalPolicy {
      */
     boolean requiresApproval(McpToolCall call);
 
-    /** Every call waits for approval: the default, because MCP servers' hints are untrusted. */
+    /**
+     * Every call waits for approval: the default, because MCP servers' hints are untrusted.
+     *
+     * @return the policy
+     */
     static McpApprovalPolicy always() {
         return call -> true;
     }
 
-    /** No call waits: the tool runs as soon as the model calls it. */
+    /**
+     * No call waits: the tool runs as soon as the model calls it.
+     *
+     * @return the policy
+     */
     static McpApprovalPolicy never() {
         return call -> false;
     }
@@ -46,6 +57,8 @@ public interface McpApprovalPolicy {
     /**
      * Every call waits unless the server says the tool is read-only ({@code readOnlyHint: true}).
      * A tool without annotations waits. The hint is the server's claim: see {@link McpToolHints}.
+     *
+     * @return the policy
      */
     static McpApprovalPolicy unlessReadOnly() {
         return call -> !call.hints().readOnly();
@@ -55,18 +68,30 @@ public interface McpApprovalPolicy {
      * Calls of destructive tools wait: every tool that is not read-only, unless the server says
      * {@code destructiveHint: false} (additive updates only, which then run at once). A tool without
      * annotations waits. The hints are the server's claims: see {@link McpToolHints}.
+     *
+     * @return the policy
      */
     static McpApprovalPolicy whenDestructive() {
         return call -> call.hints().destructive();
     }
 
-    /** A policy from a predicate over the call; the same as a lambda, for readability. */
+    /**
+     * A policy from a predicate over the call; the same as a lambda, for readability.
+     *
+     * @param predicate true: the call waits for approval
+     * @return the policy
+     */
     static McpApprovalPolicy when(Predicate<McpToolCall> predicate) {
         Objects.requireNonNull(predicate, "predicate");
         return predicate::test;
     }
 
-    /** Waits when this policy or {@code other} says so. */
+    /**
+     * Waits when this policy or {@code other} says so.
+     *
+     * @param other the second policy (asked only when this one says no)
+     * @return the combined policy
+     */
     default McpApprovalPolicy or(McpApprovalPolicy other) {
         Objects.requireNonNull(other, "other");
         return call -> requiresApproval(call) || other.requiresApproval(call);

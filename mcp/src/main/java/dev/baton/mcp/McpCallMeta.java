@@ -18,6 +18,8 @@ package dev.baton.mcp;
  *     ...
  * }
  * }</pre>
+ *
+ * <p>Constants only: not instantiable, nothing to close.
  */
 public final class McpCallMeta {
 

@@ -84,7 +84,7 @@ final class McpConnection implements AutoCloseable {
 
     private McpException listingFailed(McpFailure f) {
         return new McpException(config.name(), "Could not list the tools of the MCP server '" + config.name() + "' ("
-                + config.describe() + "): " + f.getMessage() + ". " + f.advice() + ".", f);
+                + config.describe() + "): " + f.getMessage() + ". " + f.advice() + ".", f, McpToolCallException.retryable(f.kind()));
     }
 
     /** The server's hints for a tool, from the last list (no I/O); {@link McpToolHints#NONE} if unknown. */

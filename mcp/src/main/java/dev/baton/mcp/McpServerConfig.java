@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,9 +36,6 @@ import org.jspecify.annotations.Nullable;
  * that the tool a stored run waits on has the same name there.
  */
 public final class McpServerConfig {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_\\-]{1,64}");
-    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.\\-]{0,64}");
-
     /** How Baton reaches a server. */
     public enum Transport {
         /** Baton starts the server as a process and speaks JSON-RPC on its standard input and output. */
@@ -88,6 +84,7 @@ public final class McpServerConfig {
      *                what a policy sees as {@link McpToolCall#server()}
      * @param command the program, e.g. {@code java}, {@code npx}, {@code /usr/local/bin/server}
      * @param args    its arguments
+     * @return a builder of the server's configuration
      */
     public static Builder stdio(String name, String command, String... args) {
         List<String> line = new ArrayList<>();
@@ -96,14 +93,16 @@ public final class McpServerConfig {
         return stdio(name, line);
     }
 
-    /** {@link #stdio(String, String, String...)} with the command line as a list (program first). */
+    /**
+     * {@link #stdio(String, String, String...)} with the command line as a list (program first).
+     *
+     * @param name        the server's name in Baton (letters, digits, {@code _ -}; 1-64)
+     * @param commandLine the program, then its arguments
+     * @return a builder of the server's configuration
+     */
     public static Builder stdio(String name, List<String> commandLine) {
-        Objects.requireNonNull(commandLine, "commandLine");
-        if (commandLine.isEmpty() || commandLine.get(0).isBlank()) {
-            throw new IllegalArgumentException("commandLine: the server '" + name + "' needs a program to start, got " + commandLine);
-        }
         Builder b = new Builder(name);
-        b.stdio = new Stdio(List.copyOf(commandLine), Map.of(), null);
+        b.stdio = new Stdio(McpConfigChecks.commandLine(name, commandLine), Map.of(), null);
         return b;
     }
 
@@ -113,79 +112,75 @@ public final class McpServerConfig {
      *
      * @param name the server's name in Baton (letters, digits, {@code _ -}; 1-64)
      * @param url  the MCP endpoint, {@code http} or {@code https}
+     * @return a builder of the server's configuration
      */
     public static Builder streamableHttp(String name, String url) {
-        Objects.requireNonNull(url, "url");
-        URI uri;
-        try {
-            uri = URI.create(url);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("url: not a URL: '" + url + "' (server '" + name + "')", e);
-        }
-        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
-            throw new IllegalArgumentException("url: the server '" + name + "' needs an http:// or https:// URL with a host, got '" + url + "'");
-        }
         Builder b = new Builder(name);
-        b.http = uri;
+        b.http = McpConfigChecks.url(name, url);
         return b;
     }
 
-    /** The server's name in Baton. */
+    /** {@return the server's name in Baton} */
     public String name() {
         return name;
     }
 
-    /** How Baton reaches the server. */
+    /** {@return how Baton reaches the server} */
     public Transport transport() {
         return stdio != null ? Transport.STDIO : Transport.STREAMABLE_HTTP;
     }
 
-    /** What is put before each of the server's tool names in Baton ({@code ""} by default). */
+    /** {@return what is put before each of the server's tool names in Baton ({@code ""} by default)} */
     public String toolPrefix() {
         return toolPrefix;
     }
 
-    /** The policy for a call of {@code mcpToolName}: the tool's own, else the server's. */
+    /**
+     * The policy for a call of one tool: the tool's own, else the server's.
+     *
+     * @param mcpToolName the tool's name on the server
+     * @return its approval policy
+     */
     public McpApprovalPolicy approvalFor(String mcpToolName) {
         return toolApprovals.getOrDefault(mcpToolName, approval);
     }
 
-    /** Whether the agent gets the server's tool {@code mcpToolName} (the tool filter). */
+    /**
+     * Whether the agent gets one of the server's tools (the tool filter).
+     *
+     * @param mcpToolName the tool's name on the server
+     * @return true if the filter lets it through
+     */
     public boolean includes(String mcpToolName) {
         return toolFilter.test(mcpToolName);
     }
 
-    /** How long connecting (starting the process, the MCP handshake) may take. */
+    /** {@return how long connecting (starting the process, the MCP handshake) may take} */
     public Duration connectTimeout() {
         return connectTimeout;
     }
 
-    /** How long one tool call may take before it fails with {@link McpToolCallException.Kind#TIMEOUT}. */
+    /** {@return how long one tool call may take before it fails with {@link McpToolCallException.Kind#TIMEOUT}} */
     public Duration callTimeout() {
         return callTimeout;
     }
 
-    /** After how long without traffic a call first checks the connection with a ping. */
+    /** {@return after how long without traffic a call first checks the connection with a ping} */
     public Duration pingAfterIdle() {
         return pingAfterIdle;
     }
 
-    /** How long closing waits for a stdio process to exit before it is killed. */
+    /** {@return how long closing waits for a stdio process to exit before it is killed} */
     public Duration shutdownTimeout() {
         return shutdownTimeout;
     }
 
-    /** Where the server is, for messages: the command line or the URL (no environment, no headers). */
+    /** {@return where the server is, for messages: the command line or the URL (no environment, no headers)} */
     public String describe() {
-        if (stdio != null) return "stdio: " + String.join(" ", stdio.command().stream().map(McpServerConfig::shorten).toList());
+        if (stdio != null) return "stdio: " + String.join(" ", stdio.command().stream().map(McpConfigChecks::shorten).toList());
         URI u = java.util.Objects.requireNonNull(http).url();
         return "streamable HTTP: " + u.getScheme() + "://" + u.getHost() + (u.getPort() < 0 ? "" : ":" + u.getPort())
                 + (u.getRawPath() == null ? "" : u.getRawPath());
-    }
-
-    /** A long argument (a class path) cut in the middle, so that messages stay readable. */
-    private static String shorten(String arg) {
-        return arg.length() <= 80 ? arg : arg.substring(0, 30) + "..." + arg.substring(arg.length() - 40);
     }
 
     Set<String> namedTools() {
@@ -205,7 +200,7 @@ public final class McpServerConfig {
         return "McpServerConfig[" + name + ", " + describe() + "]";
     }
 
-    /** Builder of {@link McpServerConfig}; from {@link #stdio} or {@link #streamableHttp}. */
+    /** Builder of {@link McpServerConfig}; from {@link #stdio} or {@link #streamableHttp}. Not thread-safe. */
     public static final class Builder {
         private final String name;
         private @Nullable Stdio stdio;
@@ -224,35 +219,53 @@ public final class McpServerConfig {
         private Duration shutdownTimeout = Duration.ofSeconds(5);
 
         private Builder(String name) {
-            Objects.requireNonNull(name, "name");
-            if (!NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("name: MCP server names use letters, digits, '_', '-' (1-64), got '" + name + "'");
-            }
-            this.name = name;
+            this.name = McpConfigChecks.name(name);
         }
 
-        /** An environment variable for the server's process, on top of this JVM's environment (stdio only). */
+        /**
+         * An environment variable for the server's process, on top of this JVM's environment (stdio only).
+         *
+         * @param variable the variable's name
+         * @param value    its value
+         * @return this builder
+         */
         public Builder environment(String variable, String value) {
             requireStdio("environment");
             environment.put(Objects.requireNonNull(variable, "variable"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
-        /** The working directory of the server's process (stdio only; default: this JVM's). */
+        /**
+         * The working directory of the server's process (stdio only; default: this JVM's).
+         *
+         * @param directory the directory
+         * @return this builder
+         */
         public Builder directory(Path directory) {
             requireStdio("directory");
             this.directory = Objects.requireNonNull(directory, "directory");
             return this;
         }
 
-        /** An HTTP header sent with every request, e.g. {@code Authorization} (streamable HTTP only). */
+        /**
+         * An HTTP header sent with every request, e.g. {@code Authorization} (streamable HTTP only).
+         *
+         * @param header the header's name
+         * @param value  its value
+         * @return this builder
+         */
         public Builder header(String header, String value) {
             requireHttp("header");
             headers.put(Objects.requireNonNull(header, "header"), Objects.requireNonNull(value, "value"));
             return this;
         }
 
-        /** Headers computed for every request, e.g. a token that is renewed (streamable HTTP only). */
+        /**
+         * Headers computed for every request, e.g. a token that is renewed (streamable HTTP only).
+         *
+         * @param supplier asked before each request, from the thread that sends it (so thread-safe)
+         * @return this builder
+         */
         public Builder headers(Supplier<Map<String, String>> supplier) {
             requireHttp("headers");
             this.headerSupplier = Objects.requireNonNull(supplier, "supplier");
@@ -262,18 +275,22 @@ public final class McpServerConfig {
         /**
          * Put before each of the server's tool names in Baton, so that two servers' tools cannot
          * clash: with {@code "files_"}, the server's {@code write_file} is the tool
-         * {@code files_write_file}. Letters, digits, {@code _ . -}; up to 64.
+         * {@code files_write_file}.
+         *
+         * @param prefix letters, digits, {@code _ . -}; up to 64
+         * @return this builder
          */
         public Builder toolPrefix(String prefix) {
-            Objects.requireNonNull(prefix, "prefix");
-            if (!PREFIX.matcher(prefix).matches()) {
-                throw new IllegalArgumentException("toolPrefix: letters, digits, '_', '.', '-' (up to 64), got '" + prefix + "' (server '" + name + "')");
-            }
-            this.toolPrefix = prefix;
+            this.toolPrefix = McpConfigChecks.toolPrefix(name, prefix);
             return this;
         }
 
-        /** The policy of every tool of this server without its own; default {@link McpApprovalPolicy#always()}. */
+        /**
+         * The policy of every tool of this server without its own; default {@link McpApprovalPolicy#always()}.
+         *
+         * @param policy the server's policy
+         * @return this builder
+         */
         public Builder approval(McpApprovalPolicy policy) {
             this.approval = Objects.requireNonNull(policy, "policy");
             return this;
@@ -283,50 +300,73 @@ public final class McpServerConfig {
          * The policy of one tool, by its name on the server (without the prefix). Naming a tool the
          * server does not offer fails when the tools are listed, so a typo cannot leave a tool
          * without the rule meant for it.
+         *
+         * @param mcpToolName the tool's name on the server
+         * @param policy      its policy
+         * @return this builder
          */
         public Builder approval(String mcpToolName, McpApprovalPolicy policy) {
-            Objects.requireNonNull(mcpToolName, "mcpToolName");
-            if (mcpToolName.isBlank()) throw new IllegalArgumentException("mcpToolName: empty (server '" + name + "')");
-            toolApprovals.put(mcpToolName, Objects.requireNonNull(policy, "policy"));
+            toolApprovals.put(McpConfigChecks.mcpToolName(name, mcpToolName), Objects.requireNonNull(policy, "policy"));
             return this;
         }
 
-        /** Which of the server's tools (by their name on the server) the agent gets; default all. */
+        /**
+         * Which of the server's tools the agent gets; default all.
+         *
+         * @param filter true for each name on the server whose tool the agent gets
+         * @return this builder
+         */
         public Builder toolFilter(Predicate<String> filter) {
             this.toolFilter = Objects.requireNonNull(filter, "filter");
             return this;
         }
 
-        /** How long connecting may take (starting the process and the MCP handshake); default 30 s. */
+        /**
+         * How long connecting may take (starting the process and the MCP handshake); default 30 s.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive("connectTimeout", timeout);
+            this.connectTimeout = McpConfigChecks.positive(name, "connectTimeout", timeout);
             return this;
         }
 
-        /** How long one tool call may take; default 60 s. */
+        /**
+         * How long one tool call may take; default 60 s.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = positive("callTimeout", timeout);
+            this.callTimeout = McpConfigChecks.positive(name, "callTimeout", timeout);
             return this;
         }
 
         /**
          * After how long without traffic a call first pings the server, so that a connection that
          * died unnoticed is replaced before the call is sent (default 30 s; zero: before every call).
+         *
+         * @param idle zero or a positive duration
+         * @return this builder
          */
         public Builder pingAfterIdle(Duration idle) {
-            Objects.requireNonNull(idle, "pingAfterIdle");
-            if (idle.isNegative()) throw new IllegalArgumentException("pingAfterIdle: must not be negative, was " + idle);
-            this.pingAfterIdle = idle;
+            this.pingAfterIdle = McpConfigChecks.notNegative(name, "pingAfterIdle", idle);
             return this;
         }
 
-        /** How long {@code close()} waits for a stdio process to exit before killing it; default 5 s. */
+        /**
+         * How long {@code close()} waits for a stdio process to exit before killing it; default 5 s.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         */
         public Builder shutdownTimeout(Duration timeout) {
-            this.shutdownTimeout = positive("shutdownTimeout", timeout);
+            this.shutdownTimeout = McpConfigChecks.positive(name, "shutdownTimeout", timeout);
             return this;
         }
 
-        /** The configuration. */
+        /** {@return the configuration, immutable} */
         public McpServerConfig build() {
             return new McpServerConfig(this);
         }
@@ -341,12 +381,6 @@ public final class McpServerConfig {
             if (http == null) {
                 throw new IllegalStateException(option + "(...) is for streamable-HTTP servers; '" + name + "' is a stdio server");
             }
-        }
-
-        private Duration positive(String option, Duration d) {
-            Objects.requireNonNull(d, option);
-            if (d.isNegative() || d.isZero()) throw new IllegalArgumentException(option + ": must be positive, was " + d + " (server '" + name + "')");
-            return d;
         }
     }
 }

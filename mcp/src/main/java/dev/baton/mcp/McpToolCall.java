@@ -8,6 +8,9 @@ import java.util.Objects;
  * A call of an MCP tool that the model proposed, as an {@link McpApprovalPolicy} sees it.
  *
  * <p>The constructor is for this module and tests; this record may gain components later.
+ * Immutable and thread-safe: the arguments are copied in and every {@link #arguments()} call
+ * returns a fresh copy, so a policy that changes them changes nothing the run stores or the tool
+ * receives.
  *
  * @param server      the server's name ({@link McpServerConfig#name()})
  * @param mcpToolName the tool's name on the server
@@ -19,7 +22,16 @@ import java.util.Objects;
 public record McpToolCall(String server, String mcpToolName, String toolName, JsonNode arguments, McpToolHints hints,
                           ApprovalContext run) {
 
-    /** Checks and copies. */
+    /**
+     * Checks and copies.
+     *
+     * @param server      the server's name
+     * @param mcpToolName the tool's name on the server
+     * @param toolName    the tool's name in Baton
+     * @param arguments   the arguments the model proposed (copied)
+     * @param hints       what the server says about the tool
+     * @param run         the run the call belongs to
+     */
     public McpToolCall {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(mcpToolName, "mcpToolName");
@@ -29,7 +41,7 @@ public record McpToolCall(String server, String mcpToolName, String toolName, Js
         Objects.requireNonNull(run, "run");
     }
 
-    /** The arguments the model proposed; a copy: changing it changes nothing else. */
+    /** {@return the arguments the model proposed; a copy: changing it changes nothing else} */
     @Override
     public JsonNode arguments() {
         return arguments.deepCopy();

@@ -7,7 +7,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A call of an MCP tool did not succeed. Thrown by the Baton tool's executor, it becomes a
  * {@code tool-error} of the run: the model sees the message and the run goes on (see
- * {@link Kind} for what each case means for the call's effect).
+ * {@link Kind} for what each case means for the call's effect). {@link #retryable()} is true for
+ * {@link Kind#UNREACHABLE}, {@link Kind#CONNECTION_LOST} and {@link Kind#TIMEOUT} (for the last two
+ * the first call may have taken effect: only a tool that is safe to call twice should be retried).
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
 public class McpToolCallException extends McpException {
     private static final long serialVersionUID = 1L;
@@ -35,12 +39,18 @@ public class McpToolCallException extends McpException {
         TIMEOUT
     }
 
+    /** The tool's name in Baton (serialized with it). */
     private final String toolName;
+    /** The tool's name on the server (serialized with it). */
     private final String mcpToolName;
+    /** Why the call did not succeed (serialized with it). */
     private final Kind kind;
+    /** The JSON-RPC error code, for {@link Kind#PROTOCOL_ERROR} (serialized with it). */
     private final @Nullable Integer errorCode;
 
     /**
+     * A failed call; whether a retry may help follows from {@code kind}.
+     *
      * @param serverName  the server called
      * @param toolName    the tool's name in Baton
      * @param mcpToolName the tool's name on the server
@@ -52,30 +62,38 @@ public class McpToolCallException extends McpException {
     public McpToolCallException(String serverName, String toolName, String mcpToolName, Kind kind,
                                 @Nullable Integer errorCode, String message,
                                 @Nullable Throwable cause) {
-        super(serverName, message, cause);
+        super(serverName, message, cause, retryable(Objects.requireNonNull(kind, "kind")));
         this.toolName = Objects.requireNonNull(toolName, "toolName");
         this.mcpToolName = Objects.requireNonNull(mcpToolName, "mcpToolName");
         this.kind = Objects.requireNonNull(kind, "kind");
         this.errorCode = errorCode;
     }
 
-    /** The tool's name in Baton. */
+    /** {@return the tool's name in Baton} */
     public String toolName() {
         return toolName;
     }
 
-    /** The tool's name on the server. */
+    /** {@return the tool's name on the server} */
     public String mcpToolName() {
         return mcpToolName;
     }
 
-    /** Why the call did not succeed. */
+    /** {@return why the call did not succeed} */
     public Kind kind() {
         return kind;
     }
 
-    /** The JSON-RPC error code of a {@link Kind#PROTOCOL_ERROR}, else empty. */
+    /** {@return the JSON-RPC error code of a {@link Kind#PROTOCOL_ERROR}, else empty} */
     public OptionalInt errorCode() {
         return errorCode == null ? OptionalInt.empty() : OptionalInt.of(errorCode);
+    }
+
+    /** Whether a failure of this kind may pass when tried again: the server was not reached, or did not finish. */
+    static boolean retryable(Kind kind) {
+        return switch (kind) {
+            case UNREACHABLE, CONNECTION_LOST, TIMEOUT -> true;
+            case TOOL_ERROR, PROTOCOL_ERROR -> false;
+        };
     }
 }

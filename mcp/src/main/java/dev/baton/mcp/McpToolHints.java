@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  * {@link McpApprovalPolicy#whenDestructive()}) only for servers you trust, and name the tools that
  * matter explicitly ({@code McpServerConfig.Builder.approval(toolName, policy)}).
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param title           a human-readable title, or null
  * @param readOnlyHint    true: the tool does not modify its environment
  * @param destructiveHint true: the tool may perform destructive updates; false: only additive ones
@@ -25,7 +27,7 @@ public record McpToolHints(@Nullable String title, @Nullable Boolean readOnlyHin
     /** A tool the server said nothing about. */
     public static final McpToolHints NONE = new McpToolHints(null, null, null, null, null);
 
-    /** Whether the server says the tool is read-only; the specification's default is false. */
+    /** {@return whether the server says the tool is read-only; the specification's default is false} */
     public boolean readOnly() {
         return Boolean.TRUE.equals(readOnlyHint);
     }
@@ -33,12 +35,14 @@ public record McpToolHints(@Nullable String title, @Nullable Boolean readOnlyHin
     /**
      * Whether the tool may destroy, by the specification's defaults: a tool that is not read-only
      * is destructive unless the server says {@code destructiveHint: false}.
+     *
+     * @return true if the tool may destroy
      */
     public boolean destructive() {
         return !readOnly() && !Boolean.FALSE.equals(destructiveHint);
     }
 
-    /** Whether the server says a repeated call has no further effect; the specification's default is false. */
+    /** {@return whether the server says a repeated call has no further effect; the specification's default is false} */
     public boolean idempotent() {
         return Boolean.TRUE.equals(idempotentHint);
     }

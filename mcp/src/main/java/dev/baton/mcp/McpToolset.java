@@ -1,6 +1,7 @@
 package dev.baton.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.InvalidOptionException;
 import dev.baton.tool.Tool;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -57,19 +58,29 @@ public final class McpToolset implements AutoCloseable {
         this.order = List.copyOf(byName.keySet());
     }
 
-    /** Starts a toolset. */
+    /**
+     * Starts a toolset.
+     *
+     * @return an empty builder: add servers
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A toolset over these servers. */
+    /**
+     * A toolset over these servers.
+     *
+     * @param servers at least one server, with distinct names
+     * @return the toolset (connected to nothing yet)
+     * @throws InvalidOptionException ({@code server}) two servers have the same name
+     */
     public static McpToolset of(McpServerConfig... servers) {
         Builder b = builder();
         for (McpServerConfig s : servers) b.server(s);
         return b.build();
     }
 
-    /** The servers, in the order they were added. */
+    /** {@return the servers, in the order they were added} */
     public List<McpServerConfig> servers() {
         return order.stream().map(name -> connections.get(name).config()).toList();
     }
@@ -78,7 +89,9 @@ public final class McpToolset implements AutoCloseable {
      * The tools of every server, in the order the servers were added and the servers list them,
      * minus those their tool filters leave out. Connects to servers not yet connected.
      *
-     * @throws McpException if a server cannot be reached or listed, a tool name does not fit
+     * @return the tools, unmodifiable, to give to {@code Agent.Builder.tools(...)}
+     * @throws McpException if a server cannot be reached or listed ({@link McpException#retryable()}
+     *                      true), a tool name does not fit
      *                      Baton's rules, two servers offer the same tool name, or a per-tool
      *                      approval names a tool the server does not offer; nothing is returned
      */
@@ -101,7 +114,9 @@ public final class McpToolset implements AutoCloseable {
     /**
      * The tools of one server (connecting to it if needed).
      *
-     * @throws IllegalArgumentException if no server has that name
+     * @param serverName the server's name ({@link McpServerConfig#name()})
+     * @return its tools, as {@link #tools()} gives them
+     * @throws InvalidOptionException   ({@code serverName}) no server has that name
      * @throws McpException             as {@link #tools()}
      */
     public List<Tool> tools(String serverName) {
@@ -137,7 +152,7 @@ public final class McpToolset implements AutoCloseable {
     McpConnection connection(String serverName) {
         Objects.requireNonNull(serverName, "serverName");
         McpConnection c = connections.get(serverName);
-        if (c == null) throw new IllegalArgumentException("serverName: no MCP server '" + serverName + "' in this toolset; it has " + order);
+        if (c == null) throw new InvalidOptionException("serverName", "no MCP server '" + serverName + "' in this toolset; it has " + order);
         return c;
     }
 
@@ -146,23 +161,34 @@ public final class McpToolset implements AutoCloseable {
         return "McpToolset" + order;
     }
 
-    /** Builder of {@link McpToolset}. */
+    /** Builder of {@link McpToolset}. Not thread-safe. */
     public static final class Builder {
         private final Map<String, McpServerConfig> servers = new LinkedHashMap<>();
 
         private Builder() {
         }
 
-        /** Adds a server; names are unique within a toolset. */
+        /**
+         * Adds a server; names are unique within a toolset.
+         *
+         * @param server the server's configuration
+         * @return this builder
+         * @throws InvalidOptionException ({@code server}) a server of that name was added already
+         */
         public Builder server(McpServerConfig server) {
             Objects.requireNonNull(server, "server");
             if (servers.putIfAbsent(server.name(), server) != null) {
-                throw new IllegalArgumentException("server: two MCP servers named '" + server.name() + "'; names are unique within a toolset");
+                throw new InvalidOptionException("server", "two MCP servers named '" + server.name() + "'; names are unique within a toolset");
             }
             return this;
         }
 
-        /** The toolset; it connects to nothing until its tools are asked for. */
+        /**
+         * The toolset; it connects to nothing until its tools are asked for.
+         *
+         * @return the toolset; close it
+         * @throws IllegalStateException no server was added
+         */
         public McpToolset build() {
             if (servers.isEmpty()) throw new IllegalStateException("an McpToolset needs at least one server(...)");
             return new McpToolset(this);

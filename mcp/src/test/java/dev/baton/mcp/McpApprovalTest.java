@@ -163,6 +163,26 @@ class McpApprovalTest {
     }
 
     @Test
+    void aPolicyThatChangesTheArgumentsItSeesChangesNothingStoredOrSent() throws Exception {
+        Agent agent = agent(notes().approval(call -> {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) call.arguments()).put("path", "MUTATED.txt");
+            McpToolCall copy = new McpToolCall(call.server(), call.mcpToolName(), call.toolName(), call.arguments(), call.hints(), call.run());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) copy.arguments()).removeAll();
+            return true;
+        }).build(), "notes_write_file", Map.of("path", "todo.txt", "content", "milk"));
+
+        AgentResult first = agent.generate("go", forUser("alice"));
+        AgentRunToolCall waiting = agent.listSuspendedRuns().runs().get(0).toolCalls().get(0);
+        assertThat(waiting.args().path("path").asText()).as("what is listed for approval").isEqualTo("todo.txt");
+        try (AgentStream approved = agent.approveToolCall(first.runId(), waiting.toolCallId())) {
+            assertThat(approved.result().outcome()).isEqualTo(RunOutcome.COMPLETED);
+        }
+
+        assertThat(Files.readString(root.resolve("files/todo.txt"))).as("what was approved is what ran").isEqualTo("milk");
+        assertThat(root.resolve("files/MUTATED.txt")).doesNotExist();
+    }
+
+    @Test
     void aPolicyThatThrowsMeansApproval() {
         Agent agent = agent(notes().approval(McpApprovalPolicy.never()).approval("file_info", call -> {
             throw new IllegalStateException("policy store down");

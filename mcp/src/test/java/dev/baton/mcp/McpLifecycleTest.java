@@ -133,7 +133,10 @@ class McpLifecycleTest {
 
                 long t0 = System.nanoTime();
                 assertThatThrownBy(() -> call(toolset, "halt", "{}"))
-                        .isInstanceOfSatisfying(McpToolCallException.class, e -> assertThat(e.kind()).isEqualTo(Kind.CONNECTION_LOST))
+                        .isInstanceOfSatisfying(McpToolCallException.class, e -> {
+                            assertThat(e.kind()).isEqualTo(Kind.CONNECTION_LOST);
+                            assertThat(e.retryable()).isTrue();
+                        })
                         .hasMessage("The connection to the MCP server 'notes' ended during the call of halt (its process exited); "
                                 + "the call may or may not have taken effect.");
                 assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("not the call timeout").isLessThan(Duration.ofSeconds(30));
@@ -275,7 +278,10 @@ class McpLifecycleTest {
                 server.kill();
 
                 assertThatThrownBy(() -> call(toolset, "write_file", "{'path':'a.txt','content':'x'}"))
-                        .isInstanceOfSatisfying(McpToolCallException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE))
+                        .isInstanceOfSatisfying(McpToolCallException.class, e -> {
+                            assertThat(e.kind()).isEqualTo(Kind.UNREACHABLE);
+                            assertThat(e.retryable()).isTrue();
+                        })
                         .hasMessageStartingWith("The MCP server 'notes' could not be reached, so write_file was not called");
             } finally {
                 server.close();
@@ -290,7 +296,8 @@ class McpLifecycleTest {
             }
             try (McpToolset toolset = McpToolset.of(McpServerConfig.streamableHttp("notes", "http://127.0.0.1:" + port + "/mcp")
                     .connectTimeout(Duration.ofSeconds(5)).build())) {
-                assertThatThrownBy(toolset::tools).isInstanceOf(McpException.class)
+                assertThatThrownBy(toolset::tools)
+                        .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.retryable()).as("a server that is down may come up").isTrue())
                         .hasMessageContaining("Could not list the tools of the MCP server 'notes' (streamable HTTP: http://127.0.0.1:" + port + "/mcp)");
             }
         }

@@ -3,33 +3,34 @@ package dev.baton.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.InvalidOptionException;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Configuration mistakes are refused when the configuration is built, before anything connects. */
+/** Configuration mistakes are refused when the configuration is built, before anything connects, naming the option. */
 class McpServerConfigTest {
 
     @Test
     void aServerNameMustBeShortAndPlain() {
         assertThatThrownBy(() -> McpServerConfig.stdio("my server", "java"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'my server'");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("name")).hasMessageContaining("'my server'");
         assertThatThrownBy(() -> McpServerConfig.streamableHttp("x".repeat(65), "http://127.0.0.1/mcp"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1-64");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("name")).hasMessageContaining("1-64");
     }
 
     @Test
     void aStdioServerNeedsAProgram() {
         assertThatThrownBy(() -> McpServerConfig.stdio("fs", java.util.List.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'fs' needs a program");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("commandLine")).hasMessageContaining("'fs' needs a program");
     }
 
     @Test
     void anHttpServerNeedsAnHttpUrlWithAHost() {
         assertThatThrownBy(() -> McpServerConfig.streamableHttp("gh", "ftp://127.0.0.1/mcp"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http:// or https://");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("url")).hasMessageContaining("http:// or https://");
         assertThatThrownBy(() -> McpServerConfig.streamableHttp("gh", "not a url"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'gh'");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("url")).hasMessageContaining("'gh'");
     }
 
     @Test
@@ -43,16 +44,16 @@ class McpServerConfigTest {
     @Test
     void aPrefixUsesToolNameCharacters() {
         assertThatThrownBy(() -> McpServerConfig.stdio("fs", "java").toolPrefix("fs/"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'fs/'");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("toolPrefix")).hasMessageContaining("'fs/'");
         assertThat(McpServerConfig.stdio("fs", "java").toolPrefix("fs.").build().toolPrefix()).isEqualTo("fs.");
     }
 
     @Test
     void timeoutsArePositive() {
         assertThatThrownBy(() -> McpServerConfig.stdio("fs", "java").callTimeout(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("callTimeout");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("callTimeout")).hasMessageContaining("callTimeout");
         assertThatThrownBy(() -> McpServerConfig.stdio("fs", "java").pingAfterIdle(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pingAfterIdle");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("pingAfterIdle")).hasMessageContaining("pingAfterIdle");
     }
 
     @Test
@@ -93,7 +94,7 @@ class McpServerConfigTest {
         McpToolset.Builder builder = McpToolset.builder().server(McpServerConfig.stdio("fs", "java").build());
 
         assertThatThrownBy(() -> builder.server(McpServerConfig.stdio("fs", "node").build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two MCP servers named 'fs'");
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("server")).hasMessageContaining("two MCP servers named 'fs'");
         assertThatThrownBy(() -> McpToolset.builder().build()).isInstanceOf(IllegalStateException.class);
     }
 

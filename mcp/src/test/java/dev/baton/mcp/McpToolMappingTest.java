@@ -92,7 +92,8 @@ class McpToolMappingTest {
         @Test
         void twoServersOfferingTheSameToolNameAreRefusedWithAdvice() {
             try (McpToolset clash = McpToolset.of(http("a").build(), http("b").build())) {
-                assertThatThrownBy(clash::tools).isInstanceOf(McpException.class)
+                assertThatThrownBy(clash::tools)
+                        .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.retryable()).as("a configuration mistake").isFalse())
                         .hasMessageContaining("'a' and 'b' both offer a tool named 'write_file'")
                         .hasMessageContaining("toolPrefix");
             }
@@ -173,6 +174,7 @@ class McpToolMappingTest {
             assertThatThrownBy(() -> call("always_fails", "{'reason':'the disk is full'}"))
                     .isInstanceOfSatisfying(McpToolCallException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Kind.TOOL_ERROR);
+                        assertThat(e.retryable()).as("the tool ran and failed").isFalse();
                         assertThat(e.serverName()).isEqualTo("notes");
                         assertThat(e.toolName()).isEqualTo("always_fails");
                         assertThat(e.errorCode()).isEmpty();
@@ -185,6 +187,7 @@ class McpToolMappingTest {
             assertThatThrownBy(() -> call("broken", "{}"))
                     .isInstanceOfSatisfying(McpToolCallException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Kind.PROTOCOL_ERROR);
+                        assertThat(e.retryable()).as("the server refused").isFalse();
                         assertThat(e.errorCode()).hasValue(-32042);
                     })
                     .hasMessage("The MCP server 'notes' refused the call of broken: MCP error -32042: the notes index is corrupt (rebuild it)");

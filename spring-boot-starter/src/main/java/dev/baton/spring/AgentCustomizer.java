@@ -14,11 +14,17 @@ import dev.baton.agent.Agent;
  * }
  * }</pre>
  *
- * Customizers run in their {@code @Order}.
+ * Customizers run in their {@code @Order}, on the thread that builds the agent bean; one need not be
+ * thread-safe unless it is shared with other code.
  */
 @FunctionalInterface
 public interface AgentCustomizer {
 
-    /** Adjusts the builder of the agent {@code agentId}. */
+    /**
+     * Adjusts the builder of one agent.
+     *
+     * @param agentId the agent's id, as given to {@link BatonAgents#agent(String)}
+     * @param builder its builder, with the starter's settings applied
+     */
     void customize(String agentId, Agent.Builder builder);
 }

@@ -30,6 +30,11 @@ import org.springframework.beans.factory.ObjectProvider;
  * {@code Agent.builder(id)} directly gets none of this (it would open its own store from
  * {@code baton.store.url} as a system property, else keep runs in memory). Every {@link Agent} bean
  * is served by the HTTP API and counted by the {@code baton.runs.suspended} gauge.
+ *
+ * <p>Thread-safe (it holds beans and settings only; each {@link #agent(String)} call returns a new
+ * builder). Who closes what: Spring closes each {@code Agent} bean at shutdown ({@code close()},
+ * inferred), which closes nothing the agent did not open itself; the store bean is closed by
+ * Spring too, after the agents that use it.
  */
 public final class BatonAgents {
 
@@ -40,6 +45,8 @@ public final class BatonAgents {
     private final ObjectProvider<AgentCustomizer> customizers;
 
     /**
+     * The builder source; {@link BatonAutoConfiguration} creates it.
+     *
      * @param store       the store every agent uses
      * @param clock       the clock every agent uses (unless {@code useStoreClock})
      * @param defaults    {@code baton.agent.*}
@@ -55,7 +62,13 @@ public final class BatonAgents {
         this.customizers = Objects.requireNonNull(customizers, "customizers");
     }
 
-    /** A builder for the agent {@code id} with the store, clock, listeners and {@code baton.agent.*} settings applied. */
+    /**
+     * A builder for one agent with the store, clock, listeners and {@code baton.agent.*} settings
+     * applied, then every {@link AgentCustomizer}.
+     *
+     * @param id the agent's id
+     * @return a new builder; what is set on it afterwards wins
+     */
     public Agent.Builder agent(String id) {
         Agent.Builder b = Agent.builder(id)
                 .store(store)
@@ -74,17 +87,17 @@ public final class BatonAgents {
         return b;
     }
 
-    /** The store the agents use. */
+    /** {@return the store the agents use} */
     public SnapshotStore store() {
         return store;
     }
 
-    /** The clock the agents use (unless {@code baton.agent.use-store-clock}). */
+    /** {@return the clock the agents use (unless {@code baton.agent.use-store-clock})} */
     public Clock clock() {
         return clock;
     }
 
-    /** The listeners every agent gets, in their order. */
+    /** {@return the listeners every agent gets, in their order} */
     public List<RunListener> listeners() {
         return listeners.orderedStream().toList();
     }

@@ -15,6 +15,10 @@ import org.springframework.context.annotation.Import;
  * application's {@code DataSource}, {@code MongoClient} or {@code RedisClient}, else in memory with
  * a warning), a {@link Clock}, and {@link BatonAgents} to build agents with them. Each is skipped
  * when the application declares its own bean of that type.
+ *
+ * <p>Closing: Spring closes the store bean it made at shutdown (a store opened from
+ * {@code baton.store.url} releases its pool or client; one built on the application's
+ * {@code DataSource}, {@code MongoClient} or {@code RedisClient} leaves that bean open).
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
@@ -29,14 +33,27 @@ public class BatonAutoConfiguration {
     public BatonAutoConfiguration() {
     }
 
-    /** The UTC system clock, for creation, suspension and lease times. */
+    /**
+     * The UTC system clock, for creation, suspension and lease times.
+     *
+     * @return {@link Clock#systemUTC()}
+     */
     @Bean
     @ConditionalOnMissingBean
     public Clock batonClock() {
         return Clock.systemUTC();
     }
 
-    /** Builds agents on the store, with the clock, the listeners and {@code baton.agent.*}. */
+    /**
+     * Builds agents on the store, with the clock, the listeners and {@code baton.agent.*}.
+     *
+     * @param store       the store bean
+     * @param clock       the clock bean
+     * @param properties  {@code baton.*}
+     * @param listeners   every {@link RunListener} bean
+     * @param customizers every {@link AgentCustomizer} bean
+     * @return the builder source
+     */
     @Bean
     @ConditionalOnMissingBean
     public BatonAgents batonAgents(SnapshotStore store, Clock clock, BatonProperties properties,

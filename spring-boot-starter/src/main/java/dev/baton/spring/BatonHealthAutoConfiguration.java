@@ -24,7 +24,13 @@ public class BatonHealthAutoConfiguration {
     public BatonHealthAutoConfiguration() {
     }
 
-    /** Pings the store with a timeout. */
+    /**
+     * Pings the store with a timeout.
+     *
+     * @param store      the store bean
+     * @param properties {@code baton.health.timeout}
+     * @return the indicator (Spring destroys it at shutdown, which stops its thread)
+     */
     @Bean
     @ConditionalOnMissingBean(name = "batonStoreHealthIndicator")
     public SnapshotStoreHealthIndicator batonStoreHealthIndicator(SnapshotStore store, BatonProperties properties) {

@@ -37,6 +37,9 @@ import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
  * user sees every run); then the bearer tokens of {@code baton.http.tokens}; then, only with
  * {@code baton.http.anonymous=true}, everyone as one unrestricted principal. With none of these the
  * application does not start.
+ *
+ * <p>Closing: the API holds nothing to close and never closes the agents it serves; Spring closes
+ * the agent beans and the store at shutdown, after the web server stopped.
  */
 @AutoConfiguration(after = BatonAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -51,11 +54,18 @@ public class BatonHttpAutoConfiguration {
     public BatonHttpAutoConfiguration() {
     }
 
-    /** The API over every agent bean. */
+    /**
+     * The API over every agent bean.
+     *
+     * @param agents     every {@link Agent} bean, each id once
+     * @param beans      where an {@link Authenticator} bean is looked for
+     * @param properties {@code baton.http.*}
+     * @return the API
+     */
     @Bean
     @ConditionalOnMissingBean
     public BatonHttpApi batonHttpApi(ObjectProvider<Agent> agents, ListableBeanFactory beans, BatonProperties properties) {
-        BatonProperties.Http http = properties.getHttp();
+        BatonHttpProperties http = properties.getHttp();
         Map<String, Agent> byId = new LinkedHashMap<>();
         agents.orderedStream().forEach(a -> {
             Agent other = byId.putIfAbsent(a.id(), a);
@@ -75,7 +85,7 @@ public class BatonHttpAutoConfiguration {
                 .build();
     }
 
-    private static Authenticator authenticator(ListableBeanFactory beans, BatonProperties.Http http) {
+    private static Authenticator authenticator(ListableBeanFactory beans, BatonHttpProperties http) {
         Map<String, Authenticator> own = new LinkedHashMap<>(beans.getBeansOfType(Authenticator.class));
         Authenticator springSecurity = own.remove(SPRING_SECURITY_AUTHENTICATOR);
         if (own.size() > 1) {
@@ -85,11 +95,11 @@ public class BatonHttpAutoConfiguration {
         if (own.size() == 1) return own.values().iterator().next();
         List<Authenticator> chain = new ArrayList<>();
         if (springSecurity != null) chain.add(springSecurity);
-        List<BatonProperties.Token> tokens = http.getTokens();
+        List<BatonHttpProperties.Token> tokens = http.getTokens();
         if (!tokens.isEmpty()) {
             BearerTokenAuthenticator.Builder b = Authenticator.bearerTokens();
             for (int i = 0; i < tokens.size(); i++) {
-                BatonProperties.Token t = tokens.get(i);
+                BatonHttpProperties.Token t = tokens.get(i);
                 if (t.getToken() == null || t.getToken().isBlank()) {
                     throw new IllegalStateException("baton.http.tokens[" + i + "].token is empty");
                 }
@@ -115,14 +125,25 @@ public class BatonHttpAutoConfiguration {
         };
     }
 
-    /** The MVC handler that writes the API's answers. */
+    /**
+     * The MVC handler that writes the API's answers.
+     *
+     * @param api        the API
+     * @param properties {@code baton.http.base-path}
+     * @return the handler
+     */
     @Bean
     @ConditionalOnMissingBean
     public BatonHttpHandler batonHttpHandler(BatonHttpApi api, BatonProperties properties) {
         return new BatonHttpHandler(api, properties.getHttp().getBasePath());
     }
 
-    /** Routes the base path and everything below it to {@link BatonHttpHandler}, ahead of the controllers. */
+    /**
+     * Routes the base path and everything below it to {@link BatonHttpHandler}, ahead of the controllers.
+     *
+     * @param handler the handler
+     * @return the mapping
+     */
     @Bean
     public SimpleUrlHandlerMapping batonHttpHandlerMapping(BatonHttpHandler handler) {
         String mount = handler.mount();

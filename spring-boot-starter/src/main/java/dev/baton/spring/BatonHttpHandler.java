@@ -22,6 +22,9 @@ import org.springframework.web.HttpRequestHandler;
  * and flushed after every event. The stream is written on the request's thread, as the JDK server
  * adapter does: no async timeout cuts a long run short, and the request's observation and security
  * context stay current while the run works.
+ *
+ * <p>Thread-safe (immutable; each request is handled on its own thread); nothing to close: each
+ * {@link ApiResponse} is closed after it is written.
  */
 public final class BatonHttpHandler implements HttpRequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BatonHttpHandler.class);
@@ -30,6 +33,8 @@ public final class BatonHttpHandler implements HttpRequestHandler {
     private final String mount;
 
     /**
+     * A handler for one API.
+     *
      * @param api      the API to serve
      * @param basePath where it is mounted, e.g. {@code /baton} (a trailing slash is ignored)
      */
@@ -38,7 +43,7 @@ public final class BatonHttpHandler implements HttpRequestHandler {
         this.mount = normalize(basePath);
     }
 
-    /** The base path without its trailing slash, e.g. {@code /baton} (empty for the root). */
+    /** {@return the base path without its trailing slash, e.g. {@code /baton} (empty for the root)} */
     public String mount() {
         return mount;
     }

@@ -10,6 +10,9 @@ import java.util.Objects;
  * a claim that lost the race to another caller, and {@code baton.lease.lost} (tag {@code agent}),
  * a run this instance was working on and lost. The timers come from
  * {@link BatonObservationListener}; the gauges from {@link BatonRunGauges}.
+ *
+ * <p>Thread-safe (runs call it from many threads; Micrometer's registries are thread-safe); nothing
+ * to close.
  */
 public final class BatonMeterListener implements RunListener {
 
@@ -20,26 +23,42 @@ public final class BatonMeterListener implements RunListener {
 
     private final MeterRegistry registry;
 
-    /** Counts into {@code registry}. */
+    /**
+     * Counts into {@code registry}.
+     *
+     * @param registry the meter registry (Spring Boot's)
+     */
     public BatonMeterListener(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
+    /**
+     * Counts a claim that lost the race, tagged with the agent and the action's wire name
+     * ({@code approve}, {@code decline}, {@code resume}, {@code continue}, {@code cancel},
+     * {@code discard}, {@code expire}).
+     *
+     * @param claim the agent, the run and the action that lost
+     */
     @Override
-    public void claimConflict(String agentId, String runId, String action) {
+    public void claimConflict(Claim claim) {
         Counter.builder(CLAIM_CONFLICTS)
                 .description("Approve, decline, resume, continue or discard calls that lost the race for a run to another caller")
-                .tag("agent", agentId)
-                .tag("action", action)
+                .tag("agent", claim.agentId())
+                .tag("action", claim.action().wireName())
                 .register(registry)
                 .increment();
     }
 
+    /**
+     * Counts a lease this instance lost, tagged with the agent.
+     *
+     * @param loss the agent and the run
+     */
     @Override
-    public void leaseLost(String agentId, String runId) {
+    public void leaseLost(LeaseLoss loss) {
         Counter.builder(LEASE_LOST)
                 .description("Runs this instance was working on and lost to another instance (its lease lapsed)")
-                .tag("agent", agentId)
+                .tag("agent", loss.agentId())
                 .register(registry)
                 .increment();
     }

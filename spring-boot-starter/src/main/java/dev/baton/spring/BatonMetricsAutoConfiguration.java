@@ -17,7 +17,8 @@ import org.springframework.context.annotation.Configuration;
  * Baton's Micrometer meters and observations, when Micrometer is present and
  * {@code baton.metrics.enabled} is not false: {@link BatonObservationListener} (timers and spans),
  * {@link BatonMeterListener} (counters) and {@link BatonRunGauges} (gauges). The listeners are
- * {@code RunListener} beans, so {@link BatonAgents} gives them to every agent.
+ * {@code RunListener} beans, so {@link BatonAgents} gives them to every agent. Spring stops the
+ * gauges' thread at shutdown.
  */
 @AutoConfiguration(after = BatonAutoConfiguration.class, afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",

@@ -1,13 +1,11 @@
 package dev.baton.spring;
 
+import dev.baton.agent.RunAction;
 import dev.baton.agent.RunListener;
-import dev.baton.agent.RunOutcome;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Turns each run's stream, tool execution and model call into an {@link Observation}: with Spring
@@ -32,7 +30,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Outcomes are lower case: {@code completed}, {@code suspended}, {@code interrupted},
  * {@code failed} for streams; {@code success}, {@code error}, {@code suspended},
- * {@code interrupted} for tools; {@code ok}, {@code error}, {@code cancelled} for model calls.
+ * {@code interrupted} for tools; {@code ok}, {@code error}, {@code cancelled} for model calls. The
+ * tag {@code action} is the {@link RunAction}'s wire name: {@code start}, {@code approve},
+ * {@code decline}, {@code resume}, {@code continue}, {@code cancel}, {@code discard}, {@code expire}.
+ *
+ * <p>Thread-safe: it keeps no state of its own (what is open lives in each run's
+ * {@code attributes()}, which one run's thread reads); nothing to close.
  */
 public final class BatonObservationListener implements RunListener {
 
@@ -56,38 +59,63 @@ public final class BatonObservationListener implements RunListener {
 
     private final ObservationRegistry registry;
 
-    /** Observes into {@code registry}. */
+    /**
+     * Observes into {@code registry}.
+     *
+     * @param registry the observation registry (Spring Boot's)
+     */
     public BatonObservationListener(ObservationRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
-    /** The registry observations go to. */
+    /** {@return the registry observations go to} */
     public ObservationRegistry registry() {
         return registry;
     }
 
+    /**
+     * Opens the stream's observation: {@value #START} for {@link RunAction#START}, else
+     * {@value #RESUME}; the tag {@code action} is the action's wire name.
+     *
+     * @param run the run and the action that began the stream
+     */
     @Override
     public void runStarted(RunContext run) {
-        boolean start = "start".equals(run.action());
+        boolean start = run.action() == RunAction.START;
+        String action = run.action().wireName();
         Observation o = Observation.createNotStarted(start ? START : RESUME, registry)
-                .contextualName("baton " + run.action() + " " + run.agentId())
+                .contextualName("baton " + action + " " + run.agentId())
                 .lowCardinalityKeyValue("agent", run.agentId())
-                .lowCardinalityKeyValue("action", run.action())
+                .lowCardinalityKeyValue("action", action)
                 .highCardinalityKeyValue(RUN_ID, run.runId());
         if (run.threadId() != null) o.highCardinalityKeyValue("baton.thread.id", run.threadId());
         run.attributes().put(RUN_KEY, o.start());
     }
 
+    /**
+     * Stops the stream's observation with its outcome (and error).
+     *
+     * @param end the run, how the stream ended, its error
+     */
     @Override
-    public void runEnded(RunContext run, RunOutcome outcome, @Nullable Throwable error, Duration duration) {
-        if (!(run.attributes().remove(RUN_KEY) instanceof Observation o)) return;
-        o.lowCardinalityKeyValue("outcome", outcome.name().toLowerCase(Locale.ROOT));
-        if (error != null) o.error(error);
+    public void runEnded(RunEnd end) {
+        if (!(end.run().attributes().remove(RUN_KEY) instanceof Observation o)) return;
+        o.lowCardinalityKeyValue("outcome", end.outcome().name().toLowerCase(Locale.ROOT));
+        if (end.error() != null) o.error(end.error());
         o.stop();
     }
 
+    /**
+     * Opens a tool execution's observation, in scope on the run's thread until the tool finishes.
+     *
+     * @param tool the run, the call, the tool and the attempt
+     */
     @Override
-    public void toolStarted(RunContext run, String toolCallId, String toolName, int attempt) {
+    public void toolStarted(ToolStart tool) {
+        RunContext run = tool.run();
+        String toolCallId = tool.toolCallId();
+        String toolName = tool.toolName();
+        int attempt = tool.attempt();
         Observation o = startChild(run, Observation.createNotStarted(TOOL, registry)
                 .contextualName("baton tool " + toolName)
                 .lowCardinalityKeyValue("agent", run.agentId())
@@ -98,9 +126,14 @@ public final class BatonObservationListener implements RunListener {
         run.attributes().put(TOOL_KEY + toolCallId, new OpenTool(o, o.openScope()));
     }
 
+    /**
+     * Closes a tool execution's scope and stops its observation with the tool's outcome (and error).
+     *
+     * @param tool the execution's result
+     */
     @Override
-    public void toolFinished(RunContext run, ToolExecution tool) {
-        if (!(run.attributes().remove(TOOL_KEY + tool.toolCallId()) instanceof OpenTool open)) return;
+    public void toolFinished(ToolExecution tool) {
+        if (!(tool.run().attributes().remove(TOOL_KEY + tool.toolCallId()) instanceof OpenTool open)) return;
         open.scope().close();
         Observation o = open.observation();
         o.lowCardinalityKeyValue("outcome", tool.outcome().name().toLowerCase(Locale.ROOT));
@@ -108,8 +141,15 @@ public final class BatonObservationListener implements RunListener {
         o.stop();
     }
 
+    /**
+     * Opens a model call's observation (not in scope: its answer is read step by step).
+     *
+     * @param call the run and the step
+     */
     @Override
-    public void modelCallStarted(RunContext run, int step) {
+    public void modelCallStarted(ModelCallStart call) {
+        RunContext run = call.run();
+        int step = call.step();
         Observation o = startChild(run, Observation.createNotStarted(MODEL, registry)
                 .contextualName("baton model " + run.agentId())
                 .lowCardinalityKeyValue("agent", run.agentId())
@@ -119,9 +159,14 @@ public final class BatonObservationListener implements RunListener {
         if (previous instanceof Observation stale) stale.stop();
     }
 
+    /**
+     * Stops a model call's observation with its outcome: {@code ok}, {@code error} or {@code cancelled}.
+     *
+     * @param call how the call ended
+     */
     @Override
-    public void modelCallFinished(RunContext run, ModelCall call) {
-        if (!(run.attributes().remove(MODEL_KEY + call.step()) instanceof Observation o)) return;
+    public void modelCallFinished(ModelCall call) {
+        if (!(call.run().attributes().remove(MODEL_KEY + call.step()) instanceof Observation o)) return;
         o.lowCardinalityKeyValue("outcome", call.ok() ? "ok" : call.error() != null ? "error" : "cancelled");
         if (call.error() != null) o.error(call.error());
         o.stop();

@@ -19,15 +19,24 @@ import org.springframework.security.core.Authentication;
  * }
  * }</pre>
  *
- * Return empty to answer 401.
+ * Return empty to answer 401. Must be thread-safe: it is called from every request thread at once.
  */
 @FunctionalInterface
 public interface BatonPrincipalMapper {
 
-    /** The principal for {@code authentication}, or empty to refuse it. */
+    /**
+     * The principal of an authenticated caller.
+     *
+     * @param authentication the request's Spring Security authentication (authenticated, not anonymous)
+     * @return the principal, or empty to refuse it (401)
+     */
     Optional<Principal> map(Authentication authentication);
 
-    /** Every authenticated user sees every run, under their name. */
+    /**
+     * Every authenticated user sees every run, under their name.
+     *
+     * @return the default mapper
+     */
     static BatonPrincipalMapper unrestricted() {
         return auth -> Optional.of(Principal.unrestricted(auth.getName()));
     }

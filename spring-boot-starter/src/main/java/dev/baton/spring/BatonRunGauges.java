@@ -1,7 +1,7 @@
 package dev.baton.spring;
 
 import dev.baton.agent.Agent;
-import dev.baton.agent.RunStatus;
+import dev.baton.store.RunStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -22,6 +22,9 @@ import org.springframework.context.SmartLifecycle;
  * ({@link Agent#countRuns()}, one count query per status) in the background, every
  * {@code baton.metrics.suspended-runs-refresh}. Until the first count the gauges read NaN; when a
  * count fails they keep the last value (the store's health indicator tells that the store is down).
+ *
+ * <p>Thread-safe. It owns one daemon thread ({@code baton-run-gauges}) between {@link #start()} and
+ * {@link #stop()}; Spring calls both (a {@link SmartLifecycle}).
  */
 public final class BatonRunGauges implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(BatonRunGauges.class);
@@ -101,7 +104,7 @@ public final class BatonRunGauges implements SmartLifecycle {
         }
     }
 
-    /** The agent ids that have gauges. */
+    /** {@return the agent ids that have gauges} */
     public synchronized java.util.Set<String> agentIds() {
         return java.util.Set.copyOf(agents.keySet());
     }

@@ -23,6 +23,9 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * the indicator waits at most {@code baton.health.timeout}: a store that hangs is DOWN after that
  * time, not a hung health endpoint. At most one ping is in flight; while one still hangs, each
  * check waits for that one again rather than starting another.
+ *
+ * <p>Thread-safe. It owns its ping thread (a daemon, ended after 30 s idle); {@link #destroy()}
+ * (Spring calls it) ends it. It never closes the store.
  */
 public final class SnapshotStoreHealthIndicator implements HealthIndicator, DisposableBean {
 
@@ -34,6 +37,8 @@ public final class SnapshotStoreHealthIndicator implements HealthIndicator, Disp
     private CompletableFuture<Health> inFlight;
 
     /**
+     * An indicator of one store.
+     *
      * @param store   the store to check
      * @param timeout how long a ping may take before the store is reported DOWN
      */

@@ -14,12 +14,18 @@ import org.springframework.security.core.context.SecurityContextHolder;
  * request (its security context, on the request's thread), mapped by a {@link BatonPrincipalMapper}.
  * No authentication, an unauthenticated one, or an anonymous one: empty (401, unless another
  * authenticator of the chain knows the caller).
+ *
+ * <p>Thread-safe as its mapper is; nothing to close.
  */
 public final class SpringSecurityAuthenticator implements Authenticator {
 
     private final BatonPrincipalMapper mapper;
 
-    /** Maps authentications with {@code mapper}. */
+    /**
+     * Maps authentications with a mapper.
+     *
+     * @param mapper the authentication-to-principal mapping
+     */
     public SpringSecurityAuthenticator(BatonPrincipalMapper mapper) {
         this.mapper = Objects.requireNonNull(mapper, "mapper");
     }

@@ -42,7 +42,7 @@ final class StoreConfigurations {
     static class ByUrl {
         @Bean
         SnapshotStore batonSnapshotStore(BatonProperties properties) {
-            BatonProperties.Store p = properties.getStore();
+            BatonStoreProperties p = properties.getStore();
             String url = p.getUrl();
             Map<String, String> props = new LinkedHashMap<>(p.getProperties());
             if (url != null && url.startsWith("jdbc:")) {
@@ -64,7 +64,7 @@ final class StoreConfigurations {
     static class OnDataSource {
         @Bean
         SnapshotStore batonSnapshotStore(DataSource dataSource, BatonProperties properties) {
-            BatonProperties.Store p = properties.getStore();
+            BatonStoreProperties p = properties.getStore();
             JdbcSnapshotStore.Builder b = JdbcSnapshotStore.builder(dataSource);
             if (p.getSchemaMode() != null) b.schemaMode(SchemaMode.parse(p.getSchemaMode()));
             if (p.getTable() != null) b.table(p.getTable());
@@ -82,7 +82,7 @@ final class StoreConfigurations {
     static class OnMongoClient {
         @Bean
         SnapshotStore batonSnapshotStore(MongoClient client, BatonProperties properties, Environment env) {
-            BatonProperties.Mongo p = properties.getStore().getMongo();
+            BatonStoreProperties.Mongo p = properties.getStore().getMongo();
             MongoSnapshotStore.Builder b = MongoSnapshotStore.builder(client, database(p, env));
             if (p.getCollection() != null) b.collection(p.getCollection());
             SnapshotStore store = b.build();
@@ -90,7 +90,7 @@ final class StoreConfigurations {
             return store;
         }
 
-        private static String database(BatonProperties.Mongo p, Environment env) {
+        private static String database(BatonStoreProperties.Mongo p, Environment env) {
             if (p.getDatabase() != null && !p.getDatabase().isBlank()) return p.getDatabase();
             String springDatabase = env.getProperty("spring.data.mongodb.database");
             if (springDatabase != null && !springDatabase.isBlank()) return springDatabase;
@@ -111,7 +111,7 @@ final class StoreConfigurations {
     static class OnRedisClient {
         @Bean
         SnapshotStore batonSnapshotStore(RedisClient client, BatonProperties properties) {
-            BatonProperties.Redis p = properties.getStore().getRedis();
+            BatonStoreProperties.Redis p = properties.getStore().getRedis();
             RedisSnapshotStore.Builder b = RedisSnapshotStore.builder(client);
             if (p.getKeyPrefix() != null) b.keyPrefix(p.getKeyPrefix());
             if (p.getTimeout() != null) b.timeout(p.getTimeout());

@@ -175,7 +175,7 @@ abstract class AbstractWebTest {
         void theSuspendedRunsGaugeIsReadFromItsLastCount() throws Exception {
             TestAgents.suspendedRun(agent, "carol");
             gauges.refresh();
-            double stored = agent.countRuns().get(dev.baton.agent.RunStatus.SUSPENDED);
+            double stored = agent.countRuns().get(dev.baton.store.RunStatus.SUSPENDED);
             JsonNode gauge = getJson(null, "/actuator/metrics/baton.runs.suspended?tag=agent:" + agent.id());
             assertThat(gauge.path("measurements").get(0).path("value").asDouble()).isEqualTo(stored);
         }

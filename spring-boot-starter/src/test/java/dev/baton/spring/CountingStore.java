@@ -1,11 +1,13 @@
 package dev.baton.spring;
 
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,7 +27,9 @@ final class CountingStore implements SnapshotStore {
     @Override public boolean delete(String runId, long expectedVersion) { return delegate.delete(runId, expectedVersion); }
     @Override public boolean renewLease(String runId, long v, String owner, Instant expiry) { return delegate.renewLease(runId, v, owner, expiry); }
     @Override public Instant now() { return delegate.now(); }
+    @Override public List<RunSnapshot> listDue(String agentId, Instant now, int limit) { return delegate.listDue(agentId, now, limit); }
     @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
+    @Override public Set<QueryFeature> queryFeatures() { return delegate.queryFeatures(); }
     @Override public void close() { delegate.close(); }
 
     @Override

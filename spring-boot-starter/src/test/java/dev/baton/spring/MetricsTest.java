@@ -8,12 +8,15 @@ import dev.baton.RunNotSuspendedException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentStream;
+import dev.baton.agent.RunAction;
+import dev.baton.agent.RunListener;
 import dev.baton.agent.RunOutcome;
 import dev.baton.store.memory.MemorySnapshotStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
@@ -120,11 +123,22 @@ class MetricsTest {
         void aLostLeaseIsCountedPerAgent() {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             BatonMeterListener listener = new BatonMeterListener(meters);
-            listener.leaseLost("concierge", "run-1");
-            listener.leaseLost("concierge", "run-2");
-            listener.leaseLost("visa-desk", "run-3");
+            listener.leaseLost(new RunListener.LeaseLoss("concierge", "run-1"));
+            listener.leaseLost(new RunListener.LeaseLoss("concierge", "run-2"));
+            listener.leaseLost(new RunListener.LeaseLoss("visa-desk", "run-3"));
             assertThat(meters.get("baton.lease.lost").tags("agent", "concierge").counter().count()).isEqualTo(2);
             assertThat(meters.get("baton.lease.lost").tags("agent", "visa-desk").counter().count()).isEqualTo(1);
+        }
+
+        @Test
+        void aClaimConflictIsTaggedWithTheActionsWireNameAsBefore() {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            BatonMeterListener listener = new BatonMeterListener(meters);
+            for (RunAction action : RunAction.values()) listener.claimConflict(new RunListener.Claim("concierge", "run-1", action));
+            for (String tag : List.of("start", "approve", "decline", "resume", "continue", "cancel", "discard", "expire")) {
+                assertThat(meters.get("baton.claim.conflicts").tags("agent", "concierge", "action", tag).counter().count())
+                        .as(tag).isEqualTo(1);
+            }
         }
     }
 

@@ -13,6 +13,8 @@ import dev.baton.store.memory.MemorySnapshotStore;
 import dev.baton.tck.support.TcpProxy;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -41,6 +43,8 @@ class StoreHealthTest {
         @Override public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) { return false; }
         @Override public boolean delete(String runId, long expectedVersion) { return false; }
         @Override public RunPage list(RunQuery query) { throw new UnsupportedOperationException(); }
+        @Override public List<RunSnapshot> listDue(String agentId, Instant now, int limit) { return List.of(); }
+        @Override public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) { return false; }
         @Override public Set<StoreCapability> capabilities() { return Set.of(); }
         @Override public void close() { }
 

@@ -42,7 +42,15 @@ import org.jspecify.annotations.Nullable;
  * closing the stream before its end cancels the provider call; tool calls come complete (LangChain4j
  * assembles their streamed fragments), several in one answer if the model called several tools.
  * A provider failure is thrown from the stream as a {@link ModelCallException} whose message has
- * the HTTP status and the provider's own text; the run loop turns it into an {@code error} event.
+ * the HTTP status and the provider's own text, and says whether a retry may help
+ * ({@link ModelCallException#retryable()}); the run loop turns it into an {@code error} event and
+ * {@code AgentResult.modelFailure()}.
+ *
+ * <p>Thread-safety: immutable and thread-safe, as thread-safe as the LangChain4j model it wraps
+ * (LangChain4j's provider models are); each {@link #stream} call is one independent provider call,
+ * its stream read by one thread. Closing: nothing to close here; closing a returned stream before
+ * its end cancels a streaming provider call. The LangChain4j model (and its HTTP client) stays
+ * yours.
  */
 public final class LangChain4jModel implements LanguageModel {
 
@@ -62,6 +70,9 @@ public final class LangChain4jModel implements LanguageModel {
     /**
      * A model answering each step with one call to {@code model}: the whole answer arrives at once,
      * as one text delta followed by the tool calls.
+     *
+     * @param model the LangChain4j model (a provider's {@code ChatModel})
+     * @return the model as Baton's
      */
     public static LangChain4jModel of(ChatModel model) {
         Objects.requireNonNull(model, "model");
@@ -71,18 +82,21 @@ public final class LangChain4jModel implements LanguageModel {
     /**
      * A model streaming each step from {@code model}: text deltas reach the run as they arrive, and
      * closing the stream early cancels the provider call.
+     *
+     * @param model the LangChain4j streaming model (a provider's {@code StreamingChatModel})
+     * @return the model as Baton's
      */
     public static LangChain4jModel of(StreamingChatModel model) {
         Objects.requireNonNull(model, "model");
         return new LangChain4jModel(null, model, ProviderNames.describe(model.provider(), modelName(model.defaultRequestParameters())));
     }
 
-    /** The provider and model, as failures name them, e.g. {@code OpenAI (gpt-4o-mini)}. */
+    /** {@return the provider and model, as failures name them, e.g. {@code OpenAI (gpt-4o-mini)}} */
     public String providerName() {
         return providerName;
     }
 
-    /** True for a model made from a {@link StreamingChatModel}. */
+    /** {@return true for a model made from a {@link StreamingChatModel}} */
     public boolean isStreaming() {
         return streamingModel != null;
     }

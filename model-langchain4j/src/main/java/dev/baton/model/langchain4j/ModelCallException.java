@@ -3,7 +3,7 @@ package dev.baton.model.langchain4j;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.baton.BatonException;
+import dev.baton.ModelException;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.UnresolvedModelServerException;
 import java.net.ConnectException;
@@ -18,12 +18,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * A call to the model provider failed: the provider answered with an HTTP error, did not answer in
  * time, could not be reached, or sent an answer that could not be read. Thrown from the model's
- * stream; the run loop turns it into an {@code error} event whose message is this one's.
+ * stream; the run loop wraps it in core's {@link ModelException} naming the run and the step (its
+ * cause is this exception, its {@link #retryable()} this one's), which
+ * {@code AgentResult.modelFailure()} returns and whose message ends the {@code error} event.
  *
  * <p>Messages name the provider, the HTTP status and the provider's own text, e.g.
  * {@code OpenAI (gpt-4o-mini) answered HTTP 429 (rate limited): Rate limit reached for gpt-4o-mini}.
+ * Whether a retry may help is {@link #retryable()}: true for 408, 409, 429, 5xx and 529 answers,
+ * timeouts and an unreachable provider; false otherwise.
+ *
+ * <p>Immutable once thrown, as every Baton exception.
  */
-public class ModelCallException extends BatonException {
+public class ModelCallException extends ModelException {
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_PROVIDER_TEXT = 500;
@@ -43,12 +49,19 @@ public class ModelCallException extends BatonException {
         OTHER
     }
 
+    /** The provider and model (serialized with it). */
     private final String provider;
+    /** What went wrong (serialized with it). */
     private final Kind kind;
+    /** The HTTP status, for {@link Kind#HTTP_STATUS} (serialized with it). */
     private final @Nullable Integer statusCode;
+    /** The provider's own text (serialized with it). */
     private final @Nullable String providerMessage;
 
     /**
+     * A failed call; whether a retry may help follows from {@code kind} and {@code statusCode} (see
+     * {@link #retryable()}).
+     *
      * @param provider        the provider and model, e.g. {@code OpenAI (gpt-4o-mini)}
      * @param kind            what went wrong
      * @param statusCode      the HTTP status, for {@link Kind#HTTP_STATUS}
@@ -58,34 +71,43 @@ public class ModelCallException extends BatonException {
      */
     public ModelCallException(String provider, Kind kind, @Nullable Integer statusCode, @Nullable String providerMessage,
                               String message, @Nullable Throwable cause) {
-        super(message, cause);
+        super(message, cause, retryable(kind, statusCode));
         this.provider = provider;
         this.kind = kind;
         this.statusCode = statusCode;
         this.providerMessage = providerMessage;
     }
 
-    /** The provider and model, e.g. {@code OpenAI (gpt-4o-mini)}. */
+    /** {@return the provider and model, e.g. {@code OpenAI (gpt-4o-mini)}} */
     public String provider() {
         return provider;
     }
 
+    /** {@return what went wrong, broadly} */
     public Kind kind() {
         return kind;
     }
 
-    /** The HTTP status the provider answered with, for {@link Kind#HTTP_STATUS}. */
+    /** {@return the HTTP status the provider answered with, for {@link Kind#HTTP_STATUS}; else empty} */
     public OptionalInt statusCode() {
         return statusCode == null ? OptionalInt.empty() : OptionalInt.of(statusCode);
     }
 
-    /** The provider's own explanation (its error message, or the start of its answer). */
+    /** {@return the provider's own explanation (its error message, or the start of its answer), if it sent one} */
     public Optional<String> providerMessage() {
         return Optional.ofNullable(providerMessage);
     }
 
-    /** True for failures that may pass if the call is made again later: 408, 409, 429, 5xx, 529, timeouts. */
-    public boolean isRetryable() {
+    /**
+     * Whether a failure of this kind may pass if the call is made again later: an HTTP 408, 409, 429,
+     * 5xx or 529 answer, a timeout, an unreachable provider. A refused request (400, 401, 403, 404,
+     * ...), a malformed answer or any other failure: no.
+     *
+     * @param kind       what went wrong
+     * @param statusCode the HTTP status, for {@link Kind#HTTP_STATUS}
+     * @return what {@link #retryable()} answers for such a failure
+     */
+    static boolean retryable(Kind kind, @Nullable Integer statusCode) {
         return switch (kind) {
             case HTTP_STATUS -> statusCode != null && (RETRYABLE_STATUS.contains(statusCode) || statusCode >= 500);
             case TIMEOUT, UNREACHABLE -> true;

@@ -7,6 +7,7 @@ import static dev.baton.model.langchain4j.OpenAiWire.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.ModelException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
@@ -161,6 +162,14 @@ class OpenAiChatModelTest {
             assertThat(result.eventTypes()).containsExactly("start", "step-start", "error", "step-finish", "finish");
             assertThat(errorMessage(result)).contains("OpenAI (gpt-4o-mini) answered HTTP 401 (unauthorized: check the API key):"
                     + " Incorrect API key provided: test-key.");
+            ModelException failure = result.modelFailure().orElseThrow();
+            assertThat(failure.retryable()).as("a rejected key fails again: no retry").isFalse();
+            assertThat(failure.runId()).isEqualTo(result.runId());
+            assertThat(failure.step()).isEqualTo(1);
+            assertThat(failure.getCause()).isInstanceOfSatisfying(ModelCallException.class, c -> {
+                assertThat(c.statusCode()).hasValue(401);
+                assertThat(c.retryable()).isFalse();
+            });
         }
 
         @Test
@@ -176,7 +185,12 @@ class OpenAiChatModelTest {
             assertThat(result.error()).hasCauseInstanceOf(ModelCallException.class);
             ModelCallException cause = (ModelCallException) result.error().getCause();
             assertThat(cause.statusCode()).hasValue(429);
-            assertThat(cause.isRetryable()).isTrue();
+            assertThat(cause.retryable()).isTrue();
+            assertThat(cause).as("the adapter's exception is core's ModelException").isInstanceOf(ModelException.class);
+            ModelException failure = result.modelFailure().orElseThrow();
+            assertThat(failure.retryable()).as("a rate limit may pass: a retry may help").isTrue();
+            assertThat(failure.runId()).isEqualTo(result.runId());
+            assertThat(failure.getCause()).isSameAs(cause);
             assertThat(stub.received()).hasSize(1);
         }
 

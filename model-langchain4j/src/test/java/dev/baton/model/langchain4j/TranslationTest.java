@@ -242,7 +242,7 @@ class TranslationTest {
             assertThat(e.kind()).isEqualTo(ModelCallException.Kind.HTTP_STATUS);
             assertThat(e.statusCode()).hasValue(429);
             assertThat(e.providerMessage()).contains("Slow down");
-            assertThat(e.isRetryable()).isTrue();
+            assertThat(e.retryable()).isTrue();
             assertThat(e).hasCause(thrown);
         }
 
@@ -250,7 +250,7 @@ class TranslationTest {
         void aBadRequestIsNotRetryable() {
             ModelCallException e = ModelCallException.of("OpenAI", new HttpException(400, "{\"error\":{\"message\":\"bad\"}}"));
 
-            assertThat(e.isRetryable()).isFalse();
+            assertThat(e.retryable()).isFalse();
             assertThat(e).hasMessage("OpenAI answered HTTP 400 (bad request): bad");
         }
 
