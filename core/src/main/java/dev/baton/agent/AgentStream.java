@@ -3,6 +3,7 @@ package dev.baton.agent;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The events of one run, as they happen. The run advances as you iterate: each event is
@@ -30,9 +31,41 @@ import java.util.function.Consumer;
  */
 public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
     private final RunExecution execution;
+    private final dev.baton.store.@Nullable DecisionRecord decision;
+    private final boolean replayed;
 
     AgentStream(RunExecution execution) {
+        this(execution, null, false);
+    }
+
+    AgentStream(RunExecution execution, dev.baton.store.@Nullable DecisionRecord decision, boolean replayed) {
         this.execution = execution;
+        this.decision = decision;
+        this.replayed = replayed;
+    }
+
+    /**
+     * The decision this stream carries out, as recorded in the audit trail (for approve, decline,
+     * resume and continue on a store with {@link dev.baton.store.StoreCapability#DECISIONS}); for a
+     * {@link #replayed()} stream, the first decision with the same idempotency key.
+     *
+     * @return the record, or empty (a new run, or a store that keeps no decisions)
+     */
+    public Optional<dev.baton.store.DecisionRecord> decision() {
+        return Optional.ofNullable(decision);
+    }
+
+    /**
+     * True if this stream answers a decision sent again with an idempotency key already recorded: it
+     * runs nothing and has no events; {@link #decision()} is the first decision, and {@link #result()}
+     * reports the run as it stands now ({@link RunOutcome#SUSPENDED} or {@link RunOutcome#INTERRUPTED}
+     * with its waiting calls if it is still stored, else {@link RunOutcome#COMPLETED}, or
+     * {@link RunOutcome#CANCELLED} for a cancel).
+     *
+     * @return whether this is the replay of an earlier decision
+     */
+    public boolean replayed() {
+        return replayed;
     }
 
     /** {@return the run's id: stored with its snapshot, and what approve / decline / resume take} */

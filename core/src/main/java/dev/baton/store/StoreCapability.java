@@ -35,5 +35,15 @@ public enum StoreCapability {
      * database: threads and their messages for agents with a {@code Memory}. Proven by the TCK's
      * {@code MemoryStoreContract}.
      */
-    THREAD_MEMORY
+    THREAD_MEMORY,
+    /**
+     * The audit trail of decisions: {@link SnapshotStore#compareAndSet(long, RunSnapshot, java.util.List)} and
+     * {@link SnapshotStore#delete(String, long, java.util.List)} store {@link DecisionRecord}s in the same
+     * atomic write as the run's change, and {@link SnapshotStore#listDecisions},
+     * {@link SnapshotStore#findDecision} and {@link SnapshotStore#purgeDecisions} read and remove them.
+     * Proven by the TCK's {@code DecisionContract}. Without it, an agent works as before but records no
+     * decisions, and {@code Agent.listDecisions} refuses with an {@link UnsupportedOperationException}
+     * naming the store.
+     */
+    DECISIONS
 }
