@@ -1,6 +1,7 @@
 package dev.baton.store.mongo;
 
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Updates;
 import dev.baton.SnapshotFormatException;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
@@ -112,6 +113,22 @@ final class RunDocuments {
                 .expiresAt(expires == null ? null : expires.toInstant())
                 .summary(d.getString(SUMMARY))
                 .build();
+    }
+
+    /**
+     * The update a compare-and-set to {@code s} makes: every field but those that never change (runId, agentId,
+     * threadId, resourceId, createdAt: SPI contract).
+     */
+    static Bson replacing(RunSnapshot s) {
+        return Updates.combine(
+                Updates.set(STATUS, s.status().name()),
+                Updates.set(SUSPENDED_AT, Date.from(s.suspendedAt())),
+                Updates.set(VERSION, s.version()),
+                Updates.set(LEASE_OWNER, s.leaseOwner()),
+                Updates.set(LEASE_EXPIRES_AT, date(s.leaseExpiresAt())),
+                Updates.set(PAYLOAD, s.payload()),
+                Updates.set(EXPIRES_AT, date(s.expiresAt())),
+                Updates.set(SUMMARY, s.summary()));
     }
 
     /** A nullable instant as a BSON date. */
