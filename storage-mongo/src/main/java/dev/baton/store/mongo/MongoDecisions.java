@@ -71,6 +71,7 @@ final class MongoDecisions {
     /** How many documents with pending records one catch-up copies at most (a later one copies the rest). */
     private static final int CATCH_UP_BATCH = 100;
 
+    private static final System.Logger LOG = System.getLogger(MongoDecisions.class.getName());
     private static final Bson ORDER = Sorts.orderBy(Sorts.descending(DECIDED_AT), Sorts.descending(ID));
 
     private final MongoAccess access;
@@ -108,7 +109,7 @@ final class MongoDecisions {
         Document before = access.run("compare-and-set", runId, () -> runs.findOneAndUpdate(filter, withRecords,
                 new FindOneAndUpdateOptions().projection(Projections.include(ID))));
         if (before == null) return false;
-        copy(runId, docs);
+        copyAfterCommit(runId, docs, false);
         return true;
     }
 
@@ -121,8 +122,21 @@ final class MongoDecisions {
         Document before = access.run("delete", runId, () -> runs.findOneAndReplace(filter, tombstone,
                 new FindOneAndReplaceOptions().projection(Projections.include(ID))));
         if (before == null) return false;
-        copy(runId, docs);
+        copyAfterCommit(runId, docs, true);
         return true;
+    }
+
+    /**
+     * The copy after a committed write: a failure now must not report the write as failed (it is done, and the
+     * caller would act as if it were not); the records stay pending, and the next catch-up copies them.
+     */
+    private void copyAfterCommit(String runId, List<Document> docs, boolean tombstone) {
+        try {
+            copy(runId, docs, tombstone);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, access.description + ": the decision records of run " + runId
+                    + " are written with it but not yet copied to their collection (" + e + "); the next read copies them");
+        }
     }
 
     /**
@@ -145,16 +159,21 @@ final class MongoDecisions {
         return taken == null ? docs : null;
     }
 
-    /** Copies records of the run document {@code runId} to the decisions' collection, then takes them off its pending list. */
-    private void copy(String runId, List<Document> docs) {
+    /**
+     * Copies records of the run document {@code runId} to the decisions' collection, then takes them off its pending
+     * list; a tombstone left without records is deleted.
+     */
+    private void copy(String runId, List<Document> docs, boolean tombstone) {
         List<Object> ids = new ArrayList<>(docs.size());
         for (Document d : docs) {
             ids.add(d.get(ID));
             access.run("recording a decision", runId, () -> upsert(d));
         }
         access.run("recording a decision", runId, () -> runs.updateOne(eq(ID, runId), Updates.pull(PENDING, in(ID, ids))));
-        access.run("recording a decision", runId,
-                () -> runs.deleteOne(and(eq(ID, runId), eq(TOMBSTONE, true), size(PENDING, 0))));
+        if (tombstone) {
+            access.run("recording a decision", runId,
+                    () -> runs.deleteOne(and(eq(ID, runId), eq(TOMBSTONE, true), size(PENDING, 0))));
+        }
     }
 
     /** Stores one record by its id, idempotently; a key taken by a racing record is kept off the unique index. */
@@ -181,7 +200,7 @@ final class MongoDecisions {
         Document t = access.run("insert", runId, () -> runs.find(and(eq(ID, runId), eq(TOMBSTONE, true)))
                 .projection(Projections.include(ID, PENDING)).first());
         if (t == null) return false;
-        copy(runId, t.getList(PENDING, Document.class, List.of()));
+        copy(runId, t.getList(PENDING, Document.class, List.of()), true);
         return true;
     }
 
@@ -192,10 +211,10 @@ final class MongoDecisions {
      */
     void catchUp() {
         List<Document> pending = access.run("catching up on decisions", null, () -> runs.find(exists(PENDING + "." + ID))
-                .projection(Projections.include(ID, PENDING)).limit(CATCH_UP_BATCH).into(new ArrayList<>()));
+                .projection(Projections.include(ID, PENDING, TOMBSTONE)).limit(CATCH_UP_BATCH).into(new ArrayList<>()));
         for (Document p : pending) {
             List<Document> docs = p.getList(PENDING, Document.class, List.of());
-            if (!docs.isEmpty()) copy(p.getString(ID), docs);
+            if (!docs.isEmpty()) copy(p.getString(ID), docs, Boolean.TRUE.equals(p.getBoolean(TOMBSTONE)));
         }
     }
 

@@ -2,7 +2,6 @@ package dev.baton.store.mongo;
 
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
-import static com.mongodb.client.model.Filters.ne;
 import static dev.baton.store.mongo.RunDocuments.FIELDS;
 import static dev.baton.store.mongo.RunDocuments.ID;
 import static dev.baton.store.mongo.RunDocuments.LEASE_EXPIRES_AT;
@@ -105,6 +104,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
     static final int DUPLICATE_KEY = 11000;
     /** MongoDB's error code for a command the server does not know. */
     static final int COMMAND_NOT_FOUND = 59;
+
+    /** What {@link #find} reads: a run's fields, and the mark of a tombstone. */
+    private static final Bson FIND_FIELDS = Projections.fields(FIELDS, Projections.include(MongoDecisions.TOMBSTONE));
 
     private final MongoAccess access;
     private final MongoCollection<Document> collection;
@@ -234,9 +236,10 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        Document doc = access.run("find", runId, () -> collection.find(and(eq(ID, runId), ne(MongoDecisions.TOMBSTONE, true)))
-                .projection(FIELDS).first());
-        return Optional.ofNullable(doc).map(RunDocuments::fromDocument);
+        // a deleted run's tombstone (MongoDecisions), which a crash may have left, is no run
+        Document doc = access.run("find", runId, () -> collection.find(eq(ID, runId)).projection(FIND_FIELDS).first());
+        if (doc == null || doc.containsKey(MongoDecisions.TOMBSTONE)) return Optional.empty();
+        return Optional.of(RunDocuments.fromDocument(doc));
     }
 
     @Override
