@@ -89,6 +89,10 @@ class OpenApiConformanceTest {
         assertThat(doc.errors(doc.component("ResumeRequest"), "{\"toolCallId\":\"c\",\"resumeData\":{\"a\":1}}")).isEmpty();
         assertThat(doc.errors(doc.component("ResumeRequest"), "{\"resumeData\":null}")).isEmpty();
         assertThat(doc.errors(doc.component("ApproveRequest"), "{}")).isNotEmpty();
+        assertThat(doc.errors(doc.component("ApproveRequest"), "{\"toolCallId\":\"c\",\"args\":{\"to\":\"Porto\"},\"digest\":\""
+                + "a".repeat(64) + "\",\"reason\":\"r\"}")).isEmpty();
+        assertThat(doc.errors(doc.component("ApproveRequest"), "{\"toolCallId\":\"c\",\"args\":[1]}")).isNotEmpty();
+        assertThat(doc.errors(doc.component("DeclineRequest"), "{\"toolCallId\":\"c\",\"digest\":\"" + "a".repeat(64) + "\"}")).isEmpty();
         assertThat(doc.errors(doc.component("CancelRequest"), "{\"reason\":\"Trip called off\"}")).isEmpty();
         assertThat(doc.errors(doc.component("CancelRequest"), "{}")).isEmpty();
         assertThat(doc.errors(doc.component("ContinueRequest"), "{}")).isEmpty();
@@ -128,6 +132,8 @@ class OpenApiConformanceTest {
         get.accept("/agents/concierge/suspended-runs?perPage=2&cursor=" + cursor,
                 admin.get("/agents/concierge/suspended-runs?perPage=2&cursor=" + cursor));
         get.accept("/agents", t.client(null).get("/agents"));
+        // the memory store of this server may or may not keep decisions: 200 or 501, each as documented
+        get.accept("/agents/concierge/decisions", admin.get("/agents/concierge/decisions?perPage=5"));
         String r = "/agents/concierge/runs/";
         List<Object[]> posts = List.of(
                 new Object[] {"/agents/concierge/runs", "{\"prompt\":\"Book a flight to Oslo\",\"threadId\":\"o\"}", false},
