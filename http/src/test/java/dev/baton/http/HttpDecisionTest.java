@@ -9,11 +9,10 @@ import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.model.DeterministicModel;
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
+import dev.baton.store.memory.MemorySnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.tool.Tool;
 import dev.baton.tool.ToolContext;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +22,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Decisions over HTTP on a store that keeps them (SQLite): edit then approve, approvals bound to
+ * Decisions over HTTP on a store that keeps them (the in-memory store; every store passes the TCK's
+ * DecisionContract): edit then approve, approvals bound to
  * the digest shown, who decided, retries with an {@code Idempotency-Key}, what an already decided
  * call says, and the audit trail ({@code GET .../decisions}) filtered, paged and scoped to the
  * caller's resources. Every response is checked against {@code openapi.json} by {@link ApiClient}.
@@ -35,9 +34,6 @@ class HttpDecisionTest {
     /** The typed input of {@code payments}' refund: an edit is read into it. */
     record Refund(int amount, String order) {
     }
-
-    @TempDir
-    Path dir;
 
     SnapshotStore store;
     final TestAgents.MutableClock clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
@@ -49,7 +45,7 @@ class HttpDecisionTest {
 
     @BeforeEach
     void start() {
-        store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("decisions.db"));
+        store = MemorySnapshotStore.create();
         assertThat(store.capabilities()).contains(StoreCapability.DECISIONS);
         concierge = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, clock, m -> flaky = new TestAgents.FlakyModel(m)).build();
         Pattern amount = Pattern.compile("(\\d+)");

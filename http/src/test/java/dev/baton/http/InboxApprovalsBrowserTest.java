@@ -9,7 +9,7 @@ import dev.baton.agent.RunOptions;
 import dev.baton.store.DecisionKind;
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
+import dev.baton.store.memory.MemorySnapshotStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -36,8 +36,8 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Edit then approve, and the History view, in real headless Chromium over a server on a SQLite file
- * (a store that keeps decisions): the person edits the JSON arguments (invalid JSON is refused in
+ * Edit then approve, and the History view, in real headless Chromium over a server on the in-memory
+ * store (it keeps decisions): the person edits the JSON arguments (invalid JSON is refused in
  * the page), approves, and the tool runs with the edit; the History lists who decided what, newest
  * first, and filters by who. Screenshots go to {@code target/} ({@code approvals-edit.png},
  * {@code approvals-history.png}: docs/approvals.md shows them).
@@ -63,7 +63,7 @@ class InboxApprovalsBrowserTest {
         }
         assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
 
-        store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("approvals.db"));
+        store = MemorySnapshotStore.create();
         clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
         concierge = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, clock, m -> m).build();
         seed("2026-06-01T09:00:00Z", "alice", "alice-lisbon", "Book a flight to Lisbon");
@@ -170,7 +170,8 @@ class InboxApprovalsBrowserTest {
         assertThat(concierge.listSuspendedRuns().total()).isEqualTo(3);
 
         args.sendKeys(Keys.chord(Keys.CONTROL, "a"), "{\"to\": \"Osaka\"}");
-        ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'}); document.activeElement.blur();", carol);
+        assertThat(carol.findElement(By.cssSelector(".digest")).getAttribute("title")).as("the digest shown").isEqualTo(digest);
+        ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0); document.activeElement.blur();");
         assertThat(carol.findElement(By.cssSelector(".editor p.error")).getText()).as("cleared as the person types").isEmpty();
         screenshot("approvals-edit.png");
 

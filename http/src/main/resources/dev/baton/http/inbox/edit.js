@@ -29,7 +29,9 @@ export function approveControls(box, item, run, call, key, title) {
     edit.setAttribute('aria-expanded', String(open));
     if (open) editor.querySelector('textarea').focus();
   });
-  box.append(el('div', { class: 'row' }, approve, edit), editor);
+  box.append(el('div', { class: 'row' }, approve, edit,
+    call.digest ? el('span', { class: 'note digest', title: call.digest, text: 'bound to digest ' + call.digest.substring(0, 12) + '…' }) : null),
+  editor);
 }
 
 /** The editor: the arguments as JSON, checked here before anything is sent (Ctrl+Enter approves). */
