@@ -14,10 +14,15 @@ import org.jspecify.annotations.Nullable;
  */
 public class AlreadyDecidedException extends RunNotSuspendedException {
     private static final long serialVersionUID = 1L;
+    /** The toolCallId this exception is about (serialized with it). */
     private final @Nullable String toolCallId;
+    /** The decision this exception is about (serialized with it). */
     private final String decision;
+    /** The actor this exception is about (serialized with it). */
     private final @Nullable String actor;
+    /** The decidedAt this exception is about (serialized with it). */
     private final @Nullable Instant decidedAt;
+    /** The next this exception is about (serialized with it). */
     private final String next;
 
     /**

@@ -10,9 +10,13 @@ package dev.baton;
  */
 public class DecisionConflictException extends ConflictException {
     private static final long serialVersionUID = 1L;
+    /** The runId this exception is about (serialized with it). */
     private final String runId;
+    /** The toolCallId this exception is about (serialized with it). */
     private final String toolCallId;
+    /** The expectedDigest this exception is about (serialized with it). */
     private final String expectedDigest;
+    /** The actualDigest this exception is about (serialized with it). */
     private final String actualDigest;
 
     /**

@@ -214,6 +214,8 @@ public final class Agent implements AutoCloseable {
 
     RunActions actions() { return actions; }
 
+    Decisions decisions() { return decisions; }
+
     /**
      * This agent as a tool named {@code agent-<id>}, for a supervisor: input {@code {"prompt": "..."}}.
      *
@@ -338,8 +340,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream that runs the tool and goes on
      */
     public AgentStream approveToolCall(String runId, String toolCallId) {
-        Objects.requireNonNull(toolCallId, "toolCallId");
-        return actions.decide(runId, RunActions.Decision.approve(toolCallId));
+        return decisions.approve(runId, toolCallId, ApproveOptions.builder().build());
     }
 
     /**
@@ -363,8 +364,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream in which the model goes on
      */
     public AgentStream declineToolCall(String runId, String toolCallId, @Nullable String reason) {
-        Objects.requireNonNull(toolCallId, "toolCallId");
-        return actions.decide(runId, RunActions.Decision.decline(toolCallId, reason));
+        return decisions.decline(runId, toolCallId, DeclineOptions.builder().reason(reason).build());
     }
 
     /**
@@ -391,10 +391,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream that runs the tool again and goes on
      */
     public AgentStream resumeStream(@Nullable Object resumeData, ResumeOptions options) {
-        Objects.requireNonNull(options, "options");
-        JsonNode data = resumeData instanceof JsonNode n ? n.deepCopy() : SnapshotCodec.JSON.valueToTree(resumeData);
-        if (data == null || data.isNull()) data = SnapshotCodec.JSON.createObjectNode();
-        return actions.decide(options.runId(), RunActions.Decision.data(options.toolCallId(), data));
+        return decisions.resume(resumeData, options, DecisionOptions.none());
     }
 
     /**
@@ -412,7 +409,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream that goes on from the last stored step
      */
     public AgentStream continueRun(String runId) {
-        return actions.continueRun(runId);
+        return decisions.continueRun(runId, DecisionOptions.none());
     }
 
     /**
@@ -426,7 +423,7 @@ public final class Agent implements AutoCloseable {
      * @param runId the stored run
      */
     public void discardRun(String runId) {
-        actions.discard(runId);
+        decisions.discard(runId, DecisionOptions.none());
     }
 
     /**
@@ -444,7 +441,7 @@ public final class Agent implements AutoCloseable {
      * @throws SnapshotFormatException  the stored run cannot be read (use {@link #discardRun})
      */
     public AgentResult cancelRun(String runId, @Nullable String reason) {
-        return actions.cancel(runId, reason == null || reason.isBlank() ? "cancelled" : reason);
+        return decisions.cancel(runId, DecisionOptions.builder().reason(reason == null || reason.isBlank() ? null : reason).build());
     }
 
     // ---- decisions with options, and the audit trail -----------------------------------------
@@ -573,7 +570,9 @@ public final class Agent implements AutoCloseable {
      */
     public ExpiryReport expireDueRuns(int limit) {
         if (limit < 1) throw new InvalidOptionException("limit", "must be positive, was " + limit);
-        return actions.expire(limit);
+        ExpiryReport report = actions.expire(limit);
+        decisions.purgeByRetention();
+        return report;
     }
 
     /**

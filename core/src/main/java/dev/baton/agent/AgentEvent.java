@@ -127,8 +127,8 @@ public sealed interface AgentEvent {
     }
 
     /**
-     * A person approved a call with edited arguments ({@code ApproveOptions.args}): emitted first in
-     * the stream of that approval, before the tool runs with {@code approvedArgs}. Not emitted for an
+     * A person approved a call with edited arguments ({@code ApproveOptions.args}): emitted right after
+     * {@code start} in the stream of that approval, before the tool runs with {@code approvedArgs}. Not emitted for an
      * approval of the arguments as proposed.
      *
      * @param runId        the run

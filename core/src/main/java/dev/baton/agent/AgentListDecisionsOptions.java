@@ -110,28 +110,52 @@ public final class AgentListDecisionsOptions {
         private Builder() {
         }
 
-        /** @param v only this run, or null @return this builder */
+        /**
+         * @param v only this run, or null
+         * @return this builder
+         */
         public Builder runId(@Nullable String v) { this.runId = v; return this; }
 
-        /** @param v only runs of this thread, or null @return this builder */
+        /**
+         * @param v only runs of this thread, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String v) { this.threadId = v; return this; }
 
-        /** @param v only runs of this resource, or null @return this builder */
+        /**
+         * @param v only runs of this resource, or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String v) { this.resourceId = v; return this; }
 
-        /** @param v only this actor, or null @return this builder */
+        /**
+         * @param v only this actor, or null
+         * @return this builder
+         */
         public Builder actor(@Nullable String v) { this.actor = v; return this; }
 
-        /** @param v inclusive lower bound on decidedAt, or null @return this builder */
+        /**
+         * @param v inclusive lower bound on decidedAt, or null
+         * @return this builder
+         */
         public Builder from(@Nullable Instant v) { this.from = v; return this; }
 
-        /** @param v exclusive upper bound on decidedAt, or null @return this builder */
+        /**
+         * @param v exclusive upper bound on decidedAt, or null
+         * @return this builder
+         */
         public Builder to(@Nullable Instant v) { this.to = v; return this; }
 
-        /** @param v the page size, 1..{@value DecisionQuery#MAX_LIMIT} @return this builder */
+        /**
+         * @param v the page size, 1..{@value DecisionQuery#MAX_LIMIT}
+         * @return this builder
+         */
         public Builder limit(int v) { this.limit = v; return this; }
 
-        /** @param v the cursor of the page to read, or null @return this builder */
+        /**
+         * @param v the cursor of the page to read, or null
+         * @return this builder
+         */
         public Builder cursor(@Nullable String v) { this.cursor = v; return this; }
 
         /**

@@ -30,9 +30,11 @@ import org.jspecify.annotations.Nullable;
  * nothing. {@code Agent.close()} does not close streams in flight (see {@link Agent#close()}).
  */
 public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
-    private final RunExecution execution;
+    private final @Nullable RunExecution execution;
     private final dev.baton.store.@Nullable DecisionRecord decision;
     private final boolean replayed;
+    /** For a replay: the fixed result; the stream runs nothing. */
+    private final @Nullable AgentResult fixed;
 
     AgentStream(RunExecution execution) {
         this(execution, null, false);
@@ -42,6 +44,15 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
         this.execution = execution;
         this.decision = decision;
         this.replayed = replayed;
+        this.fixed = null;
+    }
+
+    /** A replay: runs nothing, reports {@code result}. */
+    AgentStream(AgentResult result, dev.baton.store.DecisionRecord first) {
+        this.execution = null;
+        this.decision = first;
+        this.replayed = true;
+        this.fixed = result;
     }
 
     /**
@@ -70,7 +81,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
 
     /** {@return the run's id: stored with its snapshot, and what approve / decline / resume take} */
     public String runId() {
-        return execution.runId();
+        return fixed != null ? fixed.runId() : execution.runId();
     }
 
     /**
@@ -80,7 +91,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      */
     @Override
     public Iterator<AgentEvent> iterator() {
-        return execution;
+        return fixed != null ? java.util.Collections.emptyIterator() : execution;
     }
 
     /**
@@ -91,6 +102,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      * @return the result, as {@link #result()}
      */
     public AgentResult forEachEvent(Consumer<? super AgentEvent> action) {
+        if (fixed != null) return fixed;
         while (execution.hasNext()) action.accept(execution.next());
         return result();
     }
@@ -102,6 +114,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      * @return the outcome, or empty while the run goes on
      */
     public Optional<RunOutcome> outcome() {
+        if (fixed != null) return Optional.of(fixed.outcome());
         return Optional.ofNullable(execution.outcome());
     }
 
@@ -122,6 +135,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      * @return the outcome, text, events, waiting calls and error
      */
     public AgentResult result() {
+        if (fixed != null) return fixed;
         execution.drain();
         RunOutcome outcome = execution.outcome();
         return new AgentResult(execution.runId(), outcome == null ? RunOutcome.FAILED : outcome, execution.text(),
@@ -135,10 +149,11 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      */
     @Override
     public void close() {
-        execution.close();
+        if (execution != null) execution.close();
     }
 
     RunExecution execution() {
+        if (execution == null) throw new IllegalStateException("a replayed decision has no execution");
         return execution;
     }
 }

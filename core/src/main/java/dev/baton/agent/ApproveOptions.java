@@ -74,19 +74,34 @@ public final class ApproveOptions {
         private Builder() {
         }
 
-        /** @param v the edited arguments (a JSON object), or null @return this builder */
+        /**
+         * @param v the edited arguments (a JSON object), or null
+         * @return this builder
+         */
         public Builder args(@Nullable JsonNode v) { this.args = v; return this; }
 
-        /** @param v the digest shown, or null @return this builder */
+        /**
+         * @param v the digest shown, or null
+         * @return this builder
+         */
         public Builder digest(@Nullable String v) { this.digest = v; return this; }
 
-        /** @param v why, or null @return this builder */
+        /**
+         * @param v why, or null
+         * @return this builder
+         */
         public Builder reason(@Nullable String v) { this.reason = v; return this; }
 
-        /** @param v who approves, or null @return this builder */
+        /**
+         * @param v who approves, or null
+         * @return this builder
+         */
         public Builder actor(@Nullable String v) { this.actor = v; return this; }
 
-        /** @param v the retry key, or null @return this builder */
+        /**
+         * @param v the retry key, or null
+         * @return this builder
+         */
         public Builder idempotencyKey(@Nullable String v) { this.idempotencyKey = v; return this; }
 
         /**

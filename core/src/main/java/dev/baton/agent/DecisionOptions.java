@@ -92,16 +92,28 @@ public final class DecisionOptions {
         private Builder() {
         }
 
-        /** @param v who decides, or null @return this builder */
+        /**
+         * @param v who decides, or null
+         * @return this builder
+         */
         public Builder actor(@Nullable String v) { this.actor = v; return this; }
 
-        /** @param v why, or null @return this builder */
+        /**
+         * @param v why, or null
+         * @return this builder
+         */
         public Builder reason(@Nullable String v) { this.reason = v; return this; }
 
-        /** @param v the retry key, or null @return this builder */
+        /**
+         * @param v the retry key, or null
+         * @return this builder
+         */
         public Builder idempotencyKey(@Nullable String v) { this.idempotencyKey = v; return this; }
 
-        /** @param v the digest shown (resumeStream only), or null @return this builder */
+        /**
+         * @param v the digest shown (resumeStream only), or null
+         * @return this builder
+         */
         public Builder digest(@Nullable String v) { this.digest = v; return this; }
 
         /**

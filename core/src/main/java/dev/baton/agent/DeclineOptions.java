@@ -57,16 +57,28 @@ public final class DeclineOptions {
         private Builder() {
         }
 
-        /** @param v what the model is told, or null @return this builder */
+        /**
+         * @param v what the model is told, or null
+         * @return this builder
+         */
         public Builder reason(@Nullable String v) { this.reason = v; return this; }
 
-        /** @param v who declines, or null @return this builder */
+        /**
+         * @param v who declines, or null
+         * @return this builder
+         */
         public Builder actor(@Nullable String v) { this.actor = v; return this; }
 
-        /** @param v the retry key, or null @return this builder */
+        /**
+         * @param v the retry key, or null
+         * @return this builder
+         */
         public Builder idempotencyKey(@Nullable String v) { this.idempotencyKey = v; return this; }
 
-        /** @param v the digest shown, or null @return this builder */
+        /**
+         * @param v the digest shown, or null
+         * @return this builder
+         */
         public Builder digest(@Nullable String v) { this.digest = v; return this; }
 
         /**

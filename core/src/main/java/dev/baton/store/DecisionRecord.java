@@ -192,49 +192,94 @@ public final class DecisionRecord {
         private Builder() {
         }
 
-        /** @param v the unique id (required) @return this builder */
+        /**
+         * @param v the unique id (required)
+         * @return this builder
+         */
         public Builder decisionId(String v) { this.decisionId = v; return this; }
 
-        /** @param v the run's agent (required) @return this builder */
+        /**
+         * @param v the run's agent (required)
+         * @return this builder
+         */
         public Builder agentId(String v) { this.agentId = v; return this; }
 
-        /** @param v the run (required) @return this builder */
+        /**
+         * @param v the run (required)
+         * @return this builder
+         */
         public Builder runId(String v) { this.runId = v; return this; }
 
-        /** @param v the run's thread, or null @return this builder */
+        /**
+         * @param v the run's thread, or null
+         * @return this builder
+         */
         public Builder threadId(@Nullable String v) { this.threadId = v; return this; }
 
-        /** @param v the run's resource, or null @return this builder */
+        /**
+         * @param v the run's resource, or null
+         * @return this builder
+         */
         public Builder resourceId(@Nullable String v) { this.resourceId = v; return this; }
 
-        /** @param v the call, or null @return this builder */
+        /**
+         * @param v the call, or null
+         * @return this builder
+         */
         public Builder toolCallId(@Nullable String v) { this.toolCallId = v; return this; }
 
-        /** @param v the call's tool, or null @return this builder */
+        /**
+         * @param v the call's tool, or null
+         * @return this builder
+         */
         public Builder toolName(@Nullable String v) { this.toolName = v; return this; }
 
-        /** @param v what was decided (required) @return this builder */
+        /**
+         * @param v what was decided (required)
+         * @return this builder
+         */
         public Builder kind(DecisionKind v) { this.kind = v; return this; }
 
-        /** @param v who decided (required) @return this builder */
+        /**
+         * @param v who decided (required)
+         * @return this builder
+         */
         public Builder actor(String v) { this.actor = v; return this; }
 
-        /** @param v the instance that records it (required) @return this builder */
+        /**
+         * @param v the instance that records it (required)
+         * @return this builder
+         */
         public Builder instanceId(String v) { this.instanceId = v; return this; }
 
-        /** @param v when (required; truncated to milliseconds) @return this builder */
+        /**
+         * @param v when (required; truncated to milliseconds)
+         * @return this builder
+         */
         public Builder decidedAt(Instant v) { this.decidedAt = v; return this; }
 
-        /** @param v why, or null @return this builder */
+        /**
+         * @param v why, or null
+         * @return this builder
+         */
         public Builder reason(@Nullable String v) { this.reason = v; return this; }
 
-        /** @param v the digest before, or null @return this builder */
+        /**
+         * @param v the digest before, or null
+         * @return this builder
+         */
         public Builder argsDigestBefore(@Nullable String v) { this.argsDigestBefore = v; return this; }
 
-        /** @param v the digest after, or null @return this builder */
+        /**
+         * @param v the digest after, or null
+         * @return this builder
+         */
         public Builder argsDigestAfter(@Nullable String v) { this.argsDigestAfter = v; return this; }
 
-        /** @param v the idempotency key, or null @return this builder */
+        /**
+         * @param v the idempotency key, or null
+         * @return this builder
+         */
         public Builder idempotencyKey(@Nullable String v) { this.idempotencyKey = v; return this; }
 
         /**

@@ -15,11 +15,11 @@ class MemoryLeaseTest extends LeaseContract {
     }
 
     @Test
-    void theInMemoryStoreHasAClockAndThreadMemoryButIsNeitherSharedNorDurable() {
+    void theInMemoryStoreHasAClockThreadMemoryAndDecisionsButIsNeitherSharedNorDurable() {
         try (SnapshotStore store = openStore(); SnapshotStore privateStore = SnapshotStores.open("memory:")) {
-            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS);
             assertThat(privateStore.capabilities())
-                    .containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
+                    .containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS);
         }
     }
 }

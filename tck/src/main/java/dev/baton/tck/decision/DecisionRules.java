@@ -116,9 +116,33 @@ abstract class DecisionRules {
                 }).build();
     }
 
+    /** What the model was given on each call. */
+    final List<List<dev.baton.model.Message>> modelInputs = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     LanguageModel model() {
-        return DeterministicModel.builder()
+        LanguageModel rules = DeterministicModel.builder()
                 .whenUserSays("charge", "charge", Map.of("amount", 10)).build();
+        return request -> {
+            modelInputs.add(request.messages());
+            return rules.stream(request);
+        };
+    }
+
+    /** A run of {@code agent} in thread {@code t} of resource {@code u}, waiting to approve charge(10). */
+    static dev.baton.agent.AgentResult suspend(Agent agent, String t, String u) {
+        dev.baton.agent.AgentResult r = agent.generate("charge it",
+                dev.baton.agent.RunOptions.builder().threadId(t).resourceId(u).build());
+        if (r.outcome() != dev.baton.agent.RunOutcome.SUSPENDED) throw new AssertionError("did not suspend: " + r);
+        return r;
+    }
+
+    static String callId(dev.baton.agent.AgentResult r) {
+        return r.waitingCalls().get(0).toolCallId();
+    }
+
+    /** Every record of one run, newest first. */
+    List<DecisionRecord> recordsOf(String runId) {
+        return all(DecisionQuery.forAgent(agentId).runId(runId).build());
     }
 
     Agent.Builder agentBuilder(SnapshotStore s) {
