@@ -7,6 +7,7 @@ import dev.baton.agent.ApproveOptions;
 import dev.baton.agent.DecisionOptions;
 import dev.baton.agent.DeclineOptions;
 import dev.baton.store.DecisionRecord;
+import dev.baton.store.StoreCapability;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,11 +80,14 @@ final class DecisionHandler {
 
     /**
      * The caller's {@code Idempotency-Key}, scoped to the caller, or null: 1 to {@value #MAX_KEY_LENGTH}
-     * visible ASCII characters, else a 400 naming the header.
+     * visible ASCII characters, else a 400 naming the header. Null as well when the agent's store keeps no
+     * decisions ({@link StoreCapability#DECISIONS}): nothing could replay the first outcome.
      */
     static @Nullable String idempotencyKey(ParsedRequest request) {
         String key = request.request().header(IDEMPOTENCY_KEY);
         if (key == null) return null;
+        // a store that keeps no decisions cannot replay one: the key is ignored (a retry answers as without it)
+        if (!request.target().store().capabilities().contains(StoreCapability.DECISIONS)) return null;
         key = key.trim();
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
             throw Problem.invalidOption(IDEMPOTENCY_KEY, "must be 1 to " + MAX_KEY_LENGTH

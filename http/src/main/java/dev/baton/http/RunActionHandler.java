@@ -96,6 +96,12 @@ final class RunActionHandler {
         if (!principal.isRestricted()) return agent;   // the agent itself answers 404 for another agent's run
         String runId = request.runId();
         Optional<RunSnapshot> run = agent.store().find(runId);
+        String key = run.isEmpty() ? DecisionHandler.idempotencyKey(request) : null;
+        if (key != null && agent.store().findDecision(agent.id(), key)
+                .filter(d -> d.runId().equals(runId) && principal.mayAccess(d.resourceId())).isPresent()) {
+            // a retry of the caller's own decision that ended the run (the key is scoped to the caller): core replays it
+            return agent;
+        }
         if (run.isEmpty() || !run.get().agentId().equals(agent.id()) || !principal.mayAccess(run.get().resourceId())) {
             throw new RunNotFoundException(agent.id(), runId);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListDecisionsOptions;
+import dev.baton.agent.ApproveOptions;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.model.DeterministicModel;
@@ -193,9 +194,10 @@ class HttpDecisionTest {
     void aSecondApprovalOfADecidedCallSaysByWhomWhenAndWhatToDo() {
         String run = suspend(concierge, "2026-06-01T09:00:00Z", "alice", "Book a flight to Lisbon");
         clock.set(Instant.parse("2026-06-01T09:30:00Z"));
-        flaky.failNext(1);   // approved, the tool runs, then the model fails: the run is kept, interrupted
-        ApiClient.Response first = admin.postForJson(action("concierge", run, "approve"), "{\"toolCallId\":\"call_1_0\"}");
-        assertThat(first.json().get("outcome").asText()).isEqualTo("INTERRUPTED");
+        // the approval is recorded with the claim, then the process stops before the tool ran (as a crash would):
+        // the run is kept, listed as interrupted
+        concierge.approveToolCall(run, "call_1_0", ApproveOptions.builder().actor("admin").build()).close();
+        assertThat(admin.get("/agents/concierge/suspended-runs").json().get("runs").get(0).get("interrupted").asBoolean()).isTrue();
 
         ApiClient.Response again = client(TestServer.ALICE).postForJson(action("concierge", run, "approve"), "{\"toolCallId\":\"call_1_0\"}");
         assertThat(again.status()).as(again.body()).isEqualTo(409);
@@ -238,14 +240,32 @@ class HttpDecisionTest {
         String alices = suspend(concierge, "2026-06-01T09:00:00Z", "alice", "Book a flight to Lisbon");
         String bobs = suspend(concierge, "2026-06-01T09:05:00Z", "bob", "Book a flight to Oslo");
         Map<String, String> key = Map.of("Idempotency-Key", "same-key");
+        clock.set(Instant.parse("2026-06-01T10:00:00Z"));
         assertThat(client(TestServer.ALICE).send("POST", action("concierge", alices, "approve"), "{\"toolCallId\":\"call_1_0\"}",
                 "application/json", key).json().get("outcome").asText()).isEqualTo("COMPLETED");
+        clock.set(Instant.parse("2026-06-01T10:01:00Z"));
         ApiClient.Response bob = client(TestServer.BOB).send("POST", action("concierge", bobs, "decline"),
                 "{\"toolCallId\":\"call_1_0\",\"reason\":\"no\"}", "application/json", key);
         assertThat(bob.header("Idempotency-Replayed")).as("bob's key is not alice's").isNull();
         assertThat(bob.json().get("events").findValuesAsText("type")).contains("tool-output-denied");
         assertThat(decisions(admin, "")).extracting(d -> d.get("actor").asText() + " " + d.get("kind").asText())
                 .containsExactly("bob decline", "alice approve");
+    }
+
+    @Test
+    void aKeyOnAnotherResourcesEndedRunAnswersLikeAMissingRun() {
+        String bobs = suspend(concierge, "2026-06-01T09:00:00Z", "bob", "Book a flight to Oslo");
+        Map<String, String> key = Map.of("Idempotency-Key", "k1");
+        assertThat(client(TestServer.BOB).send("POST", action("concierge", bobs, "approve"), "{\"toolCallId\":\"call_1_0\"}",
+                "application/json", key).json().get("outcome").asText()).isEqualTo("COMPLETED");
+        ApiClient.Response alice = client(TestServer.ALICE).send("POST", action("concierge", bobs, "approve"),
+                "{\"toolCallId\":\"call_1_0\"}", "application/json", key);
+        assertThat(alice.status()).isEqualTo(404);
+        assertThat(alice.json().get("type").asText()).isEqualTo("urn:baton:problem:run-not-found");
+        assertThat(alice.body()).doesNotContain("bob");
+        ApiClient.Response bobAgain = client(TestServer.BOB).send("POST", action("concierge", bobs, "approve"),
+                "{\"toolCallId\":\"call_1_0\"}", "application/json", key);
+        assertThat(bobAgain.header("Idempotency-Replayed")).as("bob's own retry").isEqualTo("true");
     }
 
     @Test
@@ -358,9 +378,12 @@ class HttpDecisionTest {
             assertThat(r.json().get("type").asText()).isEqualTo("urn:baton:problem:decisions-unsupported");
             assertThat(r.body()).as("the store's description stays in the log").doesNotContain("secret-host");
             String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Lisbon");
-            ApiClient.Response approved = t.admin().postForJson("/agents/concierge/runs/" + run + "/approve",
-                    "{\"toolCallId\":\"call_1_0\",\"args\":{\"to\":\"Porto\"}}");
+            ApiClient.Response approved = t.admin().send("POST", "/agents/concierge/runs/" + run + "/approve",
+                    "{\"toolCallId\":\"call_1_0\",\"args\":{\"to\":\"Porto\"}}", "application/json",
+                    Map.of("Idempotency-Key", "ignored-here"));
+            assertThat(approved.status()).as("the key is ignored: nothing could replay it").isEqualTo(200);
             assertThat(approved.json().get("outcome").asText()).isEqualTo("COMPLETED");
+            assertThat(approved.json().get("events").findValuesAsText("booked")).containsExactly("Porto");
         }
     }
 }
