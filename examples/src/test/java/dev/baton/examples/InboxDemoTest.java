@@ -144,7 +144,9 @@ class InboxDemoTest {
                 "--digest 000000000000...", "refused (DecisionConflictException): ", "the run still waits, unchanged",
                 "--args '{\"amount\":150,\"order\":\"A-1003\"}' --reason \"30 EUR of it were paid back in store credit\"",
                 "| tool-call-approved  refund {\"amount\":180,\"order\":\"A-1003\"} -> {\"amount\":150,\"order\":\"A-1003\"} by maria",
-                "| tool-result         refund -> {\"refunded\":150,\"order\":\"A-1003\"}", "COMPLETED");
+                "| tool-result         refund -> {\"order\":\"A-1003\",\"refunded\":150}",
+                "| finish              stop: \"refund: {\"approvedArgs\":{\"amount\":150,\"order\":\"A-1003\"},\"note\":\"A person edited",
+                "COMPLETED");
 
         String trail = section(out, "== 10.", "Done.");
         String all = section(trail, "> decisions\n", "> decisions --actor tom");
