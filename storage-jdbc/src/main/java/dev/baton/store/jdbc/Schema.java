@@ -39,7 +39,8 @@ final class Schema {
     static final List<Migration> MIGRATIONS = List.of(
             new Migration(1, "create_runs"),
             new Migration(2, "deadlines_summaries_covering_indexes"),
-            new Migration(3, "thread_memory"));
+            new Migration(3, "thread_memory"),
+            new Migration(4, "decisions"));
 
     /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
