@@ -92,7 +92,7 @@ final class DemoDecisions {
             out.println(Inbox.INDENT + "unexpected: the approval went through");
             return 1;
         } catch (BatonException e) {
-            out.println(Inbox.INDENT + "refused (" + e.getClass().getSimpleName() + "): " + e.getMessage());
+            out.println(Inbox.INDENT + "refused: " + e.getMessage());
         }
         boolean stillWaiting = agent.listSuspendedRuns().runs().stream().anyMatch(r -> r.runId().equals(found.runId()));
         out.println(Inbox.INDENT + (stillWaiting ? "the run still waits, unchanged" : "unexpected: the run is gone"));
