@@ -155,14 +155,18 @@ class OpenApiConformanceTest {
                 new Object[] {r + toCancel + "/cancel", "{\"reason\":\"Trip called off\"}", false},
                 new Object[] {r + toCancel2 + "/cancel", "{}", true},
                 new Object[] {r + toCancel + "/cancel", "{}", false},
-                new Object[] {r + toCancel2 + "/cancel", "{\"reason\":7}", false});
+                new Object[] {r + toCancel2 + "/cancel", "{\"reason\":7}", false},
+                // runs that never were: 404 (a decided one answers 409 already-decided, above)
+                new Object[] {r + "never-was/approve", "{\"toolCallId\":\"call_1_0\"}", false},
+                new Object[] {r + "never-was/continue", "{}", false},
+                new Object[] {r + "never-was/cancel", "{}", false});
         for (Object[] p : posts) {
             String path = (String) p[0];
             ApiClient client = path.endsWith("/runs") && ((String) p[1]).contains("bob") ? t.client(TestServer.ALICE) : admin;
             ApiClient.Response response = (boolean) p[2] ? client.postForJson(path, (String) p[1]) : client.post(path, (String) p[1]);
             calls.add(new Call("POST", path, response.status(), response));
         }
-        for (String run : List.of(toDiscard, toDiscard)) {
+        for (String run : List.of(toDiscard, toDiscard, "never-was")) {
             ApiClient.Response response = admin.delete(r + run);
             calls.add(new Call("DELETE", r + run, response.status(), response));
         }
