@@ -170,7 +170,9 @@ final class RunExecution implements Iterator<AgentEvent> {
             phase = Phase.TOOLS;
         } else if (!state.messages.isEmpty() && state.messages.get(state.messages.size() - 1) instanceof Message.Assistant a
                 && a.toolCalls().isEmpty()) {
-            // an inner run that had already answered when its supervisor stopped: its answer stands
+            // a run that had already answered (an inner run whose supervisor stopped, or a run that
+            // stopped between recording its answer and ending): its answer stands, and its thread gets it
+            RunMemory.save(agent, state);
             emit(new AgentEvent.Finish(state.runId, FinishReason.STOP, state.text));
             complete();
         } else {
@@ -180,15 +182,27 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     // ---- model ----------------------------------------------------------------------------------
 
+    /**
+     * The run's last messages go to its thread only once its snapshot holds them: a crash after the
+     * append then finds them recorded, so a recovered run never answers differently from its thread.
+     */
+    private void recordThenSave() {
+        if (state.memory && state.memorySaved < state.messages.size()) {
+            writes.changed();
+            writes.progress();
+        }
+        RunMemory.save(agent, state);
+    }
+
     private void openModel() {
         if (state.step >= state.maxSteps) {
-            RunMemory.save(agent, state);
+            recordThenSave();
             emit(new AgentEvent.Finish(state.runId, FinishReason.MAX_STEPS, state.text));
             complete();
             return;
         }
-        RunMemory.save(agent, state);        // a complete step goes to the thread before the run records it
-        writes.progress();   // every tool result is stored before the model is called again
+        writes.progress();   // every tool result is stored before the model is called again,
+        RunMemory.save(agent, state);   // and before the thread gets it: the thread never holds a result the run may redo
         state.step++;
         stepOpen = true;
         emit(new AgentEvent.StepStart(state.runId, state.step));
@@ -242,7 +256,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         state.messages.add(new Message.Assistant(text, calls));
         state.text = state.text + text;
         if (calls.isEmpty()) {
-            RunMemory.save(agent, state);
+            recordThenSave();
             emit(new AgentEvent.StepFinish(state.runId, state.step, FinishReason.STOP));
             emit(new AgentEvent.Finish(state.runId, FinishReason.STOP, state.text));
             complete();

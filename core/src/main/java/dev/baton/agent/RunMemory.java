@@ -57,6 +57,7 @@ final class RunMemory {
         state.history = history;
         state.memory = append(memory, threadId, state.runId, state.messages, 0);
         state.memorySaved = state.memory ? state.messages.size() : 0;
+        state.memoryChecked = true;   // a new run: the thread holds nothing of it but what was just saved
     }
 
     /** What the model sees: the thread's earlier messages (as they were when the run started), then the run's own. */
@@ -77,11 +78,27 @@ final class RunMemory {
     static void save(Agent agent, RunState state) {
         if (!state.memory || state.threadId == null || state.memorySaved >= state.messages.size()) return;
         Memory memory = agent.memory().orElse(null);
+        if (memory != null && !state.memoryChecked) {
+            // first save since the run was read back: an append that came before a crash is not
+            // appended again (it would take sequence numbers for nothing)
+            state.memorySaved = Math.max(state.memorySaved, alreadySaved(memory, state));
+            state.memoryChecked = true;
+            if (state.memorySaved >= state.messages.size()) return;
+        }
         if (memory == null || !append(memory, state.threadId, state.runId, state.messages, state.memorySaved)) {
             state.memory = false;
         } else {
             state.memorySaved = state.messages.size();
         }
+    }
+
+    /** How many of the run's messages its thread holds already, judged from its last messages. */
+    private static int alreadySaved(Memory memory, RunState state) {
+        int saved = 0;
+        for (StoredMessage m : memory.store().lastMessages(state.threadId, state.messages.size())) {
+            if (m.runId().equals(state.runId)) saved = Math.max(saved, m.runIndex() + 1);
+        }
+        return saved;
     }
 
     /** Appends a run's messages from index {@code from} on; idempotent. False if the thread is gone. */

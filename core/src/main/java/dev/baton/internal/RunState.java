@@ -40,6 +40,11 @@ public final class RunState {
     public boolean memory;
     /** How many of the run's own messages are saved to its thread. */
     public int memorySaved;
+    /**
+     * Not stored: true once this process has checked what the thread already holds of the run (a
+     * crash may have come after an append that {@link #memorySaved} does not record yet).
+     */
+    public transient boolean memoryChecked;
     /** The run's own wait timeout (RunOptions.waitTimeout), in milliseconds, or null. */
     public @Nullable Long waitTimeoutMillis;
 

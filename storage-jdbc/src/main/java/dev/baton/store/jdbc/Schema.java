@@ -124,7 +124,8 @@ final class Schema {
         checkTable(table);
         StringBuilder b = new StringBuilder();
         b.append("-- Baton tables for ").append(dialect.displayName()).append(": runs (").append(table)
-                .append("), thread memory (").append(threadsTable(table)).append(", ").append(messagesTable(table)).append(")\n");
+                .append("), thread memory (").append(threadsTable(table)).append(", ").append(messagesTable(table))
+                .append("), decisions (").append(table).append("_decisions)\n");
         for (Migration m : MIGRATIONS) {
             b.append("-- ").append(m.fileName()).append('\n');
             for (String s : statements(dialect, table, m)) b.append(s).append(";\n");
@@ -237,6 +238,7 @@ final class Schema {
         validate(jdbi, table, table, runColumns);
         validate(jdbi, table, threadsTable(table), THREAD_COLUMNS + ", next_seq");
         validate(jdbi, table, messagesTable(table), MESSAGE_COLUMNS);
+        validate(jdbi, table, table + "_decisions", JdbcDecisions.COLUMNS);
     }
 
     private static void validate(Jdbi jdbi, String table, String checked, String columns) {

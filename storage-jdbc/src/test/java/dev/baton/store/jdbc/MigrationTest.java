@@ -42,7 +42,7 @@ class MigrationTest {
 
     private static void drop(String url, String table) {
         Jdbi.create(url).useHandle(h -> {
-            for (String t : new String[] {table, table + "_schema_history", table + "_threads", table + "_messages"}) {
+            for (String t : new String[] {table, table + "_schema_history", table + "_threads", table + "_messages", table + "_decisions"}) {
                 h.execute("DROP TABLE IF EXISTS " + t);
             }
         });
@@ -83,7 +83,7 @@ class MigrationTest {
             for (Future<SnapshotStore> f : fs) stores.add(f.get(60, TimeUnit.SECONDS));
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1, 2, 3);
+            assertThat(versions).containsExactly(1, 2, 3, 4);
             RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
             assertThat(stores.get(0).insert(s)).isTrue();
             assertThat(stores.get(7).find(s.runId())).contains(s);
@@ -158,7 +158,7 @@ class MigrationTest {
             }
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1, 2, 3);
+            assertThat(versions).containsExactly(1, 2, 3, 4);
         } finally {
             drop(url, table);
         }
@@ -188,7 +188,7 @@ class MigrationTest {
             }
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1, 2, 3);
+            assertThat(versions).containsExactly(1, 2, 3, 4);
         } finally {
             drop(url, table);
         }
@@ -208,6 +208,9 @@ class MigrationTest {
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining(table + "_threads");
             applyByHand(url, table, 3);
+            assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                    .isInstanceOf(StorageException.class).hasMessageContaining(table + "_decisions");
+            applyByHand(url, table, 4);
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate"))) {
                 assertThat(store.memory()).isPresent();
             }
@@ -246,6 +249,7 @@ class MigrationTest {
                 .contains("CREATE TABLE IF NOT EXISTS my_runs_threads (").contains("my_runs_threads_resource ")
                 .contains("CREATE TABLE IF NOT EXISTS my_runs_messages (").contains("my_runs_messages_run")
                 .contains("-- V001__create_runs.sql").contains("-- V002__").contains("-- V003__thread_memory.sql")
+                .contains("-- V004__decisions.sql").contains("CREATE TABLE IF NOT EXISTS my_runs_decisions (")
                 .doesNotContain("${table}");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("INCLUDE (status, lease_owner, lease_expires_at)");
         if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("lease_state BIGINT AS (");

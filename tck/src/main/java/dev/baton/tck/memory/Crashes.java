@@ -82,4 +82,66 @@ public abstract class Crashes extends MemoryRules {
         assertThat(roles).as("the thread after a crash at write %d (%s)", n, after ? "after" : "before")
                 .containsExactly("user", "assistant-calls", "tool", "assistant");
     }
+
+    /** The booking tool of the history tests: its result names the attempt, so a redone call shows. */
+    private Agent.Builder attemptsAgent(dev.baton.store.SnapshotStore s, String instance) {
+        dev.baton.tool.Tool tool = dev.baton.tool.Tool.builder("bookFlight").requireApproval(true).execute((input, ctx) -> {
+            bookings.incrementAndGet();
+            return java.util.Map.of("booked", "SFO-attempt" + ctx.attempt());
+        }).build();
+        return agentBuilder(s, 20, tool).instanceId(instance);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> afterACrashAtAnyWriteTheThreadAgreesWithWhatTheRunFinallyDid() {
+        FaultyStore counting = new FaultyStore(store);
+        drive(attemptsAgent(counting, "counting").build());
+        List<FaultyStore.Write> writes = counting.log();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (FaultyStore.Write w : writes) {
+            for (boolean after : new boolean[] {false, true}) {
+                tests.add(DynamicTest.dynamicTest("crash " + (after ? "after" : "before") + " write " + w.number() + " of "
+                        + writes.size() + " (" + w.operation() + ")", () -> crashAndCompare(w.number(), after)));
+            }
+        }
+        return tests.stream();
+    }
+
+    private void crashAndCompare(int n, boolean after) {
+        thread = uniqueId("thread");
+        FaultyStore dying = new FaultyStore(store).crashAt(n, after);
+        assertThatThrownBy(() -> drive(attemptsAgent(dying, "doomed").build())).isInstanceOf(SimulatedCrash.class);
+        clock.advance(Duration.ofMinutes(5));
+        Agent recovered = attemptsAgent(store, "recovered").build();
+        modelInputs.clear();
+        for (int round = 0; round < 5; round++) {
+            List<AgentRun> runs = recovered.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                    .threadId(thread).build()).runs();
+            if (runs.isEmpty()) break;
+            AgentRun run = runs.get(0);
+            AgentResult r = run.toolCalls().isEmpty() ? recovered.continueRun(run.runId()).result()
+                    : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
+            assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
+        }
+        if (recovered.memory().orElseThrow().findThread(thread).isEmpty()) return;
+        List<dev.baton.memory.ThreadMessage> saved = recovered.memory().orElseThrow().listMessages(thread, 1000, 0).messages();
+        for (int i = 1; i < saved.size(); i++) {
+            assertThat(saved.get(i).seq()).as("no sequence number is skipped (crash %s write %d)", after ? "after" : "before", n)
+                    .isEqualTo(saved.get(i - 1).seq() + 1);
+        }
+        List<Message> kept = saved.stream().map(dev.baton.memory.ThreadMessage::message).toList();
+        List<Message.ToolResult> keptResults = kept.stream().filter(m -> m instanceof Message.ToolResult)
+                .map(m -> (Message.ToolResult) m).toList();
+        if (modelInputs.isEmpty()) {
+            // the recovered run did not call the model: what the thread holds was all done before the crash
+            assertThat(roles(kept)).isIn(List.of(), List.of("user"), List.of("user", "assistant-calls", "tool", "assistant"));
+            return;
+        }
+        List<Message> lastSeen = modelInputs.get(modelInputs.size() - 1);
+        List<Message.ToolResult> used = lastSeen.stream().filter(m -> m instanceof Message.ToolResult)
+                .map(m -> (Message.ToolResult) m).toList();
+        assertThat(keptResults).as("the thread's tool results are the ones the run answered with (crash %s write %d)",
+                after ? "after" : "before", n).isEqualTo(used);
+        assertThat(roles(kept)).containsExactly("user", "assistant-calls", "tool", "assistant");
+    }
 }

@@ -75,7 +75,11 @@ abstract class MemoryRules {
     }
 
     Agent.Builder agentBuilder(SnapshotStore s, int lastMessages) {
-        return Agent.builder(agentId).model(model()).tools(bookFlight()).store(s).clock(clock)
+        return agentBuilder(s, lastMessages, bookFlight());
+    }
+
+    Agent.Builder agentBuilder(SnapshotStore s, int lastMessages, Tool tool) {
+        return Agent.builder(agentId).model(model()).tools(tool).store(s).clock(clock)
                 .memory(Memory.builder().lastMessages(lastMessages).build()).instanceId("tck-" + agentId)
                 .pickupTimeout(Duration.ofMinutes(30));
     }

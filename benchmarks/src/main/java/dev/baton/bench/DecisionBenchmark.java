@@ -1,0 +1,234 @@
+package dev.baton.bench;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListDecisionsOptions;
+import dev.baton.model.DeterministicModel;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionRecord;
+import dev.baton.store.jdbc.JdbcSnapshotStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The audit trail on PostgreSQL: {@code Agent.listDecisions} (first page of 50, newest first) by
+ * run, thread, resource and actor, against the hand-written query on the same table, at {@code n}
+ * seeded records (default 1,000,000) of one agent (and as many of another, so scoping is real).
+ * Before measuring, Baton's pages and the raw query's are compared on every target.
+ *
+ * <pre>
+ * java -cp benchmarks/target/baton-benchmarks.jar dev.baton.bench.DecisionBenchmark [n] [iterations]
+ * </pre>
+ * The database comes from {@code BATON_TEST_POSTGRES_URL}; the table {@code bench_dec_<n>_decisions}
+ * is seeded once (COPY-free multi-row inserts) and kept for the next run.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class DecisionBenchmark {
+    static final String AGENT = "bench-agent";
+    static final int PAGE = 50;
+    static final int TARGETS = 64;
+    static final int RUNS_PER_THREAD = 5;
+    static final int DECISIONS_PER_RUN = 4;
+
+    @Param("1000000")
+    public int n;
+
+    JdbcSnapshotStore store;
+    Agent agent;
+    Connection raw;
+    String table;
+    final String[] runs = new String[TARGETS];
+    final String[] threads = new String[TARGETS];
+    final String[] resources = new String[TARGETS];
+    final String[] actors = new String[TARGETS];
+    int i;
+
+    static String url() {
+        String u = System.getenv("BATON_TEST_POSTGRES_URL");
+        return u == null ? "jdbc:postgresql://127.0.0.1:5432/test?user=postgres" : u;
+    }
+
+    @Setup(Level.Trial)
+    public void setup() throws Exception {
+        String runsTable = "bench_dec_" + n;
+        table = runsTable + "_decisions";
+        store = JdbcSnapshotStore.builder(org.jdbi.v3.core.Jdbi.create(url())).table(runsTable).build();
+        agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
+        raw = DriverManager.getConnection(url());
+        seed(raw, table, n);
+        Random r = new Random(7);
+        int runCount = n / DECISIONS_PER_RUN;
+        for (int k = 0; k < TARGETS; k++) {
+            int run = r.nextInt(runCount);
+            runs[k] = "run-" + run;
+            threads[k] = "thread-" + run / RUNS_PER_THREAD;
+            resources[k] = "resource-" + run % 997;
+            actors[k] = "actor-" + r.nextInt(200);
+        }
+        check();
+    }
+
+    /** n records of AGENT: 4 per run, 5 runs per thread, 997 resources, 200 actors; and n/10 of another agent. */
+    static void seed(Connection c, String table, int n) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table + " WHERE agent_id = '" + AGENT + "'")) {
+            rs.next();
+            if (rs.getLong(1) >= n) return;
+            s.execute("DELETE FROM " + table);
+        }
+        c.setAutoCommit(false);
+        long t0 = 1_780_000_000_000L;
+        Random r = new Random(24);
+        String sql = "INSERT INTO " + table + " (decision_id, agent_id, run_id, thread_id, resource_id, tool_call_id, tool_name, kind,"
+                + " actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            int total = n + n / 10;
+            for (int k = 0; k < total; k++) {
+                boolean other = k >= n;
+                int run = (other ? k - n : k) / DECISIONS_PER_RUN;
+                p.setString(1, String.format("%012d-%s", k, other ? "o" : "a"));
+                p.setString(2, other ? "other-agent" : AGENT);
+                p.setString(3, "run-" + run);
+                p.setString(4, "thread-" + run / RUNS_PER_THREAD);
+                p.setString(5, "resource-" + run % 997);
+                p.setString(6, "call-" + k % DECISIONS_PER_RUN);
+                p.setString(7, "charge");
+                p.setString(8, "approve");
+                p.setString(9, "actor-" + r.nextInt(200));
+                p.setString(10, "bench");
+                p.setLong(11, t0 + k * 1000L + r.nextInt(1000));
+                p.setString(12, "ok");
+                p.setString(13, "a".repeat(64));
+                p.setString(14, "a".repeat(64));
+                p.setString(15, null);
+                p.addBatch();
+                if (k % 5000 == 4999) {
+                    p.executeBatch();
+                    c.commit();
+                }
+            }
+            p.executeBatch();
+            c.commit();
+        } finally {
+            c.setAutoCommit(true);
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("ANALYZE " + table);
+        }
+    }
+
+    /** Baton's first page equals the raw query's on every target and filter. */
+    void check() throws SQLException {
+        for (int k = 0; k < TARGETS; k++) {
+            i = k;
+            same(byRunBaton(), byRunRaw(), "run " + runs[k]);
+            same(byThreadBaton(), byThreadRaw(), "thread " + threads[k]);
+            same(byResourceBaton(), byResourceRaw(), "resource " + resources[k]);
+            same(byActorBaton(), byActorRaw(), "actor " + actors[k]);
+        }
+        i = 0;
+    }
+
+    private static void same(DecisionPage baton, List<String> raw, String what) {
+        List<String> ids = baton.items().stream().map(DecisionRecord::decisionId).toList();
+        if (!ids.equals(raw)) throw new IllegalStateException("Baton and the raw query disagree on " + what + ": " + ids + " vs " + raw);
+    }
+
+    private int next() {
+        return (i++) & (TARGETS - 1);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws SQLException {
+        raw.close();
+        store.close();
+    }
+
+    private List<String> rawQuery(String column, String value) throws SQLException {
+        try (PreparedStatement p = raw.prepareStatement("SELECT decision_id FROM " + table + " WHERE agent_id = ? AND " + column
+                + " = ? ORDER BY decided_at DESC, decision_id DESC LIMIT " + PAGE)) {
+            p.setString(1, AGENT);
+            p.setString(2, value);
+            List<String> out = new ArrayList<>(PAGE);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1));
+            }
+            return out;
+        }
+    }
+
+    @Benchmark
+    public DecisionPage byRunBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().runId(runs[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byRunRaw() throws SQLException {
+        return rawQuery("run_id", runs[next()]);
+    }
+
+    @Benchmark
+    public DecisionPage byThreadBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().threadId(threads[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byThreadRaw() throws SQLException {
+        return rawQuery("thread_id", threads[next()]);
+    }
+
+    @Benchmark
+    public DecisionPage byResourceBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().resourceId(resources[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byResourceRaw() throws SQLException {
+        return rawQuery("resource_id", resources[next()]);
+    }
+
+    @Benchmark
+    public DecisionPage byActorBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().actor(actors[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byActorRaw() throws SQLException {
+        return rawQuery("actor", actors[next()]);
+    }
+
+    /**
+     * Runs this benchmark alone.
+     *
+     * @param args {@code [n] [iterations]}
+     * @throws Exception if JMH fails
+     */
+    public static void main(String[] args) throws Exception {
+        String n = args.length > 0 ? args[0] : "1000000";
+        int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        new Runner(new OptionsBuilder().include(DecisionBenchmark.class.getName()).param("n", n).forks(1)
+                .warmupIterations(1).warmupTime(TimeValue.seconds(2)).measurementIterations(iterations)
+                .measurementTime(TimeValue.seconds(2)).jvmArgs("-Xmx512m").build()).run();
+    }
+}
