@@ -13,10 +13,12 @@ import dev.baton.agent.RunOutcome;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,13 +28,18 @@ import java.util.List;
  * different days, prints the inbox and the supervisor / subagent runs, closes its store and starts
  * a second JVM ({@code demo-restart}) with the same class path. That process has nothing in
  * memory: it rebuilds the agents, finds the runs in the store with filters and paging, approves
- * one, declines one, resumes one with data, and shows what is left.
+ * one, declines one, resumes one with data, shows what is left, approves one with edited arguments
+ * ({@link DemoDecisions}) and shows the audit trail: who decided what.
  */
 final class Demo {
     /** The hidden command the first process gives the second one. */
     static final String RESTART_COMMAND = "demo-restart";
 
     static final String DECLINE_REASON = "Order A-1001 was already refunded at the till";
+    static final String EDIT_REASON = "30 EUR of it were paid back in store credit";
+    /** Who decides in the second JVM: recorded in the audit trail with each decision. */
+    static final String MARIA = "maria";
+    static final String TOM = "tom";
     static final String PASSPORT_JSON = "{\"passportNumber\":\"X9876543\"}";
 
     /** A run the demo starts: when, by which agent, for whom, saying what. */
@@ -61,7 +68,7 @@ final class Demo {
 
     Demo(PrintStream out) {
         this.out = out;
-        this.inbox = new Inbox(out);
+        this.inbox = new Inbox(out, MARIA);
     }
 
     // ---- the first process --------------------------------------------------------------------
@@ -124,6 +131,15 @@ final class Demo {
         }
         // and its conversations, so a follow-up sees this play's runs only
         store.memory().ifPresent(memory -> TravelAgents.THREADS.forEach(memory::deleteThread));
+        // and its audit trail, so the trail shown is this play's
+        if (store.capabilities().contains(StoreCapability.DECISIONS)) {
+            Instant all = Instant.now().plus(Duration.ofDays(1));
+            for (String id : TravelAgents.ids()) {
+                for (int batch = 0; batch < 10_000 && store.purgeDecisions(id, all, 500) == 500; batch++) {
+                    // bounded: 5,000,000 records at most
+                }
+            }
+        }
         return n;
     }
 
@@ -168,13 +184,13 @@ final class Demo {
 
             heading("6. Approve, decline and resume runs found in storage; events stream as they happen");
             Found flight = find(concierge, "carol", "bookFlight");
-            command("approve " + flight.runId() + " " + flight.callId() + "     # carol's flight to Tokyo");
+            command("approve " + flight.runId() + " " + flight.callId() + "     # carol's flight to Tokyo (maria approves)");
             failures += expect(inbox.approve(concierge, flight.runId(), flight.callId()), RunOutcome.COMPLETED);
             out.println();
 
             Found refund = find(concierge, "bob", "refund");
-            command("decline " + refund.runId() + " " + refund.callId() + " --reason \"" + DECLINE_REASON + "\"");
-            failures += expect(inbox.decline(concierge, refund.runId(), refund.callId(), DECLINE_REASON), RunOutcome.COMPLETED);
+            command("decline " + refund.runId() + " " + refund.callId() + " --reason \"" + DECLINE_REASON + "\"     # tom declines");
+            failures += expect(inbox.as(TOM).decline(concierge, refund.runId(), refund.callId(), DECLINE_REASON), RunOutcome.COMPLETED);
             out.println();
 
             Found passport = find(concierge, "dave", "askPassportNumber");
@@ -216,6 +232,7 @@ final class Demo {
             inbox.list(agents.travelDesk(), AgentListSuspendedRunsOptions.ALL);
             command("--agent " + TravelAgents.VISA_DESK + " list");
             inbox.list(agents.visaDesk(), AgentListSuspendedRunsOptions.ALL);
+            failures += new DemoDecisions(out, inbox).play(concierge);
             out.println();
             out.println(failures == 0
                     ? "Done. Drive it yourself: start, list, approve, decline, resume (see --help)."
@@ -226,11 +243,11 @@ final class Demo {
         return failures == 0 ? 0 : 1;
     }
 
-    private record Found(String runId, String callId) {
+    record Found(String runId, String callId) {
     }
 
     /** The first run of {@code resourceId} waiting on {@code toolName}, found through the store. */
-    private static Found find(Agent agent, String resourceId, String toolName) {
+    static Found find(Agent agent, String resourceId, String toolName) {
         for (AgentRun run : agent.listSuspendedRuns(AgentListSuspendedRunsOptions.builder().resourceId(resourceId).build()).runs()) {
             for (AgentRunToolCall c : run.toolCalls()) {
                 if (c.toolName().equals(toolName)) return new Found(run.runId(), c.toolCallId());

@@ -3,14 +3,20 @@ package dev.baton.examples;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentEvent;
+import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
 import dev.baton.agent.AgentStream;
+import dev.baton.agent.ApproveOptions;
+import dev.baton.agent.DecisionOptions;
+import dev.baton.agent.DeclineOptions;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOptions;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionRecord;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -24,12 +30,31 @@ import org.jspecify.annotations.Nullable;
  */
 final class Inbox {
     static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+    static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
     static final String INDENT = "  ";
 
     private final PrintStream out;
+    private final String actor;
 
+    /** An inbox whose decisions are recorded as taken by the person at this terminal ({@code user.name}). */
     Inbox(PrintStream out) {
+        this(out, System.getProperty("user.name", "unknown"));
+    }
+
+    /** An inbox whose decisions are recorded as taken by {@code actor}. */
+    Inbox(PrintStream out, String actor) {
         this.out = out;
+        this.actor = actor;
+    }
+
+    /** The same inbox, deciding as someone else. */
+    Inbox as(String otherActor) {
+        return new Inbox(out, otherActor);
+    }
+
+    /** {@return who decides here: recorded in the audit trail with each decision} */
+    String actor() {
+        return actor;
     }
 
     /** {@code start}: starts one run and says how it ended (suspended on what, or the answer). */
@@ -88,25 +113,54 @@ final class Inbox {
                 + ", total " + total;
     }
 
-    /** {@code approve}: approves the call and streams the rest of the run. */
+    /** {@code approve}: approves the call as proposed and streams the rest of the run. */
     AgentResult approve(Agent agent, String runId, String toolCallId) {
-        return follow(agent.approveToolCall(runId, toolCallId));
+        return approve(agent, runId, toolCallId, ApproveOptions.builder().actor(actor).build());
+    }
+
+    /** {@code approve} with options (edited arguments, the digest shown, a reason), as this inbox's actor. */
+    AgentResult approve(Agent agent, String runId, String toolCallId, ApproveOptions options) {
+        ApproveOptions as = ApproveOptions.builder().args(options.args()).digest(options.digest()).reason(options.reason())
+                .idempotencyKey(options.idempotencyKey()).actor(actor).build();
+        return follow(agent.approveToolCall(runId, toolCallId, as));
     }
 
     /** {@code decline}: declines the call (the tool never runs) and streams the rest of the run. */
     AgentResult decline(Agent agent, String runId, String toolCallId, @Nullable String reason) {
-        return follow(agent.declineToolCall(runId, toolCallId, reason));
+        return follow(agent.declineToolCall(runId, toolCallId, DeclineOptions.builder().reason(reason).actor(actor).build()));
     }
 
     /** {@code resume}: sends the data to the suspended call and streams the rest of the run. */
     AgentResult resume(Agent agent, String runId, @Nullable String toolCallId, JsonNode data) {
         ResumeOptions options = toolCallId == null ? ResumeOptions.of(runId) : ResumeOptions.of(runId, toolCallId);
-        return follow(agent.resumeStream(data, options));
+        return follow(agent.resumeStream(data, options, DecisionOptions.by(actor)));
     }
 
     /** {@code continue}: continues a run that stopped part-way and streams the rest of it. */
     AgentResult continueRun(Agent agent, String runId) {
-        return follow(agent.continueRun(runId));
+        return follow(agent.continueRun(runId, DecisionOptions.by(actor)));
+    }
+
+    /** {@code decisions}: the audit trail, newest first: who decided what, when, why, and the digests shown and run. */
+    DecisionPage decisions(Agent agent, AgentListDecisionsOptions options) {
+        DecisionPage page = agent.listDecisions(options);
+        Table table = new Table("DECIDED (UTC)", "WHO", "DECISION", "TOOL", "RUN", "USER", "REASON", "DIGEST SHOWN -> RUN");
+        for (DecisionRecord d : page.items()) {
+            table.row(SECONDS.format(d.decidedAt()), d.actor(), d.kind().wireName(), d.toolName() == null ? "(the run)" : d.toolName(),
+                    d.runId().substring(0, 8), d.resourceId(), d.reason(), digests(d));
+        }
+        if (!table.isEmpty()) table.print(out, INDENT);
+        int n = page.items().size();
+        out.println(INDENT + (n == 0 ? "(no decisions)" : n + (n == 1 ? " decision" : " decisions") + ", newest first"
+                + page.nextCursor().map(c -> "; more after --cursor " + c).orElse("")));
+        return page;
+    }
+
+    private static String digests(DecisionRecord d) {
+        if (d.argsDigestBefore() == null) return "-";
+        String before = d.argsDigestBefore().substring(0, Math.min(12, d.argsDigestBefore().length()));
+        if (d.argsDigestAfter() == null || d.argsDigestAfter().equals(d.argsDigestBefore())) return before;
+        return before + " -> " + d.argsDigestAfter().substring(0, Math.min(12, d.argsDigestAfter().length())) + " (edited)";
     }
 
     /** Prints each event as it comes, then how the run ended. */
@@ -142,6 +196,8 @@ final class Inbox {
             what = c.toolName() + " " + c.args() + "  (" + c.toolCallId() + ")";
         } else if (e instanceof AgentEvent.ToolCallApproval a) {
             what = a.toolName() + " " + a.args() + " waits for approval  (" + a.toolCallId() + ")";
+        } else if (e instanceof AgentEvent.ToolCallApproved a) {
+            what = a.toolName() + " " + a.proposedArgs() + " -> " + a.approvedArgs() + " by " + a.actor();
         } else if (e instanceof AgentEvent.ToolCallSuspended s) {
             what = s.toolName() + " asks " + s.suspendPayload() + "  (" + s.toolCallId() + ")";
         } else if (e instanceof AgentEvent.ToolResult r) {

@@ -36,10 +36,10 @@ class InboxDemoTest {
         assertWholeStory(first);
         assertThat(first.out()).contains("store:   H2 jdbc:h2:file:").doesNotContain("left by an earlier demo");
 
-        // the 3 runs left waiting by the first demo are removed, and the story is the same
+        // the 2 runs left waiting by the first demo (and its audit trail) are removed, and the story is the same
         Jvm.Result again = Jvm.inboxApp(dir, "--store", url, "demo");
         assertThat(again.exitCode()).as(again.all()).isZero();
-        assertThat(again.out()).contains("(removed 3 runs left by an earlier demo in this store)");
+        assertThat(again.out()).contains("(removed 2 runs left by an earlier demo in this store)");
         assertWholeStory(again);
     }
 
@@ -120,7 +120,8 @@ class InboxDemoTest {
 
         // completed runs are gone, the rest still wait
         String end = section(out, "== 7.", null);
-        assertThat(end).contains("error: No snapshot found for run ");
+        // a second approval of a call that was decided says so (what it says depends on what the store keeps)
+        assertThat(end).containsAnyOf("error: No snapshot found for run ", "already decided");
         String left = section(end, "> list\n", "> --agent travel-desk list");
         assertThat(rows(left)).hasSize(3);
         assertThat(rows(left).get(0)).contains("carol-orders", "refund");
@@ -130,6 +131,36 @@ class InboxDemoTest {
         assertThat(section(end, "> --agent travel-desk list", null)).contains("(no suspended runs)");
         assertThat(count(section(end, "> --agent travel-desk list", null), "(no suspended runs)")).isEqualTo(2);
         assertThat(out).contains("Done. Drive it yourself");
+        assertEditAndAuditTrail(out);
+    }
+
+    /** Sections 9 and 10: an edited approval (after a bad edit and a stale digest were refused), then the audit trail. */
+    private static void assertEditAndAuditTrail(String out) {
+        String edit = section(out, "== 9.", "== 10.");
+        assertThat(edit).containsSubsequence(
+                "shown to maria: refund {\"amount\":180,\"order\":\"A-1003\"}, digest ",
+                "--args '{\"amount\":\"a lot\",\"order\":\"A-1003\"}'", "refused: Invalid arguments for refund: field 'amount' must be an integer",
+                "the run still waits, unchanged",
+                "--digest 000000000000...", "refused: Tool call 'call_1_0' of run ", "is no longer the one that was shown", "the run still waits, unchanged",
+                "--args '{\"amount\":150,\"order\":\"A-1003\"}' --reason \"30 EUR of it were paid back in store credit\"",
+                "| tool-call-approved  refund {\"amount\":180,\"order\":\"A-1003\"} -> {\"amount\":150,\"order\":\"A-1003\"} by maria",
+                "| tool-result         refund -> {\"order\":\"A-1003\",\"refunded\":150}",
+                "| finish              stop: \"refund: {\"approvedArgs\":{\"amount\":150,\"order\":\"A-1003\"},\"note\":\"A person edited",
+                "COMPLETED");
+
+        String trail = section(out, "== 10.", "Done.");
+        String all = section(trail, "> decisions\n", "> decisions --actor tom");
+        assertThat(all).contains("DECIDED (UTC)", "WHO", "DECISION", "REASON", "DIGEST SHOWN -> RUN", "4 decisions, newest first");
+        List<String> rows = all.lines().filter(l -> l.matches("  \\d{4}-\\d\\d-\\d\\d .*")).toList();
+        assertThat(rows).hasSize(4);
+        assertThat(rows.get(0)).contains("maria", "edit", "refund", "carol", "30 EUR of it were paid back", "(edited)");
+        assertThat(rows.get(1)).contains("maria", "resume", "askPassportNumber", "dave");
+        assertThat(rows.get(2)).contains("tom", "decline", "refund", "bob", "Order A-1001 was already refunded");
+        assertThat(rows.get(3)).contains("maria", "approve", "bookFlight", "carol").doesNotContain("(edited)");
+        String toms = section(trail, "> decisions --actor tom", "> decisions --resource carol");
+        assertThat(toms).contains("1 decision, newest first").doesNotContain("maria");
+        String carols = section(trail, "> decisions --resource carol", null);
+        assertThat(carols).contains("2 decisions, newest first", "edit", "approve").doesNotContain("decline");
     }
 
     // ---- reading the output -----------------------------------------------------------------

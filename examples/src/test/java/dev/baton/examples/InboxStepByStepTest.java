@@ -36,10 +36,12 @@ class InboxStepByStepTest {
         assertThat(approved.out()).containsSubsequence("| start ", "| tool-result         bookFlight -> {\"booked\":\"Tokyo\"",
                 "| finish ", "COMPLETED; its snapshot is deleted");
 
-        // the same approval again, in yet another JVM: the run is gone
+        // the same approval again, in yet another JVM: the run is gone, and the store says who approved it and when
         Jvm.Result again = Jvm.inboxApp(dir, "approve", runId(tokyo.get(0)), "call_1_0");
         assertThat(again.exitCode()).as(again.all()).isEqualTo(1);
-        assertThat(again.err()).startsWith("error: No snapshot found for run '" + runId(tokyo.get(0)) + "'")
+        assertThat(again.err()).startsWith("error: Run '" + runId(tokyo.get(0)) + "' is no longer suspended: tool call 'call_1_0' "
+                        + "was already decided (approve) by '" + System.getProperty("user.name") + "' at ")
+                .contains("the run has ended; there is nothing left to decide")
                 .doesNotContain("Exception").doesNotContain("\tat ");
 
         // decline bob's refund with a reason, found with a resource filter

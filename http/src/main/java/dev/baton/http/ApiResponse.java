@@ -86,6 +86,13 @@ public final class ApiResponse implements AutoCloseable {
         return new ApiResponse(200, h, bytes, null);
     }
 
+    /** This response with one more header (before it is written: the body or stream moves to the copy). */
+    ApiResponse withHeader(String name, String value) {
+        Map<String, String> h = new LinkedHashMap<>(headers);
+        h.put(name, value);
+        return new ApiResponse(status, h, body, stream);
+    }
+
     private static Map<String, String> eventStreamHeaders() {
         Map<String, String> headers = headers(ParsedRequest.EVENT_STREAM + "; charset=utf-8");
         headers.put("X-Accel-Buffering", "no");   // nginx: pass each event through at once

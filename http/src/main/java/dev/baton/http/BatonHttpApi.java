@@ -36,11 +36,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code GET /me}: the caller; {@code GET /agents}: the agents</li>
  *   <li>{@code GET /agents/{agentId}/suspended-runs?threadId&resourceId&fromDate&toDate&perPage&page&cursor}</li>
  *   <li>{@code POST /agents/{agentId}/runs} {@code {prompt, threadId?, resourceId?, maxSteps?}}</li>
- *   <li>{@code POST /agents/{agentId}/runs/{runId}/approve} {@code {toolCallId}},
- *       {@code .../decline} {@code {toolCallId, reason?}}, {@code .../resume} {@code {toolCallId?, resumeData}},
- *       {@code .../continue} (no body), {@code .../cancel} {@code {reason?}}</li>
+ *   <li>{@code POST /agents/{agentId}/runs/{runId}/approve} {@code {toolCallId, args?, digest?, reason?}},
+ *       {@code .../decline} {@code {toolCallId, reason?, digest?}}, {@code .../resume}
+ *       {@code {toolCallId?, resumeData, digest?}}, {@code .../continue} (no body), {@code .../cancel} {@code {reason?}}</li>
  *   <li>{@code DELETE /agents/{agentId}/runs/{runId}}: discards the stored run (204)</li>
+ *   <li>{@code GET /agents/{agentId}/decisions?runId&threadId&resourceId&actor&from&to&perPage&cursor}: the audit trail</li>
  * </ul>
+ * Every decision (approve, decline, resume, continue, cancel, discard) is recorded with the caller's
+ * {@link Principal#name()} as its actor, and may carry an {@code Idempotency-Key} header: sent again
+ * with the same key, it answers the first outcome instead of an error.
  * Runs and actions answer with the run's events as Server-Sent Events, or with the drained result
  * for {@code Accept: application/json}. Every error is an RFC 9457 {@code application/problem+json}
  * without a stack trace.
@@ -77,6 +81,8 @@ public final class BatonHttpApi {
         AgentHandler agentsHandler = new AgentHandler(agents);
         ListingHandler listing = new ListingHandler();
         RunActionHandler runs = new RunActionHandler();
+        DecisionHandler decide = new DecisionHandler();
+        DecisionListHandler decisions = new DecisionListHandler();
         String run = "/agents/{agentId}/runs/{runId}";
         // the endpoints, in the order tried; openapi.json documents exactly these (a test holds them equal)
         this.router = new Router(List.of(
@@ -89,10 +95,11 @@ public final class BatonHttpApi {
                 Route.get("/me", AUTHENTICATED, agentsHandler::me),
                 Route.get("/agents", AUTHENTICATED, agentsHandler::agents),
                 Route.get("/agents/{agentId}/suspended-runs", AUTHENTICATED, listing::list),
+                Route.get("/agents/{agentId}/decisions", AUTHENTICATED, decisions::list),
                 Route.post("/agents/{agentId}/runs", Body.required("prompt", "threadId", "resourceId", "maxSteps"), runs::start),
-                Route.post(run + "/approve", Body.required("toolCallId"), runs::approve),
-                Route.post(run + "/decline", Body.required("toolCallId", "reason"), runs::decline),
-                Route.post(run + "/resume", Body.required("toolCallId", "resumeData"), runs::resume),
+                Route.post(run + "/approve", Body.required("toolCallId", "args", "digest", "reason"), decide::approve),
+                Route.post(run + "/decline", Body.required("toolCallId", "reason", "digest"), decide::decline),
+                Route.post(run + "/resume", Body.required("toolCallId", "resumeData", "digest"), runs::resume),
                 Route.post(run + "/continue", Body.optional(), runs::continueRun),
                 Route.post(run + "/cancel", Body.optional("reason"), runs::cancel),
                 Route.delete(run, runs::discard)));

@@ -29,6 +29,11 @@ final class EventJson {
         } else if (e instanceof AgentEvent.ToolCallApproval a) {
             toolCall(n, a.toolCallId(), a.toolName());
             n.set("args", a.args());
+        } else if (e instanceof AgentEvent.ToolCallApproved a) {
+            toolCall(n, a.toolCallId(), a.toolName());
+            n.set("proposedArgs", a.proposedArgs());
+            n.set("approvedArgs", a.approvedArgs());
+            n.put("actor", a.actor());
         } else if (e instanceof AgentEvent.ToolCallSuspended s) {
             toolCall(n, s.toolCallId(), s.toolName());
             n.set("args", s.args());

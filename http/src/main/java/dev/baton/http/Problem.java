@@ -149,6 +149,8 @@ record Problem(int status, String slug, String title, String detail, Map<String,
 
     /** The problem of an exception this API knows by name, or null. */
     private static @Nullable Problem specific(Throwable e) {
+        Problem decision = DecisionProblems.of(e);   // before RunNotSuspendedException: already-decided is one
+        if (decision != null) return decision;
         if (e instanceof RunNotFoundException rn) {
             return runNotFound(rn);
         }

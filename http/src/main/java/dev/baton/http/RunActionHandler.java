@@ -5,6 +5,7 @@ import dev.baton.RunNotFoundException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentStream;
+import dev.baton.agent.DecisionOptions;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOptions;
 import dev.baton.store.RunSnapshot;
@@ -14,8 +15,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What changes runs: start ({@code POST /agents/{agentId}/runs}), and approve, decline, resume,
- * continue, cancel ({@code POST .../runs/{runId}/<action>}) and discard ({@code DELETE .../runs/{runId}}).
+ * What changes runs: start ({@code POST /agents/{agentId}/runs}), and resume, continue, cancel
+ * ({@code POST .../runs/{runId}/<action>}) and discard ({@code DELETE .../runs/{runId}}); approve and
+ * decline are {@link DecisionHandler}'s. Every action but start is a decision, recorded with the
+ * caller as its actor ({@link DecisionHandler#options}).
  * Each answers the run's events as Server-Sent Events, or the drained result for
  * {@code Accept: application/json}; discard answers 204. Exceptions of the claim (a missing run,
  * a run another caller holds) are thrown before any event is streamed, so a 409 is a real 409.
@@ -49,19 +52,6 @@ final class RunActionHandler {
         return streamOrResult(request, request.target().stream(prompt, options.build()));
     }
 
-    ApiResponse approve(ParsedRequest request) {
-        String toolCallId = request.requiredString("toolCallId");
-        Agent agent = checkAccess(request);
-        return streamOrResult(request, agent.approveToolCall(request.runId(), toolCallId));
-    }
-
-    ApiResponse decline(ParsedRequest request) {
-        String toolCallId = request.requiredString("toolCallId");
-        String reason = request.string("reason", false);
-        Agent agent = checkAccess(request);
-        return streamOrResult(request, agent.declineToolCall(request.runId(), toolCallId, reason));
-    }
-
     ApiResponse resume(ParsedRequest request) {
         String toolCallId = request.string("toolCallId", false);
         if (!request.body().has("resumeData")) throw Problem.invalidOption("resumeData", "is required (any JSON value)").raise();
@@ -69,25 +59,29 @@ final class RunActionHandler {
         Agent agent = checkAccess(request);
         String runId = request.runId();
         ResumeOptions options = toolCallId == null ? ResumeOptions.of(runId) : ResumeOptions.of(runId, toolCallId);
-        return streamOrResult(request, agent.resumeStream(data, options));
+        DecisionOptions decision = DecisionHandler.options(request, null, true);
+        return DecisionHandler.answer(request, agent.resumeStream(data, options, decision));
     }
 
     ApiResponse continueRun(ParsedRequest request) {
+        DecisionOptions decision = DecisionHandler.options(request, null, false);
         Agent agent = checkAccess(request);
-        return streamOrResult(request, agent.continueRun(request.runId()));
+        return DecisionHandler.answer(request, agent.continueRun(request.runId(), decision));
     }
 
     ApiResponse cancel(ParsedRequest request) {
         String reason = request.string("reason", false);
+        DecisionOptions decision = DecisionHandler.options(request, reason, false);
         Agent agent = checkAccess(request);
-        AgentResult result = agent.cancelRun(request.runId(), reason);
+        AgentResult result = agent.cancelRun(request.runId(), decision);
         if (request.wantsJson()) return ApiResponse.json(200, EventJson.result(result));
         return ApiResponse.eventStream(EventStreamBody.bytes(result));
     }
 
     ApiResponse discard(ParsedRequest request) {
+        DecisionOptions decision = DecisionHandler.options(request, null, false);
         Agent agent = checkAccess(request);
-        agent.discardRun(request.runId());
+        agent.discardRun(request.runId(), decision);
         return ApiResponse.noContent();
     }
 
@@ -96,12 +90,18 @@ final class RunActionHandler {
      * act only on their runs; any other run answers exactly like a missing one. (The run's resource
      * never changes, so checking before the claim is safe.)
      */
-    private static Agent checkAccess(ParsedRequest request) {
+    static Agent checkAccess(ParsedRequest request) {
         Agent agent = request.target();
         Principal principal = request.caller();
         if (!principal.isRestricted()) return agent;   // the agent itself answers 404 for another agent's run
         String runId = request.runId();
         Optional<RunSnapshot> run = agent.store().find(runId);
+        String key = run.isEmpty() ? DecisionHandler.idempotencyKey(request) : null;
+        if (key != null && agent.store().findDecision(agent.id(), key)
+                .filter(d -> d.runId().equals(runId) && principal.mayAccess(d.resourceId())).isPresent()) {
+            // a retry of the caller's own decision that ended the run (the key is scoped to the caller): core replays it
+            return agent;
+        }
         if (run.isEmpty() || !run.get().agentId().equals(agent.id()) || !principal.mayAccess(run.get().resourceId())) {
             throw new RunNotFoundException(agent.id(), runId);
         }
@@ -109,7 +109,7 @@ final class RunActionHandler {
     }
 
     /** The stream as Server-Sent Events, or drained into JSON for {@code Accept: application/json}. */
-    private static ApiResponse streamOrResult(ParsedRequest request, AgentStream stream) {
+    static ApiResponse streamOrResult(ParsedRequest request, AgentStream stream) {
         if (request.wantsJson()) {
             AgentResult result;
             try (stream) {

@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON of suspended runs: a listing page, a run, a waiting tool call ({@code SuspendedRunPage},
- * {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}).
+ * {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}). A call shows the arguments the
+ * model proposed ({@code args}), those a person approved instead ({@code approvedArgs}, after an edit,
+ * while the run has not gone on yet) and the {@code digest} a decision sends back to be bound to it.
  */
 final class RunJson {
     private RunJson() {
@@ -58,8 +60,10 @@ final class RunJson {
         n.put("toolName", c.toolName());
         n.put("requiresApproval", c.requiresApproval());
         n.set("args", c.args() == null ? Json.NODES.nullNode() : c.args());
+        n.set("approvedArgs", c.approvedArgs() == null ? Json.NODES.nullNode() : c.approvedArgs());
         n.set("suspendPayload", c.suspendPayload() == null ? Json.NODES.nullNode() : c.suspendPayload());
         Json.putNullable(n, "expiresAt", c.expiresAt() == null ? null : Json.instant(c.expiresAt()));
+        n.put("digest", c.digest());
         return n;
     }
 }

@@ -4,6 +4,8 @@
 //   inbox/filters.js   the filter form
 //   inbox/runs.js      the list of suspended runs, Load more
 //   inbox/cards.js     one run's card and its controls
+//   inbox/edit.js      approving a call as proposed or edited, bound to the digest shown
+//   inbox/history.js   the History view: who decided what, newest first
 //   inbox/activity.js  actions on runs, their events streamed live into Activity
 //   inbox/time.js      times by the server's clock
 //   inbox/dom.js       building elements: values are written with textContent, never as HTML
@@ -13,6 +15,7 @@ import { ApiError, clearToken, getJson, hasToken, setToken } from './inbox/api.j
 import { whenActionDone } from './inbox/activity.js';
 import { $ } from './inbox/dom.js';
 import { initFilters, showAgents } from './inbox/filters.js';
+import { initHistory, loadHistory } from './inbox/history.js';
 import { clearRuns, loadRuns, resetPaging } from './inbox/runs.js';
 import { setStatus, showError, whenTokenRejected } from './inbox/status.js';
 
@@ -70,10 +73,25 @@ initFilters({
   onApply: () => {
     resetPaging();
     loadRuns();
+    if (!$('history').hidden) loadHistory(false);
   },
   onRefresh: () => loadRuns(),
 });
 whenActionDone(() => loadRuns());   // after an action the list is read again, as many runs as were shown
+
+// ---- the views: the inbox of waiting runs, or the history of decisions --------------------
+
+function showView(history) {
+  $('inbox-view').hidden = history;
+  $('history').hidden = !history;
+  $('view-inbox').setAttribute('aria-pressed', String(!history));
+  $('view-history').setAttribute('aria-pressed', String(history));
+  if (history) loadHistory(false);
+}
+
+$('view-inbox').addEventListener('click', () => showView(false));
+$('view-history').addEventListener('click', () => showView(true));
+initHistory();
 
 // ---- start --------------------------------------------------------------------------------
 

@@ -114,12 +114,18 @@ final class ApiClient {
     }
 
     Response send(String method, String rawPathAndQuery, @Nullable String json, @Nullable String accept) {
+        return send(method, rawPathAndQuery, json, accept, Map.of());
+    }
+
+    /** With extra request headers (e.g. {@code Idempotency-Key}). */
+    Response send(String method, String rawPathAndQuery, @Nullable String json, @Nullable String accept, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(rawPathAndQuery.substring(1)))
                 .timeout(Duration.ofSeconds(60))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) b.header("Content-Type", "application/json");
         if (accept != null) b.header("Accept", accept);
         if (token != null) b.header("Authorization", "Bearer " + token);
+        headers.forEach(b::header);
         return send(method, rawPathAndQuery, b.build());
     }
 

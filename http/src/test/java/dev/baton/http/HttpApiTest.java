@@ -480,7 +480,10 @@ class HttpApiTest {
             assertThat(r.events().get(2).json().get("finishReason").asText()).isEqualTo("cancelled");
             assertThat(r.last().json().get("outcome").asText()).isEqualTo("CANCELLED");
             assertThat(t.concierge.listSuspendedRuns().total()).isZero();
-            assertThat(admin.post(runs(run) + "/cancel", "{}").status()).as("gone").isEqualTo(404);
+            ApiClient.Response again = admin.post(runs(run) + "/cancel", "{}");
+            assertThat(again.status()).as("gone, and the cancel is recorded").isEqualTo(409);
+            assertThat(again.json().get("decision").asText()).isEqualTo("cancel");
+            assertThat(admin.post(runs("never-was") + "/cancel", "{}").status()).isEqualTo(404);
         }
 
         @Test
@@ -517,8 +520,11 @@ class HttpApiTest {
             }
             assertThat(t.concierge.listSuspendedRuns().total()).isZero();
             ApiClient.Response again = admin.delete(runs(run));
-            assertThat(again.status()).isEqualTo(404);
-            assertThat(again.json().get("type").asText()).isEqualTo("urn:baton:problem:run-not-found");
+            assertThat(again.status()).as("the discard is recorded: a second one says so").isEqualTo(409);
+            assertThat(again.json().get("type").asText()).isEqualTo("urn:baton:problem:already-decided");
+            assertThat(again.json().get("decision").asText()).isEqualTo("discard");
+            assertThat(again.json().get("actor").asText()).isEqualTo("admin");
+            assertThat(admin.delete(runs("never-was")).status()).isEqualTo(404);
         }
 
         @Test
@@ -599,7 +605,10 @@ class HttpApiTest {
                 ApiClient.Response loser = new ApiClient(s.uri(), null).post("/agents/gated/runs/" + run + "/approve", approve("call_1_0"));
                 assertThat(loser.status()).isEqualTo(409);
                 assertThat(loser.contentType()).isEqualTo("application/problem+json");
-                assertThat(loser.json().get("title").asText()).isEqualTo("Run not suspended");
+                // the winner's approval is recorded (the store keeps decisions): the loser is told who decided and when
+                assertThat(loser.json().get("title").asText()).isEqualTo("Already decided");
+                assertThat(loser.json().get("actor").asText()).isEqualTo("anonymous");
+                assertThat(loser.json().get("next").asText()).contains("being carried out now");
                 ApiClient c = new ApiClient(s.uri(), null);
                 String path = "/agents/gated/runs/" + run;
                 for (ApiClient.Response held : List.of(c.post(path + "/cancel", "{\"reason\":\"late\"}"),

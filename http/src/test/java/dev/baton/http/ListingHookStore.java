@@ -1,5 +1,8 @@
 package dev.baton.http;
 
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
@@ -58,6 +61,24 @@ final class ListingHookStore implements SnapshotStore {
     @Override public Instant now() { return delegate.now(); }
 
     @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
+
+    // the decisions (StoreCapability.DECISIONS), forwarded with the capability
+
+    @Override
+    public boolean compareAndSet(long v, RunSnapshot s, List<DecisionRecord> decisions) {
+        return delegate.compareAndSet(v, s, decisions);
+    }
+
+    @Override
+    public boolean delete(String runId, long v, List<DecisionRecord> decisions) {
+        return delegate.delete(runId, v, decisions);
+    }
+
+    @Override public DecisionPage listDecisions(DecisionQuery q) { return delegate.listDecisions(q); }
+
+    @Override public Optional<DecisionRecord> findDecision(String agentId, String key) { return delegate.findDecision(agentId, key); }
+
+    @Override public int purgeDecisions(String agentId, Instant olderThan, int limit) { return delegate.purgeDecisions(agentId, olderThan, limit); }
 
     @Override public Set<QueryFeature> queryFeatures() { return delegate.queryFeatures(); }
 

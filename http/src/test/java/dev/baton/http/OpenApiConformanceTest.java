@@ -89,6 +89,10 @@ class OpenApiConformanceTest {
         assertThat(doc.errors(doc.component("ResumeRequest"), "{\"toolCallId\":\"c\",\"resumeData\":{\"a\":1}}")).isEmpty();
         assertThat(doc.errors(doc.component("ResumeRequest"), "{\"resumeData\":null}")).isEmpty();
         assertThat(doc.errors(doc.component("ApproveRequest"), "{}")).isNotEmpty();
+        assertThat(doc.errors(doc.component("ApproveRequest"), "{\"toolCallId\":\"c\",\"args\":{\"to\":\"Porto\"},\"digest\":\""
+                + "a".repeat(64) + "\",\"reason\":\"r\"}")).isEmpty();
+        assertThat(doc.errors(doc.component("ApproveRequest"), "{\"toolCallId\":\"c\",\"args\":[1]}")).isNotEmpty();
+        assertThat(doc.errors(doc.component("DeclineRequest"), "{\"toolCallId\":\"c\",\"digest\":\"" + "a".repeat(64) + "\"}")).isEmpty();
         assertThat(doc.errors(doc.component("CancelRequest"), "{\"reason\":\"Trip called off\"}")).isEmpty();
         assertThat(doc.errors(doc.component("CancelRequest"), "{}")).isEmpty();
         assertThat(doc.errors(doc.component("ContinueRequest"), "{}")).isEmpty();
@@ -128,6 +132,8 @@ class OpenApiConformanceTest {
         get.accept("/agents/concierge/suspended-runs?perPage=2&cursor=" + cursor,
                 admin.get("/agents/concierge/suspended-runs?perPage=2&cursor=" + cursor));
         get.accept("/agents", t.client(null).get("/agents"));
+        // the memory store of this server may or may not keep decisions: 200 or 501, each as documented
+        get.accept("/agents/concierge/decisions", admin.get("/agents/concierge/decisions?perPage=5"));
         String r = "/agents/concierge/runs/";
         List<Object[]> posts = List.of(
                 new Object[] {"/agents/concierge/runs", "{\"prompt\":\"Book a flight to Oslo\",\"threadId\":\"o\"}", false},
@@ -149,14 +155,18 @@ class OpenApiConformanceTest {
                 new Object[] {r + toCancel + "/cancel", "{\"reason\":\"Trip called off\"}", false},
                 new Object[] {r + toCancel2 + "/cancel", "{}", true},
                 new Object[] {r + toCancel + "/cancel", "{}", false},
-                new Object[] {r + toCancel2 + "/cancel", "{\"reason\":7}", false});
+                new Object[] {r + toCancel2 + "/cancel", "{\"reason\":7}", false},
+                // runs that never were: 404 (a decided one answers 409 already-decided, above)
+                new Object[] {r + "never-was/approve", "{\"toolCallId\":\"call_1_0\"}", false},
+                new Object[] {r + "never-was/continue", "{}", false},
+                new Object[] {r + "never-was/cancel", "{}", false});
         for (Object[] p : posts) {
             String path = (String) p[0];
             ApiClient client = path.endsWith("/runs") && ((String) p[1]).contains("bob") ? t.client(TestServer.ALICE) : admin;
             ApiClient.Response response = (boolean) p[2] ? client.postForJson(path, (String) p[1]) : client.post(path, (String) p[1]);
             calls.add(new Call("POST", path, response.status(), response));
         }
-        for (String run : List.of(toDiscard, toDiscard)) {
+        for (String run : List.of(toDiscard, toDiscard, "never-was")) {
             ApiClient.Response response = admin.delete(r + run);
             calls.add(new Call("DELETE", r + run, response.status(), response));
         }

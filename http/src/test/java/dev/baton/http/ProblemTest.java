@@ -38,6 +38,40 @@ class ProblemTest {
     }
 
     @Test
+    void aBadEditIs400NamingEachFieldAndItsRule() {
+        Problem p = mapped(new dev.baton.tool.InvalidToolInputException("refund",
+                List.of("field 'amount' must be an integer, got \"a lot\"", "field 'order' is required", "the input must be an object")));
+        assertThat(p.status()).isEqualTo(400);
+        assertThat(p.type()).isEqualTo("urn:baton:problem:invalid-tool-input");
+        assertThat(p.extensions()).containsEntry("option", "args").containsEntry("toolName", "refund");
+        assertThat(Json.text(p.toJson())).contains("{\"field\":\"amount\",\"rule\":\"must be an integer, got \\\"a lot\\\"\"}",
+                "{\"field\":\"order\",\"rule\":\"is required\"}", "{\"field\":null,\"rule\":\"the input must be an object\"}");
+        assertThat(p.detail()).endsWith("Nothing was changed.");
+    }
+
+    @Test
+    void aStaleDigestIs409WithBothDigests() {
+        Problem p = mapped(new dev.baton.DecisionConflictException("run-1", "call_1_0", "a".repeat(64), "b".repeat(64)));
+        assertThat(p.status()).isEqualTo(409);
+        assertThat(p.type()).isEqualTo("urn:baton:problem:decision-conflict");
+        assertThat(p.extensions()).containsEntry("runId", "run-1").containsEntry("toolCallId", "call_1_0")
+                .containsEntry("digest", "a".repeat(64)).containsEntry("currentDigest", "b".repeat(64));
+    }
+
+    @Test
+    void anAlreadyDecidedCallIs409SayingByWhomWhenAndWhatToDo() {
+        Problem p = mapped(new dev.baton.AlreadyDecidedException("run-1", "call-charge", "approve", "maria",
+                java.time.Instant.parse("2026-06-01T09:30:00Z"), "the run is listed as interrupted: continueRun('run-1') goes on"));
+        assertThat(p.status()).isEqualTo(409);
+        assertThat(p.type()).as("not run-not-suspended, its superclass").isEqualTo("urn:baton:problem:already-decided");
+        assertThat(p.extensions()).containsEntry("runId", "run-1").containsEntry("toolCallId", "call-charge")
+                .containsEntry("decision", "approve").containsEntry("actor", "maria").containsEntry("decidedAt", "2026-06-01T09:30:00Z")
+                .containsEntry("next", "the run is listed as interrupted: continueRun('run-1') goes on");
+        Problem unrecorded = mapped(new dev.baton.AlreadyDecidedException("run-1", null, "cancel", null, null, "nothing to do"));
+        assertThat(unrecorded.extensions()).doesNotContainKeys("toolCallId", "actor", "decidedAt").containsEntry("decision", "cancel");
+    }
+
+    @Test
     void aMissingThreadIs404NamingTheThread() {
         Problem p = mapped(new ThreadNotFoundException("trip-7"));
         assertThat(p.status()).isEqualTo(404);

@@ -19,7 +19,9 @@ import org.springframework.security.core.Authentication;
  * }
  * }</pre>
  *
- * Return empty to answer 401. Must be thread-safe: it is called from every request thread at once.
+ * Return empty to answer 401. The principal's name is replaced by {@code auth.getName()} if it
+ * differs: the audit trail records Spring Security's user as the actor of each decision.
+ * Must be thread-safe: it is called from every request thread at once.
  */
 @FunctionalInterface
 public interface BatonPrincipalMapper {

@@ -15,6 +15,11 @@ import org.springframework.security.core.context.SecurityContextHolder;
  * No authentication, an unauthenticated one, or an anonymous one: empty (401, unless another
  * authenticator of the chain knows the caller).
  *
+ * <p>The principal's name is always the authentication's ({@link Authentication#getName()}), whatever
+ * name the mapper gave: it is the actor recorded with every decision the caller takes (approve,
+ * edit, decline, resume, continue, cancel, discard), so the audit trail names the user Spring
+ * Security signed in. The mapper decides which resources the caller sees.
+ *
  * <p>Thread-safe as its mapper is; nothing to close.
  */
 public final class SpringSecurityAuthenticator implements Authenticator {
@@ -34,6 +39,7 @@ public final class SpringSecurityAuthenticator implements Authenticator {
     public Optional<Principal> authenticate(ApiRequest request) {
         Authentication auth = SecurityContextHolder.getContext().getAuthentication();
         if (auth == null || !auth.isAuthenticated() || auth instanceof AnonymousAuthenticationToken) return Optional.empty();
-        return mapper.map(auth);
+        String name = auth.getName();
+        return mapper.map(auth).map(p -> p.name().equals(name) ? p : p.toBuilder().name(name).build());
     }
 }

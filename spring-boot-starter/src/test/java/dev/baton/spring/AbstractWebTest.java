@@ -55,10 +55,16 @@ abstract class AbstractWebTest {
     abstract String database();
 
     HttpResponse<String> send(String user, String method, String path, String body, String accept) throws Exception {
+        return send(user, method, path, body, accept, java.util.Map.of());
+    }
+
+    HttpResponse<String> send(String user, String method, String path, String body, String accept,
+                              java.util.Map<String, String> headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .header("Accept", accept);
         if (body != null) b.header("Content-Type", "application/json");
+        headers.forEach(b::header);
         if (user != null) {
             String basic = Base64.getEncoder().encodeToString((user + ":" + WebTestApp.PASSWORD).getBytes(StandardCharsets.UTF_8));
             b.header("Authorization", "Basic " + basic);
@@ -151,6 +157,31 @@ abstract class AbstractWebTest {
             assertThat(metric.path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);
             assertThat(getJson(null, "/actuator/metrics/baton.tool.executions?tag=tool:bookFlight").path("measurements").get(0)
                     .path("value").asDouble()).isGreaterThanOrEqualTo(1);
+        }
+
+        @Test
+        void anEditedApprovalIsRecordedWithTheSpringSecurityUserAsItsActor() throws Exception {
+            AgentResult run = TestAgents.suspendedRun(agent, "alice");
+            var call = run.waitingCalls().get(0);
+            String body = "{\"toolCallId\":\"" + call.toolCallId() + "\",\"args\":{\"to\":\"Porto\"},\"digest\":\""
+                    + call.digest() + "\"}";
+            var key = java.util.Map.of("Idempotency-Key", "k-" + run.runId());
+            HttpResponse<String> r = send("alice", "POST", action(run.runId(), "approve"), body, "application/json", key);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(r.body()).contains("\"tool-call-approved\"", "\"booked\":\"Porto\"", "\"outcome\":\"COMPLETED\"");
+
+            // sent again with its key (a client retrying after a timeout): the first outcome, nothing runs twice
+            HttpResponse<String> retry = send("alice", "POST", action(run.runId(), "approve"), body, "application/json", key);
+            assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
+            assertThat(retry.headers().firstValue("Idempotency-Replayed")).hasValue("true");
+
+            String trail = "/baton/agents/" + agent.id() + "/decisions?runId=" + run.runId();
+            JsonNode decisions = getJson("alice", trail).path("decisions");
+            assertThat(decisions).hasSize(1);
+            assertThat(decisions.get(0).path("actor").asText()).as("Spring Security's user").isEqualTo("alice");
+            assertThat(decisions.get(0).path("kind").asText()).isEqualTo("edit");
+            assertThat(getJson("bob", trail).path("decisions")).as("bob sees only his resources' decisions").isEmpty();
+            assertThat(getJson(WebTestApp.OPS, trail).path("decisions")).hasSize(1);
         }
 
         @Test

@@ -1,5 +1,8 @@
 package dev.baton.spring;
 
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -31,6 +34,12 @@ final class CountingStore implements SnapshotStore {
     @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
     @Override public Set<QueryFeature> queryFeatures() { return delegate.queryFeatures(); }
     @Override public void close() { delegate.close(); }
+    // the decisions, forwarded with the capability
+    @Override public boolean compareAndSet(long v, RunSnapshot s, List<DecisionRecord> d) { return delegate.compareAndSet(v, s, d); }
+    @Override public boolean delete(String runId, long v, List<DecisionRecord> d) { return delegate.delete(runId, v, d); }
+    @Override public DecisionPage listDecisions(DecisionQuery q) { return delegate.listDecisions(q); }
+    @Override public Optional<DecisionRecord> findDecision(String agentId, String key) { return delegate.findDecision(agentId, key); }
+    @Override public int purgeDecisions(String agentId, Instant olderThan, int limit) { return delegate.purgeDecisions(agentId, olderThan, limit); }
 
     @Override
     public RunPage list(RunQuery query) {

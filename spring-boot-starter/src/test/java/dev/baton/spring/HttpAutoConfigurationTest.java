@@ -176,5 +176,21 @@ class HttpAutoConfigurationTest {
                 }
             });
         }
+
+        @Test
+        void theActorIsSpringSecuritysUserWhateverNameTheMapperGives() {
+            runner.withBean(BatonPrincipalMapper.class, () -> auth -> java.util.Optional.of(Principal.limitedTo("team-7", "acme")))
+                    .run(ctx -> {
+                        BatonHttpApi api = ctx.getBean(BatonHttpApi.class);
+                        var auth = org.springframework.security.authentication.UsernamePasswordAuthenticationToken.authenticated(
+                                "erin", "n/a", java.util.List.of());
+                        SecurityContextHolder.getContext().setAuthentication(auth);
+                        try {
+                            assertThat(body(get(api, "/me", null))).contains("\"name\":\"erin\"").contains("\"resourceIds\":[\"acme\"]");
+                        } finally {
+                            SecurityContextHolder.clearContext();
+                        }
+                    });
+        }
     }
 }

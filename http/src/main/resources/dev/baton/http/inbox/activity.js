@@ -1,7 +1,7 @@
 // Actions on runs, and the Activity column: each action's events appear there live, as the run
 // produces them, then its outcome.
 
-import { del, postForEvents, problemOf, problemText, readEvents, runPath } from './api.js';
+import { del, newKey, postForEvents, problemOf, problemText, readEvents, runPath } from './api.js';
 import { $, el } from './dom.js';
 import { filters } from './filters.js';
 import { tokenRejected } from './status.js';
@@ -19,7 +19,8 @@ export async function act(item, action, body, label, run) {
   for (const b of item.querySelectorAll('button')) b.disabled = true;
   const log = startLog(label + ' · ' + (run.resourceId || '') + ' · run ' + run.runId.substring(0, 8));
   try {
-    const res = await postForEvents(runPath(filters.agent, run.runId) + '/' + action, body);
+    const decision = action === 'approve' || action === 'decline';
+    const res = await postForEvents(runPath(filters.agent, run.runId) + '/' + action, body, decision ? newKey() : null);
     if (!res.ok) {
       logProblem(log, res, await problemOf(res));
     } else {
@@ -93,6 +94,8 @@ function logEvent(log, type, e) {
     case 'step-start': logLine(log, type, 'step ' + e.step); break;
     case 'tool-call': logLine(log, type, e.toolName + ' ' + compact(e.args)); break;
     case 'tool-call-approval': logLine(log, type, e.toolName + ' ' + compact(e.args) + ' waits for approval'); break;
+    case 'tool-call-approved': logLine(log, type, e.toolName + ' ' + compact(e.approvedArgs) + ' approved by ' + e.actor
+      + ' (proposed ' + compact(e.proposedArgs) + ')'); break;
     case 'tool-call-suspended': logLine(log, type, e.toolName + ' asks ' + compact(e.suspendPayload)); break;
     case 'tool-result': logLine(log, type, e.toolName + ' → ' + compact(e.result)); break;
     case 'tool-error': logLine(log, type, e.toolName + ' failed: ' + e.error); break;

@@ -57,14 +57,20 @@ export async function getJson(path) {
   return res.json();
 }
 
-/** POST a JSON body, asking for the run's events as they happen (text/event-stream). */
-export function postForEvents(path, body) {
-  return fetch(path, {
-    method: 'POST',
-    credentials: 'omit',
-    headers: headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
-    body: JSON.stringify(body),
-  });
+/**
+ * POST a JSON body, asking for the run's events as they happen (text/event-stream). A decision
+ * (approve, decline) carries an Idempotency-Key: sent again, the server answers its first outcome.
+ */
+export function postForEvents(path, body, idempotencyKey) {
+  const extra = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  if (idempotencyKey) extra['Idempotency-Key'] = idempotencyKey;
+  return fetch(path, { method: 'POST', credentials: 'omit', headers: headers(extra), body: JSON.stringify(body) });
+}
+
+/** A fresh random key (crypto.getRandomValues works without a secure context, unlike randomUUID). */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** DELETE. */

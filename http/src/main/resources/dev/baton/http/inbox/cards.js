@@ -1,8 +1,10 @@
-// One suspended run as a card: who and when, its waiting calls with their controls (approve,
-// decline, send data), and what every run has (cancel; continue or discard when interrupted).
+// One suspended run as a card: who and when, its waiting calls with their controls (approve, or
+// edit then approve: edit.js; decline, send data), and what every run has (cancel; continue or
+// discard when interrupted).
 
 import { act, discard } from './activity.js';
 import { el, pair } from './dom.js';
+import { approveControls, withDigest } from './edit.js';
 import { expiry, when } from './time.js';
 
 let uid = 0;
@@ -116,21 +118,17 @@ function callBlock(item, run, call, key, who, inner, runExpiresAt) {
   return box;
 }
 
-/** Approve; Decline with an optional reason (Enter in the reason field declines). */
+/** Approve (as proposed, or edited: edit.js); Decline with an optional reason (Enter in the reason field declines). */
 function approvalControls(box, item, run, call, key, who, own) {
   const title = call.toolName + ' for ' + who;
   box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind approval', text: '— needs approval' }), own));
-  box.append(el('pre', { class: 'args', text: JSON.stringify(call.args, null, 2) }));
-  const approve = el('button', { type: 'button', class: 'approve', text: 'Approve', 'aria-label': 'Approve ' + title });
+  approveControls(box, item, run, call, key, title);
   const reasonId = 'reason-' + key;
   const reason = el('input', { id: reasonId, class: 'reason', type: 'text', placeholder: 'optional' });
   const decline = el('button', { type: 'button', class: 'decline', text: 'Decline', 'aria-label': 'Decline ' + title });
-  box.append(el('div', { class: 'row' }, approve));
   box.append(el('div', { class: 'row' }, el('label', { for: reasonId, text: 'Reason for declining' }), reason, decline));
-  approve.addEventListener('click', () => act(item, 'approve', { toolCallId: call.toolCallId },
-    'Approve ' + call.toolName, run));
   const doDecline = () => {
-    const body = { toolCallId: call.toolCallId };
+    const body = withDigest({ toolCallId: call.toolCallId }, call);
     if (reason.value.trim()) body.reason = reason.value.trim();
     act(item, 'decline', body, 'Decline ' + call.toolName + (body.reason ? ' ("' + body.reason + '")' : ''), run);
   };

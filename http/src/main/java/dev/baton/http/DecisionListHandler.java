@@ -1,0 +1,133 @@
+package dev.baton.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.InvalidOptionException;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListDecisionsOptions;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
+import dev.baton.store.StoreCapability;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code GET /agents/{agentId}/decisions}: the audit trail, newest first ({@code decidedAt}, then
+ * {@code decisionId}, descending), filtered by run, thread, resource, actor and a time range, a page
+ * at a time by the cursor. Scoped like the listing of runs: a principal limited to resources sees
+ * only their decisions (another resource answers as one without decisions; naming none, the
+ * decisions of all of them, merged: a decision cursor is a position in that order, so each
+ * resource's page starts at the same cursor and the merge cuts one page). A store without
+ * {@link StoreCapability#DECISIONS} answers 501.
+ */
+final class DecisionListHandler {
+    private static final Set<String> PARAMETERS = Set.of("runId", "threadId", "resourceId", "actor", "from", "to", "perPage",
+            "cursor");
+
+    /** The filters of one request, for one resource (or all). */
+    private record Listing(@Nullable String runId, @Nullable String threadId, @Nullable String actor, @Nullable Instant from,
+                           @Nullable Instant to, int perPage, @Nullable String cursor) {
+
+        AgentListDecisionsOptions options(@Nullable String resourceId) {
+            return AgentListDecisionsOptions.builder().runId(runId).threadId(threadId).resourceId(resourceId).actor(actor)
+                    .from(from).to(to).limit(perPage).cursor(cursor).build();
+        }
+    }
+
+    ApiResponse list(ParsedRequest request) {
+        Agent agent = request.target();
+        if (!agent.store().capabilities().contains(StoreCapability.DECISIONS)) throw DecisionProblems.unsupported(agent.id()).raise();
+        Principal principal = request.caller();
+        Map<String, String> q = ListingHandler.query(request.rawQuery(), PARAMETERS);
+        int perPage = perPage(q.get("perPage"));
+        Instant from = q.containsKey("from") ? ListingHandler.date("from", q.get("from"), false) : null;
+        // "to" is inclusive here, as in the listing of runs; core's bound is exclusive
+        Instant to = q.containsKey("to") ? ListingHandler.date("to", q.get("to"), true).plusMillis(1) : null;
+        if (from != null && to != null && !from.isBefore(to)) {
+            throw new InvalidOptionException("from", "must not be after to (" + q.get("from") + " > " + q.get("to") + ")");
+        }
+        Listing listing = new Listing(q.get("runId"), q.get("threadId"), q.get("actor"), from, to, perPage, q.get("cursor"));
+        String resourceId = q.get("resourceId");
+        DecisionPage page;
+        if (!principal.isRestricted()) {
+            page = agent.listDecisions(listing.options(resourceId));
+        } else {
+            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
+            if (resourceId != null && !mine.contains(resourceId)) {
+                listing.options(resourceId);   // a bad option is still a 400
+                page = new DecisionPage(List.of(), false);
+            } else if (resourceId != null || mine.size() == 1) {
+                page = agent.listDecisions(listing.options(resourceId != null ? resourceId : mine.iterator().next()));
+            } else {
+                page = merged(agent, new TreeSet<>(mine), listing);
+            }
+        }
+        return ApiResponse.json(200, page(page, perPage, agent.clock().instant()));
+    }
+
+    /** One page over several resources: the same cursor for each, merged in the listing order and cut. */
+    private static DecisionPage merged(Agent agent, Set<String> resources, Listing listing) {
+        List<DecisionRecord> all = new ArrayList<>();
+        boolean more = false;
+        for (String resourceId : resources) {
+            DecisionPage p = agent.listDecisions(listing.options(resourceId));
+            all.addAll(p.items());
+            more |= p.hasMore();
+        }
+        all.sort(DecisionQuery.ORDER);
+        int n = listing.perPage();
+        return new DecisionPage(all.subList(0, Math.min(n, all.size())), more || all.size() > n);
+    }
+
+    private static int perPage(@Nullable String v) {
+        if (v == null) return BatonHttpApi.DEFAULT_PER_PAGE;
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw Problem.invalidOption("perPage", "must be an integer, was '" + v + "'").raise();
+        }
+        if (n < 1 || n > BatonHttpApi.MAX_PER_PAGE) {
+            throw Problem.invalidOption("perPage", "must be 1.." + BatonHttpApi.MAX_PER_PAGE + ", was " + n).raise();
+        }
+        return n;
+    }
+
+    // ---- JSON (DecisionPage, Decision in openapi.json) ------------------------------------------
+
+    static ObjectNode page(DecisionPage page, int perPage, Instant asOf) {
+        ObjectNode n = Json.object();
+        ArrayNode items = n.putArray("decisions");
+        for (DecisionRecord r : page.items()) items.add(decision(r));
+        n.put("perPage", perPage);
+        Json.putNullable(n, "nextCursor", page.nextCursor().orElse(null));
+        n.put("asOf", Json.instant(asOf));
+        return n;
+    }
+
+    /** A decision as recorded; its idempotency key stays on the server. */
+    static ObjectNode decision(DecisionRecord r) {
+        ObjectNode n = Json.object();
+        n.put("decisionId", r.decisionId());
+        n.put("kind", r.kind().wireName());
+        n.put("runId", r.runId());
+        Json.putNullable(n, "threadId", r.threadId());
+        Json.putNullable(n, "resourceId", r.resourceId());
+        Json.putNullable(n, "toolCallId", r.toolCallId());
+        Json.putNullable(n, "toolName", r.toolName());
+        n.put("actor", r.actor());
+        n.put("decidedAt", Json.instant(r.decidedAt()));
+        n.put("instanceId", r.instanceId());
+        Json.putNullable(n, "reason", r.reason());
+        Json.putNullable(n, "argsDigestBefore", r.argsDigestBefore());
+        Json.putNullable(n, "argsDigestAfter", r.argsDigestAfter());
+        return n;
+    }
+}
