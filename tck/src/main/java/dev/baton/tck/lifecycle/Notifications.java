@@ -111,14 +111,21 @@ public abstract class Notifications extends LifecycleRules {
         RunSnapshot seen = store.listNotificationsDue(agentId, clock.instant(), 10).get(0);
         Instant lapse = clock.instant().plusSeconds(30);
         String claimed = NotificationState.of(seen).attempted().encode();
-        assertThat(store.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse, claimed)).isTrue();
+        FaultyStore diesBefore = new FaultyStore(store).crashAt(1, false);
+        assertThatThrownBy(() -> diesBefore.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse, claimed))
+                .isInstanceOf(SimulatedCrash.class);
+        assertThat(ids(store.listNotificationsDue(agentId, clock.instant(), 10))).as("a claim that never landed")
+                .containsExactly(r.runId());
+        FaultyStore diesAfter = new FaultyStore(store).crashAt(1, true);
+        assertThatThrownBy(() -> diesAfter.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse, claimed))
+                .isInstanceOf(SimulatedCrash.class);
         RunSnapshot after = store.find(r.runId()).orElseThrow();
         assertThat(after.version()).as("a notifier's write keeps the version").isEqualTo(seen.version());
         assertThat(after.toBuilder().notification(seen.notifyAt(), seen.notifyState()).build())
                 .as("nothing but the notification changed").isEqualTo(seen.toBuilder().payload(after.payload()).build());
         assertThat(after.notifyState()).isEqualTo(claimed);
         assertThat(store.listNotificationsDue(agentId, lapse.minusMillis(1), 10)).as("claimed: not due").isEmpty();
-        // the claimer dies without completing: due again when its claim lapses (at least once)
+        // the claimer died without completing: due again when its claim lapses (at least once)
         assertThat(ids(store.listNotificationsDue(agentId, lapse, 10))).containsExactly(r.runId());
         assertThat(store.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse.plusSeconds(30), claimed))
                 .as("a claim on a stale read").isFalse();
