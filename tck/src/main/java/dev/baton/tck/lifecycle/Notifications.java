@@ -86,22 +86,24 @@ public abstract class Notifications extends LifecycleRules {
         String other = agentId + "-other";
         String state = "{\"event\":\"SUSPENDED\",\"note\":\"quotes \\\" % * $ ünïcødé 🚀\"}";
         Instant t0 = Snapshots.T0;
-        store.insert(Snapshots.suspendedAt(agentId, "b", t0).notification(t0.plusSeconds(20), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "a", t0).notification(t0.plusSeconds(20), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "first", t0).notification(t0.plusSeconds(10), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "late", t0).notification(t0.plusSeconds(300), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "none", t0).build());
-        store.insert(Snapshots.suspendedAt(other, "theirs", t0).notification(t0, state).build());
-        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(20), 10))).containsExactly("first", "a", "b");
-        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(60), 2))).containsExactly("first", "a");
+        String a = Snapshots.uniqueId("a"), b = Snapshots.uniqueId("b"), first = Snapshots.uniqueId("first");
+        String late = Snapshots.uniqueId("late"), none = Snapshots.uniqueId("none"), theirs = Snapshots.uniqueId("theirs");
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, b, t0).notification(t0.plusSeconds(20), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, a, t0).notification(t0.plusSeconds(20), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, first, t0).notification(t0.plusSeconds(10), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, late, t0).notification(t0.plusSeconds(300), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, none, t0).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(other, theirs, t0).notification(t0, state).build())).isTrue();
+        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(20), 10))).containsExactly(first, a, b);
+        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(60), 2))).containsExactly(first, a);
         assertThat(store.listNotificationsDue(agentId, t0.plusSeconds(9), 10)).isEmpty();
-        assertThat(ids(store.listNotificationsDue(other, t0.plusSeconds(999), 10))).containsExactly("theirs");
+        assertThat(ids(store.listNotificationsDue(other, t0.plusSeconds(999), 10))).containsExactly(theirs);
         assertThat(store.listNotificationsDue(agentId + "%", t0.plusSeconds(999), 10)).isEmpty();
-        RunSnapshot first = store.find("first").orElseThrow();
-        assertThat(first.notifyAt()).isEqualTo(t0.plusSeconds(10));
-        assertThat(first.notifyState()).isEqualTo(state);
-        assertThat(store.find("none").orElseThrow().notifyAt()).isNull();
-        assertThat(store.find("none").orElseThrow().notifyState()).isNull();
+        RunSnapshot firstRun = store.find(first).orElseThrow();
+        assertThat(firstRun.notifyAt()).isEqualTo(t0.plusSeconds(10));
+        assertThat(firstRun.notifyState()).isEqualTo(state);
+        assertThat(store.find(none).orElseThrow().notifyAt()).isNull();
+        assertThat(store.find(none).orElseThrow().notifyState()).isNull();
     }
 
     @Test
