@@ -163,13 +163,18 @@ final class JdbcRunListing {
         Objects.requireNonNull(now, "now");
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         if (!db.fits(agentId)) return List.of();
-        Statement s = new Statement("SELECT " + withoutPayload + " FROM " + table + " WHERE agent_id = ? AND notify_at <= ?"
-                + " ORDER BY notify_at, run_id LIMIT " + limit, List.of(db.id(agentId), now.toEpochMilli()));
+        Statement s = notificationsDue(agentId, now, limit);
         return db.call("listing due notifications", null, h -> {
             List<RunSnapshot> out = new ArrayList<>(Math.min(limit, 64));
             query(h, s, out, false);
             return out;
         });
+    }
+
+    /** Runs with a notification due at {@code now}: an index range on (agent_id, notify_at, run_id). */
+    Statement notificationsDue(String agentId, Instant now, int limit) {
+        return new Statement("SELECT " + withoutPayload + " FROM " + table + " WHERE agent_id = ? AND notify_at <= ?"
+                + " ORDER BY notify_at, run_id LIMIT " + limit, List.of(db.id(agentId), now.toEpochMilli()));
     }
 
     /** A write, but of the notification columns alone, on the primary key: the version stays. */
