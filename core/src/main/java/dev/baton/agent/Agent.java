@@ -86,6 +86,8 @@ public final class Agent implements AutoCloseable {
     private final @Nullable Duration waitTimeout;
     private final ExpiryPolicy expiryPolicy;
     private final dev.baton.memory.@Nullable Memory memory;
+    private final @Nullable Duration decisionRetention;
+    private final Decisions decisions;
     private final NotificationPolicy notifications;
 
     private Agent(Builder b, SnapshotStore store, boolean ownsStore) {
@@ -107,6 +109,8 @@ public final class Agent implements AutoCloseable {
         this.waitTimeout = b.waitTimeout;
         this.expiryPolicy = b.expiryPolicy;
         this.memory = b.memory == null ? null : RunMemory.bind(b.memory, store, this.clock);
+        this.decisionRetention = b.decisionRetention;
+        this.decisions = new Decisions(this);
         this.notifications = RunNotifications.check(b.notifications, store);
     }
 
@@ -214,6 +218,8 @@ public final class Agent implements AutoCloseable {
     RunListeners listeners() { return listeners; }
 
     RunActions actions() { return actions; }
+
+    Decisions decisions() { return decisions; }
 
     /**
      * This agent as a tool named {@code agent-<id>}, for a supervisor: input {@code {"prompt": "..."}}.
@@ -339,8 +345,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream that runs the tool and goes on
      */
     public AgentStream approveToolCall(String runId, String toolCallId) {
-        Objects.requireNonNull(toolCallId, "toolCallId");
-        return actions.decide(runId, RunActions.Decision.approve(toolCallId));
+        return decisions.approve(runId, toolCallId, ApproveOptions.builder().build());
     }
 
     /**
@@ -351,7 +356,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream in which the model goes on
      */
     public AgentStream declineToolCall(String runId, String toolCallId) {
-        return declineToolCall(runId, toolCallId, null);
+        return declineToolCall(runId, toolCallId, (String) null);
     }
 
     /**
@@ -364,8 +369,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream in which the model goes on
      */
     public AgentStream declineToolCall(String runId, String toolCallId, @Nullable String reason) {
-        Objects.requireNonNull(toolCallId, "toolCallId");
-        return actions.decide(runId, RunActions.Decision.decline(toolCallId, reason));
+        return decisions.decline(runId, toolCallId, DeclineOptions.builder().reason(reason).build());
     }
 
     /**
@@ -392,10 +396,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream that runs the tool again and goes on
      */
     public AgentStream resumeStream(@Nullable Object resumeData, ResumeOptions options) {
-        Objects.requireNonNull(options, "options");
-        JsonNode data = resumeData instanceof JsonNode n ? n.deepCopy() : SnapshotCodec.JSON.valueToTree(resumeData);
-        if (data == null || data.isNull()) data = SnapshotCodec.JSON.createObjectNode();
-        return actions.decide(options.runId(), RunActions.Decision.data(options.toolCallId(), data));
+        return decisions.resume(resumeData, options, DecisionOptions.none());
     }
 
     /**
@@ -413,7 +414,7 @@ public final class Agent implements AutoCloseable {
      * @return the stream that goes on from the last stored step
      */
     public AgentStream continueRun(String runId) {
-        return actions.continueRun(runId);
+        return decisions.continueRun(runId, DecisionOptions.none());
     }
 
     /**
@@ -427,7 +428,7 @@ public final class Agent implements AutoCloseable {
      * @param runId the stored run
      */
     public void discardRun(String runId) {
-        actions.discard(runId);
+        decisions.discard(runId, DecisionOptions.none());
     }
 
     /**
@@ -445,8 +446,120 @@ public final class Agent implements AutoCloseable {
      * @throws SnapshotFormatException  the stored run cannot be read (use {@link #discardRun})
      */
     public AgentResult cancelRun(String runId, @Nullable String reason) {
-        return actions.cancel(runId, reason == null || reason.isBlank() ? "cancelled" : reason);
+        return decisions.cancel(runId, DecisionOptions.builder().reason(reason == null || reason.isBlank() ? null : reason).build());
     }
+
+    // ---- decisions with options, and the audit trail -----------------------------------------
+
+    /**
+     * Approves a call, as {@link #approveToolCall(String, String)}, with options: edited arguments
+     * (validated against the tool's input schema before anything changes; the tool runs with them and
+     * the model is told, see {@link ApproveOptions}), the digest the person was shown, who approves,
+     * why, and an idempotency key. With a store that keeps decisions
+     * ({@link dev.baton.store.StoreCapability#DECISIONS}) the decision is recorded in the same write
+     * that claims the run.
+     *
+     * @param runId      the suspended run
+     * @param toolCallId the call waiting for approval
+     * @param options    the edit, digest, actor, reason and key
+     * @return the stream that runs the tool and goes on; for a retry with a key already recorded, a
+     *         stream that runs nothing ({@link AgentStream#replayed()}) and reports the first decision
+     * @throws dev.baton.tool.InvalidToolInputException the edited arguments break the tool's input schema
+     * @throws dev.baton.DecisionConflictException      the waiting call is not the one whose digest was given
+     * @throws dev.baton.AlreadyDecidedException        the call was decided before: by whom, when, and what to do now
+     * @see #approveToolCall(String, String) for the other exceptions
+     */
+    public AgentStream approveToolCall(String runId, String toolCallId, ApproveOptions options) {
+        return decisions.approve(runId, toolCallId, options);
+    }
+
+    /**
+     * Declines a call, as {@link #declineToolCall(String, String, String)}, with a reason, the digest
+     * shown, who declines and an idempotency key ({@link DeclineOptions}). Throws as
+     * {@link #approveToolCall(String, String, ApproveOptions)}.
+     *
+     * @param runId      the suspended run
+     * @param toolCallId the call waiting for approval
+     * @param options    the reason, digest, actor and key
+     * @return the stream in which the model goes on (or, for a retry, the replay)
+     */
+    public AgentStream declineToolCall(String runId, String toolCallId, DeclineOptions options) {
+        return decisions.decline(runId, toolCallId, options);
+    }
+
+    /**
+     * Resumes a call that waits for data, as {@link #resumeStream(Object, ResumeOptions)}, recording who
+     * decided ({@link DecisionOptions}; its digest, if given, must match the waiting call's).
+     *
+     * @param resumeData any JSON-able value (copied); the tool sees it as {@code ctx.resumeData()}
+     * @param options    the run, and the call when several wait for data
+     * @param decision   actor, reason, key and digest
+     * @return the stream that runs the tool again and goes on (or, for a retry, the replay)
+     */
+    public AgentStream resumeStream(@Nullable Object resumeData, ResumeOptions options, DecisionOptions decision) {
+        return decisions.resume(resumeData, options, decision);
+    }
+
+    /**
+     * Continues an interrupted run, as {@link #continueRun(String)}, recording who decided.
+     *
+     * @param runId   the interrupted run
+     * @param options actor, reason and key (a digest is refused: this decides on the whole run)
+     * @return the stream that goes on (or, for a retry, the replay)
+     */
+    public AgentStream continueRun(String runId, DecisionOptions options) {
+        return decisions.continueRun(runId, options);
+    }
+
+    /**
+     * Discards a stored run, as {@link #discardRun(String)}, recording who decided (in the same write
+     * as the delete). A retry with a recorded key returns normally.
+     *
+     * @param runId   the stored run
+     * @param options actor, reason and key (a digest is refused)
+     */
+    public void discardRun(String runId, DecisionOptions options) {
+        decisions.discard(runId, options);
+    }
+
+    /**
+     * Cancels a stored run, as {@link #cancelRun(String, String)}, with {@code options.reason()} as the
+     * reason, recording who decided. A retry with a recorded key returns a {@link RunOutcome#CANCELLED}
+     * result without events.
+     *
+     * @param runId   the stored run
+     * @param options actor, reason and key (a digest is refused)
+     * @return the cancelled run's result
+     */
+    public AgentResult cancelRun(String runId, DecisionOptions options) {
+        return decisions.cancel(runId, options);
+    }
+
+    /**
+     * This agent's recorded decisions, newest first, one page: the audit trail, kept after runs end.
+     *
+     * @param options filters (run, thread, resource, actor, time range), page size and cursor
+     * @return the page, with the cursor of the next one
+     * @throws UnsupportedOperationException the store keeps no decisions (capability DECISIONS), naming it
+     */
+    public dev.baton.store.DecisionPage listDecisions(AgentListDecisionsOptions options) {
+        return decisions.list(options);
+    }
+
+    /**
+     * Deletes this agent's decision records decided before {@code olderThan}, in batches, and says how
+     * many went. {@link Builder#decisionRetention(Duration)} makes {@link #expireDueRuns(int)} do this.
+     *
+     * @param olderThan records decided strictly before it go
+     * @return how many records were deleted
+     * @throws UnsupportedOperationException the store keeps no decisions (capability DECISIONS), naming it
+     */
+    public long purgeDecisions(java.time.Instant olderThan) {
+        return decisions.purge(olderThan);
+    }
+
+    /** {@return how long decision records are kept, if {@link Builder#decisionRetention} was set} */
+    public java.util.Optional<Duration> decisionRetention() { return java.util.Optional.ofNullable(decisionRetention); }
 
     /**
      * Handles up to {@code limit} runs of this agent whose wait has expired, as the agent's
@@ -462,7 +575,9 @@ public final class Agent implements AutoCloseable {
      */
     public ExpiryReport expireDueRuns(int limit) {
         if (limit < 1) throw new InvalidOptionException("limit", "must be positive, was " + limit);
-        return actions.expire(limit);
+        ExpiryReport report = actions.expire(limit);
+        decisions.purgeByRetention();
+        return report;
     }
 
     /**
@@ -503,6 +618,7 @@ public final class Agent implements AutoCloseable {
         private @Nullable Duration waitTimeout;
         private ExpiryPolicy expiryPolicy = ExpiryPolicy.keep();
         private dev.baton.memory.@Nullable Memory memory;
+        private @Nullable Duration decisionRetention;
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -708,6 +824,20 @@ public final class Agent implements AutoCloseable {
          */
         public Builder memory(dev.baton.memory.Memory memory) {
             this.memory = Objects.requireNonNull(memory, "memory");
+            return this;
+        }
+
+        /**
+         * Keeps decision records this long: {@link Agent#expireDueRuns(int)} (and so {@link RunExpirer})
+         * also deletes older ones. Default: kept until {@link Agent#purgeDecisions} is called. Needs a
+         * store with {@link dev.baton.store.StoreCapability#DECISIONS} (checked by {@link #build()}).
+         *
+         * @param retention a positive duration
+         * @return this builder
+         */
+        public Builder decisionRetention(Duration retention) {
+            if (retention.isNegative() || retention.isZero()) throw new InvalidOptionException("decisionRetention", "must be positive");
+            this.decisionRetention = retention;
             return this;
         }
 

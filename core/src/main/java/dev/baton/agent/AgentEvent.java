@@ -127,6 +127,48 @@ public sealed interface AgentEvent {
     }
 
     /**
+     * A person approved a call with edited arguments ({@code ApproveOptions.args}): emitted right after
+     * {@code start} in the stream of that approval, before the tool runs with {@code approvedArgs}. Not emitted for an
+     * approval of the arguments as proposed.
+     *
+     * @param runId        the run
+     * @param toolCallId   the approved call
+     * @param toolName     the tool
+     * @param proposedArgs what the model proposed
+     * @param approvedArgs what the person approved and the tool runs with
+     * @param actor        who approved
+     */
+    record ToolCallApproved(String runId, String toolCallId, String toolName, JsonNode proposedArgs,
+                            JsonNode approvedArgs, String actor) implements AgentEvent {
+        /**
+         * Keeps private copies of the arguments.
+         *
+         * @param runId the run
+         * @param toolCallId the approved call
+         * @param toolName the tool
+         * @param proposedArgs what the model proposed
+         * @param approvedArgs what the person approved and the tool runs with
+         * @param actor who approved
+         */
+        public ToolCallApproved {
+            proposedArgs = copy(proposedArgs);
+            approvedArgs = copy(approvedArgs);
+            Objects.requireNonNull(actor, "actor");
+        }
+
+        /** {@return what the model proposed: a copy} */
+        @Override
+        public JsonNode proposedArgs() { return proposedArgs.deepCopy(); }
+
+        /** {@return what the tool runs with: a copy} */
+        @Override
+        public JsonNode approvedArgs() { return approvedArgs.deepCopy(); }
+
+        /** {@return {@code "tool-call-approved"}} */
+        public String type() { return "tool-call-approved"; }
+    }
+
+    /**
      * The tool called {@code suspend(payload)}; the run waits for resume data.
      *
      * @param runId          the run

@@ -3,6 +3,7 @@ package dev.baton.agent;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The events of one run, as they happen. The run advances as you iterate: each event is
@@ -29,15 +30,58 @@ import java.util.function.Consumer;
  * nothing. {@code Agent.close()} does not close streams in flight (see {@link Agent#close()}).
  */
 public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
-    private final RunExecution execution;
+    private final @Nullable RunExecution execution;
+    private final dev.baton.store.@Nullable DecisionRecord decision;
+    private final boolean replayed;
+    /** For a replay: the fixed result; the stream runs nothing. */
+    private final @Nullable AgentResult fixed;
 
     AgentStream(RunExecution execution) {
+        this(execution, null, false);
+    }
+
+    AgentStream(RunExecution execution, dev.baton.store.@Nullable DecisionRecord decision, boolean replayed) {
         this.execution = execution;
+        this.decision = decision;
+        this.replayed = replayed;
+        this.fixed = null;
+    }
+
+    /** A replay: runs nothing, reports {@code result}. */
+    AgentStream(AgentResult result, dev.baton.store.DecisionRecord first) {
+        this.execution = null;
+        this.decision = first;
+        this.replayed = true;
+        this.fixed = result;
+    }
+
+    /**
+     * The decision this stream carries out, as recorded in the audit trail (for approve, decline,
+     * resume and continue on a store with {@link dev.baton.store.StoreCapability#DECISIONS}); for a
+     * {@link #replayed()} stream, the first decision with the same idempotency key.
+     *
+     * @return the record, or empty (a new run, or a store that keeps no decisions)
+     */
+    public Optional<dev.baton.store.DecisionRecord> decision() {
+        return Optional.ofNullable(decision);
+    }
+
+    /**
+     * True if this stream answers a decision sent again with an idempotency key already recorded: it
+     * runs nothing and has no events; {@link #decision()} is the first decision, and {@link #result()}
+     * reports the run as it stands now ({@link RunOutcome#SUSPENDED} or {@link RunOutcome#INTERRUPTED}
+     * with its waiting calls if it is still stored, else {@link RunOutcome#COMPLETED}, or
+     * {@link RunOutcome#CANCELLED} for a cancel).
+     *
+     * @return whether this is the replay of an earlier decision
+     */
+    public boolean replayed() {
+        return replayed;
     }
 
     /** {@return the run's id: stored with its snapshot, and what approve / decline / resume take} */
     public String runId() {
-        return execution.runId();
+        return fixed != null ? fixed.runId() : execution.runId();
     }
 
     /**
@@ -47,7 +91,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      */
     @Override
     public Iterator<AgentEvent> iterator() {
-        return execution;
+        return fixed != null ? java.util.Collections.emptyIterator() : execution;
     }
 
     /**
@@ -58,6 +102,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      * @return the result, as {@link #result()}
      */
     public AgentResult forEachEvent(Consumer<? super AgentEvent> action) {
+        if (fixed != null) return fixed;
         while (execution.hasNext()) action.accept(execution.next());
         return result();
     }
@@ -69,6 +114,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      * @return the outcome, or empty while the run goes on
      */
     public Optional<RunOutcome> outcome() {
+        if (fixed != null) return Optional.of(fixed.outcome());
         return Optional.ofNullable(execution.outcome());
     }
 
@@ -89,6 +135,7 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      * @return the outcome, text, events, waiting calls and error
      */
     public AgentResult result() {
+        if (fixed != null) return fixed;
         execution.drain();
         RunOutcome outcome = execution.outcome();
         return new AgentResult(execution.runId(), outcome == null ? RunOutcome.FAILED : outcome, execution.text(),
@@ -102,10 +149,11 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
      */
     @Override
     public void close() {
-        execution.close();
+        if (execution != null) execution.close();
     }
 
     RunExecution execution() {
+        if (execution == null) throw new IllegalStateException("a replayed decision has no execution");
         return execution;
     }
 }

@@ -15,6 +15,8 @@ import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
 import java.util.Objects;
 import dev.baton.model.Message;
+import dev.baton.store.DecisionKind;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
 import dev.baton.tool.Tool;
@@ -32,19 +34,24 @@ import org.jspecify.annotations.Nullable;
 final class RunActions {
 
     /** A human's decision on one waiting call. */
-    record Decision(Kind kind, @Nullable String toolCallId, @Nullable String reason, @Nullable JsonNode data) {
+    record Decision(Kind kind, @Nullable String toolCallId, @Nullable String reason, @Nullable JsonNode data,
+                    Decisions.Meta meta) {
         enum Kind { APPROVE, DECLINE, DATA }
 
         static Decision approve(String toolCallId) {
-            return new Decision(Kind.APPROVE, toolCallId, null, null);
+            return new Decision(Kind.APPROVE, toolCallId, null, null, Decisions.Meta.NONE);
         }
 
         static Decision decline(String toolCallId, @Nullable String reason) {
-            return new Decision(Kind.DECLINE, toolCallId, reason, null);
+            return new Decision(Kind.DECLINE, toolCallId, reason, null, Decisions.Meta.NONE);
         }
 
         static Decision data(@Nullable String toolCallId, JsonNode data) {
-            return new Decision(Kind.DATA, toolCallId, null, data);
+            return new Decision(Kind.DATA, toolCallId, null, data, Decisions.Meta.NONE);
+        }
+
+        Decision with(Decisions.Meta m) {
+            return new Decision(kind, toolCallId, reason, data, m);
         }
 
         RunAction action() {
@@ -97,18 +104,21 @@ final class RunActions {
         RunSnapshot snapshot = load(runId, decision.action());
         RunState state = SnapshotCodec.decode(snapshot);
         refuseInnerRun(state, "approve, decline or resume");
-        return new AgentStream(decide(snapshot, state, decision, false));
+        List<DecisionRecord> records = new ArrayList<>(1);
+        RunExecution exec = decide(snapshot, state, decision, false, records);
+        return new AgentStream(exec, records.isEmpty() ? null : records.get(0), false);
     }
 
-    AgentStream continueRun(String runId) {
+    AgentStream continueRun(String runId, Decisions.Meta meta) {
         RunSnapshot snapshot = load(runId, RunAction.CONTINUE);
         RunState state = SnapshotCodec.decode(snapshot);
         refuseInnerRun(state, "continue");
-        return new AgentStream(continueRun(snapshot, state, false));
+        List<DecisionRecord> records = agent.decisions().records(state, DecisionKind.CONTINUE, null, null, meta, null, null);
+        return new AgentStream(continueRun(snapshot, state, false, records), records.isEmpty() ? null : records.get(0), false);
     }
 
     /** Removes a run nobody will resume, with the inner runs of its subagents. Works on unreadable snapshots too. */
-    void discard(String runId) {
+    void discard(String runId, Decisions.Meta meta) {
         RunSnapshot snapshot = load(runId, RunAction.DISCARD);
         RunState state = null;
         try {
@@ -120,7 +130,9 @@ final class RunActions {
             throw new ResumeMismatchException(runId, null, "Run '" + runId + "' is the inner run of supervisor '" + state.parentAgentId
                     + "' run '" + state.parentRunId + "': discard that run instead (it discards its inner runs).");
         }
-        if (!agent.store().delete(runId, snapshot.version())) {
+        List<DecisionRecord> records = agent.decisions().records(snapshot, state, meta);
+        if (records.isEmpty() ? !agent.store().delete(runId, snapshot.version())
+                : !agent.store().delete(runId, snapshot.version(), records)) {
             agent.listeners().claimConflict(agent.id(), runId, RunAction.DISCARD);
             throw new RunNotSuspendedException(runId, "another caller approved, declined, resumed or continued it first.");
         }
@@ -128,8 +140,8 @@ final class RunActions {
         if (state != null) discardInnerRuns(state);
     }
 
-    AgentResult cancel(String runId, String reason) {
-        return lifecycle.cancel(runId, reason);
+    AgentResult cancel(String runId, String reason, Decisions.Meta meta) {
+        return lifecycle.cancel(runId, reason, meta);
     }
 
     ExpiryReport expire(int limit) {
@@ -140,12 +152,12 @@ final class RunActions {
 
     AgentStream resumeForParent(RunSnapshot snapshot, RunState state, Decision decision) {
         checkNotHeld(snapshot, decision.action());
-        return new AgentStream(decide(snapshot, state, decision, true));
+        return new AgentStream(decide(snapshot, state, decision, true, new ArrayList<>()));
     }
 
     AgentStream continueForParent(RunSnapshot snapshot, RunState state) {
         checkNotHeld(snapshot, RunAction.CONTINUE);
-        return new AgentStream(continueRun(snapshot, state, true));
+        return new AgentStream(continueRun(snapshot, state, true, List.of()));
     }
 
     /** Deletes a finished inner run of {@code parentRunId}, unless another process holds it. */
@@ -183,20 +195,28 @@ final class RunActions {
         }
     }
 
-    private RunExecution decide(RunSnapshot snapshot, RunState state, Decision decision, boolean forParent) {
-        CallState call = target(state, decision);
+    private RunExecution decide(RunSnapshot snapshot, RunState state, Decision decision, boolean forParent,
+                                List<DecisionRecord> records) {
+        CallState call = target(snapshot, state, decision);
         Tool tool = agent.tool(call.toolName);
         if (tool == null) throw new UnknownToolException(agent.id(), state.runId, call.toolName);
         boolean subagent = tool.executor() instanceof SubagentExecutor;
         if (call.inner != null && !subagent) {
             throw new UnknownToolException(agent.id(), state.runId, call.toolName + " (as a subagent)");
         }
+        // checked before anything changes: the digest shown, the edited arguments
+        JsonNode edited = forParent ? null : agent.decisions().check(state, call, tool, decision, records);
         List<AgentEvent> initial = new ArrayList<>();
         String executing = call.toolCallId;
         switch (decision.kind()) {
             case APPROVE -> {
                 markExecuting(call);
                 if (call.inner != null) call.inner.action = "approve";
+                if (edited != null) {
+                    initial.add(new AgentEvent.ToolCallApproved(state.runId, call.toolCallId, call.toolName, ToolRunner.args(call),
+                            edited, records.isEmpty() ? Decisions.actorOf(decision.meta()) : records.get(0).actor()));
+                    call.approvedArgs = edited;
+                }
             }
             case DATA -> {
                 markExecuting(call);
@@ -221,7 +241,7 @@ final class RunActions {
             }
         }
         RunClaim claim = claim(snapshot, state, decision.action(), !forParent, decision.action().wireName() + "d call '"
-                + call.toolCallId + "'");
+                + call.toolCallId + "'", records);
         return new RunExecution(agent, state, claim, decision.action(), initial, executing, forParent);
     }
 
@@ -230,26 +250,28 @@ final class RunActions {
         call.attempts++;
     }
 
-    private RunExecution continueRun(RunSnapshot snapshot, RunState state, boolean forParent) {
+    private RunExecution continueRun(RunSnapshot snapshot, RunState state, boolean forParent, List<DecisionRecord> records) {
         List<CallState> waiting = state.waitingCalls();
         if (!waiting.isEmpty()) {
             throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for "
                     + waiting.stream().map(c -> c.toolCallId).toList()
                     + ": approve, decline or resume those calls; continueRun is for runs that wait for nobody.");
         }
-        RunClaim claim = claim(snapshot, state, RunAction.CONTINUE, !forParent, "continued");
+        RunClaim claim = claim(snapshot, state, RunAction.CONTINUE, !forParent, "continued", records);
         return new RunExecution(agent, state, claim, RunAction.CONTINUE, List.of(), null, forParent);
     }
 
     /** The compare-and-set that claims the run and records the decision already applied to {@code state}. */
-    RunClaim claim(RunSnapshot snapshot, RunState state, RunAction action, boolean releaseUnread, String what) {
+    RunClaim claim(RunSnapshot snapshot, RunState state, RunAction action, boolean releaseUnread, String what,
+                   List<DecisionRecord> records) {
         state.interruption = null;
         Instant now = agent.clock().instant();
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         RunSnapshot claimed = snapshot.toBuilder().status(RunStatus.RESUMING).version(snapshot.version() + 1)
                 .lease(agent.instanceId(), now.plus(agent.leaseDuration())).payload(encoded.payload())
                 .expiresAt(encoded.expiresAt()).summary(encoded.summary()).notification(null, null).build();
-        if (!agent.store().compareAndSet(snapshot.version(), claimed)) {
+        if (records.isEmpty() ? !agent.store().compareAndSet(snapshot.version(), claimed)
+                : !agent.store().compareAndSet(snapshot.version(), claimed, records)) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
             throw new RunNotSuspendedException(snapshot.runId(), "another caller approved, declined, resumed or continued it first.");
         }
@@ -267,11 +289,13 @@ final class RunActions {
     }
 
     /** Finds and checks the call a decision targets; changes nothing. */
-    private static CallState target(RunState state, Decision decision) {
+    private CallState target(RunSnapshot snapshot, RunState state, Decision decision) {
         List<CallState> waiting = state.waitingCalls();
         List<String> waitingIds = waiting.stream().map(c -> c.toolCallId).toList();
         CallState call;
         if (decision.toolCallId() != null) {
+            Optional<CallState> decided = state.calls.stream().filter(c -> c.toolCallId.equals(decision.toolCallId()) && !c.waiting()).findFirst();
+            if (decided.isPresent()) throw agent.decisions().alreadyDecided(snapshot, state, decided.get());
             call = waiting.stream().filter(c -> c.toolCallId.equals(decision.toolCallId())).findFirst()
                     .orElseThrow(() -> new ToolCallNotFoundException(state.runId, decision.toolCallId(), waitingIds));
         } else {

@@ -348,6 +348,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         }
         for (CallState c : state.calls) {
             JsonNode result = c.result == null ? NullNode.getInstance() : c.result;
+            if (c.approvedArgs != null) result = Decisions.toldOfEdit(c.approvedArgs, result);
             state.messages.add(new Message.ToolResult(c.toolCallId, c.toolName, result, c.isError));
         }
         // only moves what is stored into the messages: no new write needed for it (a declined call's

@@ -7,6 +7,8 @@ import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
+import dev.baton.store.DecisionKind;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,17 +26,18 @@ final class RunLifecycle {
     }
 
     /** Cancels a run: claimed (so a racing approval loses, or wins), its inner runs removed, then deleted. */
-    AgentResult cancel(String runId, String reason) {
+    AgentResult cancel(String runId, String reason, Decisions.Meta meta) {
         RunSnapshot snapshot = actions.load(runId, RunAction.CANCEL);
         RunState state = SnapshotCodec.decode(snapshot);
         RunActions.refuseInnerRun(state, "cancel");
-        return cancel(snapshot, state, reason);
+        return cancel(snapshot, state, reason,
+                agent.decisions().records(state, DecisionKind.CANCEL, null, null, meta.withReason(reason), null, null));
     }
 
-    private AgentResult cancel(RunSnapshot snapshot, RunState state, String reason) {
+    private AgentResult cancel(RunSnapshot snapshot, RunState state, String reason, List<DecisionRecord> records) {
         long t0 = System.nanoTime();
         // what a crash before the delete leaves: the run, listed as interrupted, to be cancelled again
-        RunClaim claim = actions.claim(snapshot, state, RunAction.CANCEL, false, "being cancelled (" + reason + ")");
+        RunClaim claim = actions.claim(snapshot, state, RunAction.CANCEL, false, "being cancelled (" + reason + ")", records);
         RunListener.RunContext context = new RunListener.RunContext(agent.id(), state.runId, state.threadId,
                 state.resourceId, RunAction.CANCEL, new java.util.concurrent.ConcurrentHashMap<>());
         agent.listeners().runStarted(context);
@@ -80,7 +83,8 @@ final class RunLifecycle {
                     continue;
                 }
                 RunOutcome outcome = policy.action() == ExpiryPolicy.Action.CANCEL
-                        ? cancel(snapshot, state, policy.reason()).outcome()
+                        ? cancel(snapshot, state, policy.reason(), agent.decisions().records(state, DecisionKind.CANCEL, null, null,
+                                Decisions.Meta.SYSTEM.withReason(policy.reason()), null, null)).outcome()
                         : new AgentStream(declineExpired(snapshot, state, calls, policy.reason())).result().outcome();
                 report.add(new ExpiryReport.Expired(runId, policy.action(), expired, outcome, null));
             } catch (RunNotSuspendedException e) {
@@ -95,6 +99,7 @@ final class RunLifecycle {
     /** One claim that declines every expired call (a call waiting for data gets the reason as an error). */
     private RunExecution declineExpired(RunSnapshot snapshot, RunState state, List<CallState> calls, String reason) {
         List<AgentEvent> initial = new ArrayList<>();
+        List<DecisionRecord> records = agent.decisions().expiryRecords(state, calls, reason);
         String executing = null;
         for (CallState call : calls) {
             boolean approval = call.status == Status.AWAITING_APPROVAL;
@@ -113,7 +118,7 @@ final class RunLifecycle {
             initial.add(approval ? new AgentEvent.ToolOutputDenied(state.runId, call.toolCallId, call.toolName, reason)
                     : new AgentEvent.ToolError(state.runId, call.toolCallId, call.toolName, reason));
         }
-        RunClaim claim = actions.claim(snapshot, state, RunAction.EXPIRE, false, "expired");
+        RunClaim claim = actions.claim(snapshot, state, RunAction.EXPIRE, false, "expired", records);
         return new RunExecution(agent, state, claim, RunAction.EXPIRE, initial, executing, false);
     }
 }

@@ -4,6 +4,7 @@ import dev.baton.InvalidOptionException;
 import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.internal.RunSummary;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -118,7 +119,7 @@ final class RunListing {
         List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
         for (RunSummary.Call c : summary.calls) {
             calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload,
-                    c.expiresAt));
+                    c.expiresAt, CallDigest.of(c.toolName, c.args, c.suspendPayload), c.approvedArgs));
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
                 interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt());
@@ -142,8 +143,10 @@ final class RunListing {
                 out.add(new AgentRunToolCall(c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
                         approval ? null : inner.suspendPayload, c.expiresAt));
             } else {
-                out.add(new AgentRunToolCall(c.toolCallId, c.toolName, approval ? c.args : null, approval,
-                        approval ? null : c.suspendPayload, c.expiresAt));
+                JsonNode args = approval ? c.args : null;
+                JsonNode payload = approval ? null : c.suspendPayload;
+                out.add(new AgentRunToolCall(c.toolCallId, c.toolName, args, approval, payload, c.expiresAt,
+                        CallDigest.of(c.toolName, args, payload), c.approvedArgs));
             }
         }
         return out;

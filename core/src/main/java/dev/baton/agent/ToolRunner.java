@@ -49,7 +49,7 @@ final class ToolRunner {
      * An interrupt leaves the call EXECUTING and stops the run ({@link RunExecution.Stop}).
      */
     void run(Tool tool, CallState call, Consumer<AgentEvent> emit) {
-        JsonNode args = args(call);
+        JsonNode args = call.approvedArgs != null ? call.approvedArgs.deepCopy() : args(call);
         Context ctx = new Context(call, call.resumeData);
         RunListeners listeners = agent.listeners();
         listeners.toolStarted(new RunListener.ToolStart(context, call.toolCallId, call.toolName, call.attempts));

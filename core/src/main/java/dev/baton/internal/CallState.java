@@ -31,6 +31,8 @@ public final class CallState {
     public String toolCallId = "";
     public String toolName = "";
     public @Nullable JsonNode args;
+    /** The arguments a person approved instead of {@link #args} (an edited approval): the tool runs with them. */
+    public @Nullable JsonNode approvedArgs;
     public Status status = Status.PENDING;
     /** What the call waited for when it last waited: AWAITING_APPROVAL or AWAITING_DATA, else null. */
     public @Nullable Status waitedFor;

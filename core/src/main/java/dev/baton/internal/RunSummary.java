@@ -22,6 +22,7 @@ public final class RunSummary {
         public boolean requiresApproval;
         public @Nullable JsonNode suspendPayload;
         public @Nullable Instant expiresAt;
+        public @Nullable JsonNode approvedArgs;
     }
 
     public List<Call> calls = new ArrayList<>();
@@ -47,6 +48,7 @@ public final class RunSummary {
                 call.toolName = c.toolName;
                 call.args = approval ? c.args : null;
                 call.suspendPayload = approval ? null : c.suspendPayload;
+                call.approvedArgs = c.approvedArgs;
             }
             s.calls.add(call);
         }

@@ -41,8 +41,9 @@ import org.jspecify.annotations.Nullable;
  *       methods on the stores that declare it. Core checks the capabilities an agent needs when the
  *       agent is built ({@code Agent.Builder.build()}), and fails there with a message naming the
  *       capability and the store, never later at run time. (Today: {@link #now()} with
- *       {@link StoreCapability#STORE_CLOCK}, {@link #memory()} with {@link StoreCapability#THREAD_MEMORY}, {@link #listNotificationsDue} and
- *       {@link #updateNotification} with {@link StoreCapability#NOTIFICATIONS}.)</li>
+ *       {@link StoreCapability#STORE_CLOCK}, {@link #memory()} with {@link StoreCapability#THREAD_MEMORY}, the decision methods with
+ *       {@link StoreCapability#DECISIONS}, {@link #listNotificationsDue} and {@link #updateNotification} with
+ *       {@link StoreCapability#NOTIFICATIONS}.)</li>
  *   <li>A filter or order added to {@link RunQuery} arrives with a new {@link QueryFeature}. A store
  *       declares it in {@link #queryFeatures()} once it implements it; core refuses a query that uses
  *       a feature the store did not declare, before calling the store, so no filter is ever silently
@@ -198,6 +199,87 @@ public interface SnapshotStore extends AutoCloseable {
      */
     default Instant now() {
         throw new UnsupportedOperationException(describe() + " has no clock of its own (capability STORE_CLOCK)");
+    }
+
+    // ---- decisions (StoreCapability.DECISIONS) ---------------------------------------------------
+
+    /**
+     * {@link #compareAndSet(long, RunSnapshot)} and, in the same atomic write, stores
+     * {@code decisions}: either the run is replaced and every record is stored, or nothing changes
+     * (a crash or failure at any point can never keep one without the other). Only for stores with
+     * {@link StoreCapability#DECISIONS}.
+     *
+     * <p>An idempotency key is unique per agent: if a record of {@code decisions} carries a
+     * {@link DecisionRecord#idempotencyKey()} already stored for its agent, the write returns
+     * {@code false} and changes nothing (core then reads that record with {@link #findDecision} and
+     * answers with the first outcome). A {@code decisionId} already stored is likewise refused.
+     *
+     * @param expectedVersion the version the caller read
+     * @param replacement     the new state of the run
+     * @param decisions       the records, at least one, all of the replacement's agent and run
+     * @return {@code true} if replaced and recorded; {@code false}, changing nothing, if the race was
+     *         lost or a key or id was taken
+     * @throws UnsupportedOperationException if the store does not declare {@code DECISIONS} (the default)
+     */
+    default boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> decisions) {
+        throw new UnsupportedOperationException(describe() + " keeps no decisions (capability DECISIONS)");
+    }
+
+    /**
+     * {@link #delete(String, long)} and, in the same atomic write, stores {@code decisions}, as
+     * {@link #compareAndSet(long, RunSnapshot, List)} does. The records stay after the run is gone.
+     *
+     * @param runId           the run's id
+     * @param expectedVersion the version the caller read
+     * @param decisions       the records, at least one, all of this run
+     * @return {@code true} if deleted and recorded; {@code false}, changing nothing, if missing, at
+     *         another version, or a key or id was taken
+     * @throws UnsupportedOperationException if the store does not declare {@code DECISIONS} (the default)
+     */
+    default boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
+        throw new UnsupportedOperationException(describe() + " keeps no decisions (capability DECISIONS)");
+    }
+
+    /**
+     * The decisions matching {@code query}, newest first, one page, filtered, ordered and paged by
+     * the database on indexes: one index per query shape (by agent; by agent and run, thread,
+     * resource or actor; each ordered by {@code decidedAt, decisionId}), never a scan of other
+     * agents' records. See {@link DecisionQuery}.
+     *
+     * @param query the conditions, validated by core
+     * @return the page
+     * @throws UnsupportedOperationException if the store does not declare {@code DECISIONS} (the default)
+     */
+    default DecisionPage listDecisions(DecisionQuery query) {
+        throw new UnsupportedOperationException(describe() + " keeps no decisions (capability DECISIONS)");
+    }
+
+    /**
+     * The record of {@code agentId} that carries this idempotency key (keys are unique per agent),
+     * whether its run still exists or not. A point lookup on a unique index.
+     *
+     * @param agentId        the agent
+     * @param idempotencyKey the key, exactly
+     * @return the record, or empty
+     * @throws UnsupportedOperationException if the store does not declare {@code DECISIONS} (the default)
+     */
+    default Optional<DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        throw new UnsupportedOperationException(describe() + " keeps no decisions (capability DECISIONS)");
+    }
+
+    /**
+     * Deletes at most {@code limit} records of {@code agentId} decided strictly before
+     * {@code olderThan}, oldest first, on the {@code (agentId, decidedAt)} index. Core calls it
+     * repeatedly until it returns less than {@code limit}. Runs are not touched.
+     *
+     * @param agentId   the agent
+     * @param olderThan records with {@code decidedAt < olderThan} go
+     * @param limit     the most records to delete in this call, at least 1
+     * @return how many were deleted
+     * @throws UnsupportedOperationException if the store does not declare {@code DECISIONS} (the default)
+     */
+    default int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        throw new UnsupportedOperationException(describe() + " keeps no decisions (capability DECISIONS)");
     }
 
     /**

@@ -38,6 +38,16 @@ public enum StoreCapability {
      */
     THREAD_MEMORY,
     /**
+     * The audit trail of decisions: {@link SnapshotStore#compareAndSet(long, RunSnapshot, java.util.List)} and
+     * {@link SnapshotStore#delete(String, long, java.util.List)} store {@link DecisionRecord}s in the same
+     * atomic write as the run's change, and {@link SnapshotStore#listDecisions},
+     * {@link SnapshotStore#findDecision} and {@link SnapshotStore#purgeDecisions} read and remove them.
+     * Proven by the TCK's {@code DecisionContract}. Without it, an agent works as before but records no
+     * decisions, and {@code Agent.listDecisions} refuses with an {@link UnsupportedOperationException}
+     * naming the store.
+     */
+    DECISIONS,
+    /**
      * The store is the outbox of notifications: it keeps {@link RunSnapshot#notifyAt()} and
      * {@link RunSnapshot#notifyState()}, finds due notifications on an index
      * ({@link SnapshotStore#listNotificationsDue}) and moves them atomically without a new version

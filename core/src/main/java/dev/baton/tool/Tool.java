@@ -67,9 +67,12 @@ public final class Tool {
     private final @Nullable ApprovalPolicy policy;
     private final ToolExecutor executor;
     private final java.time.@Nullable Duration waitTimeout;
+    private final java.util.function.@Nullable Consumer<JsonNode> inputCheck;
 
     private Tool(String name, String description, JsonNode inputSchema, Predicate<JsonNode> approval,
-                 @Nullable ApprovalPolicy policy, @Nullable ToolExecutor executor, java.time.@Nullable Duration waitTimeout) {
+                 @Nullable ApprovalPolicy policy, @Nullable ToolExecutor executor, java.time.@Nullable Duration waitTimeout,
+                 java.util.function.@Nullable Consumer<JsonNode> inputCheck) {
+        this.inputCheck = inputCheck;
         this.name = name;
         this.description = description;
         this.inputSchema = inputSchema;
@@ -88,6 +91,19 @@ public final class Tool {
      */
     public static Builder builder(String name) {
         return new Builder(name);
+    }
+
+    /**
+     * Checks arguments against this tool's input, as an edited approval does before anything changes:
+     * a typed tool binds them into its input type; another tool checks them against its input schema
+     * (type, enum, required, properties, additionalProperties false, items, minimum/maximum, minLength/maxLength).
+     *
+     * @param args the arguments
+     * @throws InvalidToolInputException naming each wrong field and the rule it breaks
+     */
+    public void checkInput(JsonNode args) {
+        if (inputCheck != null) inputCheck.accept(args);
+        else InputSchemaCheck.check(name, inputSchema, args);
     }
 
     /**
@@ -326,7 +342,7 @@ public final class Tool {
          * @throws NullPointerException if no executor was given
          */
         public Tool build() {
-            return new Tool(name, description, inputSchema, approval, policy, executor, waitTimeout);
+            return new Tool(name, description, inputSchema, approval, policy, executor, waitTimeout, null);
         }
 
         private static JsonNode defaultSchema() {
@@ -425,7 +441,7 @@ public final class Tool {
          * @throws NullPointerException if no executor was given
          */
         public Tool build() {
-            return new Tool(name, description, input.schema().deepCopy(), approval, policy, executor, waitTimeout);
+            return new Tool(name, description, input.schema().deepCopy(), approval, policy, executor, waitTimeout, input::bind);
         }
     }
 

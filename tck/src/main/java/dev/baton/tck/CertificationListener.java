@@ -34,7 +34,7 @@ import org.junit.platform.launcher.TestPlan;
  * declared capability was not proven, and when a test failed.
  *
  * <p>A suite of a contract that only proves capabilities ({@code ProcessContract},
- * {@code MemoryStoreContract}, {@code MemoryContract}) run against a store that declares none of
+ * {@code MemoryStoreContract}, {@code MemoryContract}, {@code DecisionContract}) run against a store that declares none of
  * them skips its tests; the report says so, and does not count it against the store.
  *
  * <p>Registered through {@code META-INF/services/org.junit.platform.launcher.TestExecutionListener}
@@ -71,6 +71,7 @@ public final class CertificationListener implements TestExecutionListener {
             StoreCapability.DURABLE, List.of("ProcessContract"),
             StoreCapability.STORE_CLOCK, List.of("LeaseContract", "RecoveryContract"),
             StoreCapability.THREAD_MEMORY, List.of("MemoryStoreContract", "MemoryContract"),
+            StoreCapability.DECISIONS, List.of("DecisionContract"),
             StoreCapability.NOTIFICATIONS, List.of("LifecycleContract"))));
 
     private TestPlan plan;

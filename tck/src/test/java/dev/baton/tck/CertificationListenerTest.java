@@ -26,7 +26,7 @@ class CertificationListenerTest {
     private static final String STORE = "com.example.MyStore";
     private static final List<Class<?>> CONTRACTS = List.of(SnapshotStoreContract.class, LeaseContract.class,
             ListingContract.class, AgentContract.class, RecoveryContract.class, LifecycleContract.class,
-            ProcessContract.class, MemoryStoreContract.class, MemoryContract.class);
+            ProcessContract.class, MemoryStoreContract.class, MemoryContract.class, DecisionContract.class);
 
     private final List<CertificationReport.Suite> suites = new ArrayList<>();
     private final Map<String, Set<Certification.StoreSeen>> recorded = new LinkedHashMap<>();

@@ -27,7 +27,7 @@ class TckSurfaceTest {
 
     private static final List<Class<?>> CONTRACTS = List.of(SnapshotStoreContract.class, LeaseContract.class,
             ListingContract.class, AgentContract.class, RecoveryContract.class, LifecycleContract.class,
-            ProcessContract.class, MemoryStoreContract.class, MemoryContract.class);
+            ProcessContract.class, MemoryStoreContract.class, MemoryContract.class, DecisionContract.class);
     private static final Set<String> HOOKS = Set.of("openStore", "faults", "storeUrl", "storeProperties", "leaseMillis");
     private static final String GUARD = "testRunnerRunsTheJUnitPlatform";
 

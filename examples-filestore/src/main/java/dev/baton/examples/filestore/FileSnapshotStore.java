@@ -5,6 +5,9 @@ import static dev.baton.examples.filestore.StoreDirectory.fits;
 import static dev.baton.examples.filestore.StoreDirectory.hex;
 
 import dev.baton.StorageException;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -40,6 +43,7 @@ import org.jspecify.annotations.Nullable;
  *                                              the version whose payload file holds its payload
  * DIR/agents/HEX(agentId)/HEX(runId).vN.payload the payload text, verbatim, as written at version N
  * DIR/thread-ids/..., DIR/threads/...          thread memory (see FileMemoryStore)
+ * DIR/decisions/...                            the audit trail of decisions (see FileDecisions)
  * </pre>
  *
  * <ul>
@@ -83,15 +87,27 @@ public final class FileSnapshotStore implements SnapshotStore {
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
 
     /** Due runs: soonest deadline first, ties by run id ascending. */
-    private static final Comparator<RunRow> DUE_ORDER = Comparator.comparing((RunRow r) -> r.expiresAt())
+    private static final Comparator<Row> DUE_ORDER = Comparator.comparing((Row r) -> r.expiresAt())
             .thenComparing(r -> r.runId());
 
     private final StoreDirectory dir;
     private final FileMemoryStore memory;
+    private final FileDecisions decisions;
+    private final RunFiles files;
 
     private FileSnapshotStore(StoreDirectory dir) {
         this.dir = dir;
         this.memory = new FileMemoryStore(dir);
+        this.files = new RunFiles(dir);
+        this.decisions = new FileDecisions(dir);
+        // every call, of any process, first settles the journal of a write a dead process left (FileDecisions)
+        dir.beforeWork(() -> {
+            decisions.settle(runId -> {
+                Row row = fits(runId) ? files.row(runId) : null;
+                return row == null ? null : row.version();
+            });
+            return null;
+        });
     }
 
     /** Opens (creating it if needed) the store in {@code directory}, waiting at most 10 s for its lock. */
@@ -120,9 +136,9 @@ public final class FileSnapshotStore implements SnapshotStore {
         dir.checkFits("runId", s.runId());
         dir.checkFits("agentId", s.agentId());
         return dir.locked("insert", s.runId(), () -> {
-            if (row(s.runId()) != null) return false;
-            StoreDirectory.write(idFile(s.runId()), hex(s.agentId()).getBytes(StandardCharsets.US_ASCII));
-            writeRun(s);
+            if (files.row(s.runId()) != null) return false;
+            StoreDirectory.write(files.idFile(s.runId()), hex(s.agentId()).getBytes(StandardCharsets.US_ASCII));
+            files.writeRun(s);
             return true;
         });
     }
@@ -134,8 +150,8 @@ public final class FileSnapshotStore implements SnapshotStore {
             return Optional.empty();
         }
         return dir.locked("find", runId, () -> {
-            RunRow row = row(runId);
-            return row == null ? Optional.empty() : Optional.of(row.snapshot(payload(row)));
+            Row row = files.row(runId);
+            return row == null ? Optional.empty() : Optional.of(row.snapshot(files.payload(row)));
         });
     }
 
@@ -143,10 +159,10 @@ public final class FileSnapshotStore implements SnapshotStore {
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
         dir.checkFits("runId", replacement.runId());
         return dir.locked("compare-and-set", replacement.runId(), () -> {
-            RunRow cur = row(replacement.runId());
+            Row cur = files.row(replacement.runId());
             if (cur == null || cur.version() != expectedVersion) return false;
-            writeRun(replacement);
-            if (cur.payloadVersion() != replacement.version()) Files.deleteIfExists(payloadFile(cur));
+            files.writeRun(replacement);
+            if (cur.payloadVersion() != replacement.version()) Files.deleteIfExists(files.payloadFile(cur));
             return true;
         });
     }
@@ -159,12 +175,12 @@ public final class FileSnapshotStore implements SnapshotStore {
             return false;
         }
         return dir.locked("renew-lease", runId, () -> {
-            RunRow cur = row(runId);
+            Row cur = files.row(runId);
             if (cur == null || cur.version() != expectedVersion || !cur.status().equals(RunStatus.RESUMING.name())
                     || !owner.equals(cur.leaseOwner())) {
                 return false;
             }
-            StoreDirectory.write(rowFile(cur.agentId(), runId), JSON.writeValueAsBytes(cur.renewed(newExpiry)));
+            StoreDirectory.write(files.rowFile(cur.agentId(), runId), JSON.writeValueAsBytes(cur.renewed(newExpiry)));
             return true;
         });
     }
@@ -176,13 +192,94 @@ public final class FileSnapshotStore implements SnapshotStore {
             return false;
         }
         return dir.locked("delete", runId, () -> {
-            RunRow cur = row(runId);
+            Row cur = files.row(runId);
             if (cur == null || cur.version() != expectedVersion) return false;
-            Files.delete(rowFile(cur.agentId(), runId));   // the commit point
-            Files.deleteIfExists(payloadFile(cur));
-            Files.deleteIfExists(idFile(runId));
+            Files.delete(files.rowFile(cur.agentId(), runId));   // the commit point
+            Files.deleteIfExists(files.payloadFile(cur));
+            Files.deleteIfExists(files.idFile(runId));
             return true;
         });
+    }
+
+    /**
+     * Under the lock: the journal of the records, the compare-and-set (its row file is the commit point), then the
+     * record files (see {@link FileDecisions}).
+     */
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> records) {
+        dir.checkFits("runId", replacement.runId());
+        checkRecords(replacement.agentId(), replacement.runId(), records);
+        return dir.locked("compare-and-set", replacement.runId(), () -> {
+            Row cur = files.row(replacement.runId());
+            if (cur == null || cur.version() != expectedVersion || decisions.taken(records)) return false;
+            FileDecisions.Journal journal = decisions.begin(replacement.runId(), false, replacement.version(), records);
+            files.writeRun(replacement);
+            if (cur.payloadVersion() != replacement.version()) Files.deleteIfExists(files.payloadFile(cur));
+            decisions.complete(journal);
+            return true;
+        });
+    }
+
+    /** Under the lock: the journal of the records, the delete (the row file's deletion is the commit point), the record files. */
+    @Override
+    public boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
+        if (!fits(runId)) {
+            dir.checkOpen("delete");
+            return false;
+        }
+        return dir.locked("delete", runId, () -> {
+            Row cur = files.row(runId);
+            if (cur == null || cur.version() != expectedVersion) return false;
+            checkRecords(cur.agentId(), runId, records);
+            if (decisions.taken(records)) return false;
+            FileDecisions.Journal journal = decisions.begin(runId, true, expectedVersion, records);
+            Files.delete(files.rowFile(cur.agentId(), runId));   // the commit point
+            Files.deleteIfExists(files.payloadFile(cur));
+            Files.deleteIfExists(files.idFile(runId));
+            decisions.complete(journal);
+            return true;
+        });
+    }
+
+    /** Reads the agent's record files and filters, sorts and pages them in memory: linear, as an example may be. */
+    @Override
+    public DecisionPage listDecisions(DecisionQuery query) {
+        if (!fits(query.agentId())) {
+            dir.checkOpen("listDecisions");
+            return new DecisionPage(List.of(), false);
+        }
+        return dir.locked("listDecisions", query.runId(), () -> decisions.list(query));
+    }
+
+    /** A point lookup: the key's file names the record. */
+    @Override
+    public Optional<DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+        if (!fits(agentId)) {
+            dir.checkOpen("findDecision");
+            return Optional.empty();
+        }
+        return dir.locked("findDecision", null, () -> Optional.ofNullable(decisions.find(agentId, idempotencyKey)));
+    }
+
+    @Override
+    public int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        Objects.requireNonNull(olderThan, "olderThan");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        if (!fits(agentId)) {
+            dir.checkOpen("purgeDecisions");
+            return 0;
+        }
+        return dir.locked("purgeDecisions", null, () -> decisions.purge(agentId, olderThan, limit));
+    }
+
+    private static void checkRecords(String agentId, String runId, List<DecisionRecord> records) {
+        if (records.isEmpty()) throw new IllegalArgumentException("decisions must not be empty (run " + runId + ")");
+        for (DecisionRecord d : records) {
+            if (!d.agentId().equals(agentId) || !d.runId().equals(runId)) {
+                throw new IllegalArgumentException("decision " + d.decisionId() + " is not of run " + runId + " of agent " + agentId);
+            }
+        }
     }
 
     @Override
@@ -193,7 +290,7 @@ public final class FileSnapshotStore implements SnapshotStore {
         }
         return dir.locked("list", null, () -> {
             List<Listed> matches = new ArrayList<>();
-            for (RunRow row : rows(query.agentId())) {
+            for (Row row : files.rows(query.agentId())) {
                 RunSnapshot head = row.snapshot("");
                 if (query.matches(head)) matches.add(new Listed(row, head));
             }
@@ -205,14 +302,14 @@ public final class FileSnapshotStore implements SnapshotStore {
             int to = query.limit() == null ? matches.size() : (int) Math.min(matches.size(), (long) from + query.limit());
             List<RunSnapshot> page = new ArrayList<>(to - from);
             for (Listed m : matches.subList(from, to)) {
-                page.add(query.withPayload() ? m.row().snapshot(payload(m.row())) : m.head());
+                page.add(query.withPayload() ? m.row().snapshot(files.payload(m.row())) : m.head());
             }
             return new RunPage(page, total);
         });
     }
 
     /** A matching run while a listing sorts and pages: its row, and its snapshot without the payload. */
-    private record Listed(RunRow row, RunSnapshot head) {
+    private record Listed(Row row, RunSnapshot head) {
     }
 
     /** Reads the agent's rows (never a payload), keeps the due ones, soonest deadline first. Payloads are left empty. */
@@ -225,8 +322,8 @@ public final class FileSnapshotStore implements SnapshotStore {
             return List.of();
         }
         return dir.locked("listDue", null, () -> {
-            List<RunRow> due = new ArrayList<>();
-            for (RunRow row : rows(agentId)) {
+            List<Row> due = new ArrayList<>();
+            for (Row row : files.rows(agentId)) {
                 RunSnapshot s = row.snapshot("");
                 if (s.expiresAt() != null && !s.expiresAt().isAfter(now) && s.effectiveStatus(now) == RunStatus.SUSPENDED) {
                     due.add(row);
@@ -246,10 +343,7 @@ public final class FileSnapshotStore implements SnapshotStore {
             dir.checkOpen("listNotificationsDue");
             return List.of();
         }
-        return dir.locked("listNotificationsDue", null, () -> rows(agentId).stream()
-                .filter(r -> r.notifyAt() != null && r.notifyAt() <= now.toEpochMilli())
-                .sorted(Comparator.comparing((RunRow r) -> r.notifyAt()).thenComparing(r -> r.runId()))
-                .limit(limit).map(r -> r.snapshot("")).toList());
+        return dir.locked("listNotificationsDue", null, () -> files.notificationsDue(agentId, now, limit));
     }
 
     /** Rewrites the small row file only, under the store's lock; the version and the payload file stay. */
@@ -261,15 +355,8 @@ public final class FileSnapshotStore implements SnapshotStore {
             dir.checkOpen("update-notification");
             return false;
         }
-        return dir.locked("update-notification", runId, () -> {
-            RunRow cur = row(runId);
-            if (cur == null || cur.version() != expectedVersion || cur.notifyAt() == null
-                    || cur.notifyAt() != expectedNotifyAt.toEpochMilli()) {
-                return false;
-            }
-            StoreDirectory.write(rowFile(cur.agentId(), runId), JSON.writeValueAsBytes(cur.notifying(notifyAt, notifyState)));
-            return true;
-        });
+        return dir.locked("update-notification", runId, () -> files.moveNotification(runId, expectedVersion, expectedNotifyAt,
+                notifyAt, notifyState));
     }
 
     /** This machine's clock: the one clock of every process that can share this store (see the class comment). */
@@ -288,12 +375,13 @@ public final class FileSnapshotStore implements SnapshotStore {
     /**
      * {@link StoreCapability#SHARED} (by processes of one machine), {@link StoreCapability#DURABLE},
      * {@link StoreCapability#STORE_CLOCK} (this machine's clock), {@link StoreCapability#THREAD_MEMORY} and
-     * {@link StoreCapability#NOTIFICATIONS}.
+     * {@link StoreCapability#DECISIONS} (see {@link FileDecisions}) and {@link StoreCapability#NOTIFICATIONS}.
      */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
+                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS,
+                StoreCapability.NOTIFICATIONS);
     }
 
     @Override
@@ -305,55 +393,5 @@ public final class FileSnapshotStore implements SnapshotStore {
     @Override
     public void close() {
         dir.close();
-    }
-
-    // ---------------------------------------------------------------- files
-
-    /** The run's row, or null if there is none. */
-    private @Nullable RunRow row(String runId) throws IOException {
-        byte[] agentHex = StoreDirectory.readIfExists(idFile(runId));
-        if (agentHex == null) return null;
-        // an id file without its row: a crash between the writes of an insert or a delete, i.e. no run
-        return StoreDirectory.readJson(dir.resolve("agents", new String(agentHex, StandardCharsets.US_ASCII), hex(runId) + ".json"),
-                RunRow.class);
-    }
-
-    /** The rows of the agent's runs. */
-    private List<RunRow> rows(String agentId) throws IOException {
-        List<RunRow> rows = new ArrayList<>();
-        Path agentDir = dir.resolve("agents", hex(agentId));
-        if (!Files.isDirectory(agentDir)) return rows;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(agentDir, "*.json")) {
-            for (Path f : files) {
-                RunRow row = StoreDirectory.readJson(f, RunRow.class);
-                if (row != null) rows.add(row);
-            }
-        }
-        return rows;
-    }
-
-    private String payload(RunRow row) throws IOException {
-        byte[] bytes = StoreDirectory.readIfExists(payloadFile(row));
-        if (bytes == null) throw new IOException("the payload file of version " + row.payloadVersion() + " is missing");
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /** Writes the run: first its payload, in a file of its own version, then its row (the commit point). */
-    private void writeRun(RunSnapshot s) throws IOException {
-        RunRow row = RunRow.of(s);
-        StoreDirectory.write(payloadFile(row), s.payload().getBytes(StandardCharsets.UTF_8));
-        StoreDirectory.write(rowFile(s.agentId(), s.runId()), JSON.writeValueAsBytes(row));
-    }
-
-    private Path idFile(String runId) {
-        return dir.resolve("ids", hex(runId));
-    }
-
-    private Path rowFile(String agentId, String runId) {
-        return dir.resolve("agents", hex(agentId), hex(runId) + ".json");
-    }
-
-    private Path payloadFile(RunRow row) {
-        return dir.resolve("agents", hex(row.agentId()), hex(row.runId()) + ".v" + row.payloadVersion() + ".payload");
     }
 }

@@ -67,6 +67,7 @@ final class StoreDirectory {
     private final Duration lockTimeout;
     private final ReentrantLock jvmLock;
     private volatile boolean closed;
+    private volatile @Nullable IoWork<?> beforeWork;
 
     StoreDirectory(Path root, Duration lockTimeout) {
         this.root = root;
@@ -87,6 +88,14 @@ final class StoreDirectory {
 
     void close() {
         closed = true;
+    }
+
+    /**
+     * Work every locked call does first, before its own: settling what a process that died while holding the
+     * lock left half done (the journal of {@link FileDecisions}).
+     */
+    void beforeWork(IoWork<?> work) {
+        this.beforeWork = work;
     }
 
     /** Refuses the call if this handle was closed. */
@@ -113,6 +122,8 @@ final class StoreDirectory {
                     if (!Files.isDirectory(root.resolve("agents"))) {
                         throw new NoSuchFileException(root + " (the store's directory is gone)");
                     }
+                    IoWork<?> first = beforeWork;
+                    if (first != null) first.run();
                     return work.run();
                 } finally {
                     lock.release();

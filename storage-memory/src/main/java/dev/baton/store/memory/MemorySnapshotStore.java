@@ -4,6 +4,9 @@ import dev.baton.StorageException;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
@@ -41,8 +44,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Leases: {@link #renewLease} replaces the run under the same lock as a compare-and-set, with
  * the payload object shared, not copied. {@link #now()} is this JVM's clock, the only clock an
- * in-memory store has; it declares {@link StoreCapability#STORE_CLOCK} and nothing else (it is
- * neither shared between processes nor durable). Closing a handle is idempotent; the closed handle
+ * in-memory store has; it declares {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY},
+ * {@link StoreCapability#DECISIONS} and {@link StoreCapability#NOTIFICATIONS} (it is neither shared between processes nor durable). Closing a handle is idempotent; the closed handle
  * refuses every later call with a {@link StorageException}, while other handles on the same named
  * store go on working.
  *
@@ -60,12 +63,15 @@ public final class MemorySnapshotStore implements SnapshotStore {
         final MemoryRunListing listing = new MemoryRunListing(runs);
         /** The thread memory of this store (and of every handle on the same named store). */
         final InMemoryMemoryStore.Threads threads = new InMemoryMemoryStore.Threads();
+        /** The decision records, under the runs' lock. */
+        final MemoryDecisions decisions = new MemoryDecisions();
     }
 
     private final MemoryRuns runs;
     private final MemoryRunListing listing;
     private final String name;
     private final InMemoryMemoryStore memory;
+    private final MemoryDecisions decisions;
     private volatile boolean closed;
 
     private MemorySnapshotStore(Data data, String name) {
@@ -73,6 +79,7 @@ public final class MemorySnapshotStore implements SnapshotStore {
         this.listing = data.listing;
         this.name = name;
         this.memory = new InMemoryMemoryStore(data.threads, this::checkOpen);
+        this.decisions = data.decisions;
     }
 
     /**
@@ -171,13 +178,92 @@ public final class MemorySnapshotStore implements SnapshotStore {
     }
 
     /**
-     * {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY} and
-     * {@link StoreCapability#NOTIFICATIONS}: the store is neither
-     * shared between processes nor durable.
+     * {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY}, {@link StoreCapability#DECISIONS}
+     * and {@link StoreCapability#NOTIFICATIONS}: the store is neither shared between processes nor durable.
      */
     @Override
     public Set<StoreCapability> capabilities() {
-        return Set.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
+        return Set.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS,
+                StoreCapability.NOTIFICATIONS);
+    }
+
+    /** The run's change and the records under one write lock: both or neither. */
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> records) {
+        checkOpen("compare-and-set");
+        checkRecords(replacement.runId(), records);
+        runs.lock.writeLock().lock();
+        try {
+            RunSnapshot current = runs.byId.get(replacement.runId());
+            if (current == null || current.version() != expectedVersion || !decisions.canAdd(records)) return false;
+            runs.remove(current);
+            runs.put(replacement);
+            decisions.add(records);
+            return true;
+        } finally {
+            runs.lock.writeLock().unlock();
+        }
+    }
+
+    /** The delete and the records under one write lock: both or neither. */
+    @Override
+    public boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
+        checkOpen("delete");
+        checkRecords(runId, records);
+        runs.lock.writeLock().lock();
+        try {
+            RunSnapshot current = runs.byId.get(runId);
+            if (current == null || current.version() != expectedVersion || !decisions.canAdd(records)) return false;
+            runs.remove(current);
+            decisions.add(records);
+            return true;
+        } finally {
+            runs.lock.writeLock().unlock();
+        }
+    }
+
+    private static void checkRecords(String runId, List<DecisionRecord> records) {
+        if (records.isEmpty()) throw new IllegalArgumentException("no decision records for run '" + runId + "'");
+        for (DecisionRecord r : records) {
+            if (!r.runId().equals(runId)) {
+                throw new IllegalArgumentException("a record of run '" + r.runId() + "' in a write of run '" + runId + "'");
+            }
+        }
+    }
+
+    /** Walks the index of the most selective filter (run, thread, resource, actor, else the agent's), newest first. */
+    @Override
+    public DecisionPage listDecisions(DecisionQuery query) {
+        checkOpen("listDecisions");
+        runs.lock.readLock().lock();
+        try {
+            return decisions.list(query);
+        } finally {
+            runs.lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public Optional<DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        checkOpen("findDecision");
+        runs.lock.readLock().lock();
+        try {
+            return decisions.find(agentId, idempotencyKey);
+        } finally {
+            runs.lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        checkOpen("purgeDecisions");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        runs.lock.writeLock().lock();
+        try {
+            return decisions.purge(agentId, olderThan, limit);
+        } finally {
+            runs.lock.writeLock().unlock();
+        }
     }
 
     @Override

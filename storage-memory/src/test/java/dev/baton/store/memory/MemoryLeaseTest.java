@@ -15,12 +15,12 @@ class MemoryLeaseTest extends LeaseContract {
     }
 
     @Test
-    void theInMemoryStoreHasAClockThreadMemoryAndNotificationsButIsNeitherSharedNorDurable() {
+    void theInMemoryStoreHasAClockThreadMemoryDecisionsAndNotificationsButIsNeitherSharedNorDurable() {
         try (SnapshotStore store = openStore(); SnapshotStore privateStore = SnapshotStores.open("memory:")) {
             assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY,
-                    StoreCapability.NOTIFICATIONS);
+                    StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
             assertThat(privateStore.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK,
-                    StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
+                    StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
         }
     }
 }

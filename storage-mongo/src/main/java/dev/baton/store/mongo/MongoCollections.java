@@ -6,21 +6,27 @@ import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.IndexModel;
+import java.util.ArrayList;
+import java.util.List;
 import org.bson.Document;
 
 /**
  * The collections of one {@link MongoSnapshotStore}, opened on its client: the runs' (named by the
- * user) and the thread memory's two, named after it ({@code <runs>_threads}, {@code <runs>_messages}),
+ * user), the thread memory's two and the audit trail's, named after it ({@code <runs>_threads},
+ * {@code <runs>_messages}, {@code <runs>_decisions}),
  * all with the driver's default codecs, read from the primary and written with the store's write
  * concern; and the {@code admin} database, whose {@code hello} tells the server's clock. Opening them
  * creates, and checks, their indexes ({@link MongoIndexes}).
  */
 record MongoCollections(MongoCollection<Document> runs, MongoCollection<Document> threads,
-                        MongoCollection<Document> messages, MongoDatabase admin) {
+                        MongoCollection<Document> messages, MongoCollection<Document> decisions, MongoDatabase admin) {
 
     /** The thread memory's collections are named after the runs' collection: {@code <runs>_threads}, {@code <runs>_messages}. */
     static final String THREADS_SUFFIX = "_threads";
     static final String MESSAGES_SUFFIX = "_messages";
+    /** The audit trail's collection: {@code <runs>_decisions}. */
+    static final String DECISIONS_SUFFIX = "_decisions";
 
     /**
      * Opens the collections of a store on {@code database.runs} and creates their indexes if missing.
@@ -39,10 +45,14 @@ record MongoCollections(MongoCollection<Document> runs, MongoCollection<Document
         WriteConcern concern = runCollection.getWriteConcern();
         MongoCollection<Document> threads = sibling(client, database, runs + THREADS_SUFFIX, concern);
         MongoCollection<Document> messages = sibling(client, database, runs + MESSAGES_SUFFIX, concern);
-        MongoIndexes.ensure(access, runCollection, MongoIndexes.runIndexes());
+        MongoCollection<Document> decisions = sibling(client, database, runs + DECISIONS_SUFFIX, concern);
+        List<IndexModel> runIndexes = new ArrayList<>(MongoIndexes.runIndexes());
+        runIndexes.add(MongoDecisions.pendingIndex());
+        MongoIndexes.ensure(access, runCollection, runIndexes);
+        MongoIndexes.ensure(access, decisions, DecisionDocuments.indexes());
         MongoIndexes.ensure(access, threads, MongoMemoryStore.threadIndexes());
         MongoIndexes.ensure(access, messages, MongoMemoryStore.messageIndexes());
-        return new MongoCollections(runCollection, threads, messages, admin);
+        return new MongoCollections(runCollection, threads, messages, decisions, admin);
     }
 
     /** Another collection of the store's database, with the same codecs, read preference and write concern as the runs. */

@@ -2,31 +2,26 @@ package dev.baton.store.mongo;
 
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
-import static dev.baton.store.mongo.RunDocuments.EXPIRES_AT;
 import static dev.baton.store.mongo.RunDocuments.FIELDS;
 import static dev.baton.store.mongo.RunDocuments.ID;
 import static dev.baton.store.mongo.RunDocuments.LEASE_EXPIRES_AT;
 import static dev.baton.store.mongo.RunDocuments.LEASE_OWNER;
-import static dev.baton.store.mongo.RunDocuments.PAYLOAD;
 import static dev.baton.store.mongo.RunDocuments.STATUS;
-import static dev.baton.store.mongo.RunDocuments.SUMMARY;
-import static dev.baton.store.mongo.RunDocuments.SUSPENDED_AT;
 import static dev.baton.store.mongo.RunDocuments.VERSION;
-import static dev.baton.store.mongo.RunDocuments.date;
 
-import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
-import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Updates;
 import dev.baton.InvalidOptionException;
 import dev.baton.StorageException;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -88,7 +83,9 @@ import org.jspecify.annotations.Nullable;
  * {@code docs/stores/mongodb.md}.
  *
  * <p>Capabilities: {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE},
- * {@link StoreCapability#STORE_CLOCK} and {@link StoreCapability#THREAD_MEMORY}.
+ * {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY} and
+ * {@link StoreCapability#DECISIONS} (the audit trail, in {@code <runs>_decisions}; see {@link MongoDecisions}
+ * for how a record is written atomically with its run's change without transactions).
  *
  * <p>Thread-safe: one store (and its {@link #memory()}) serves every thread of a process, on the
  * client's connection pool. Whoever opened the store closes it: {@link #close()} closes a client the
@@ -108,14 +105,16 @@ public final class MongoSnapshotStore implements SnapshotStore {
     /** MongoDB's error code for a command the server does not know. */
     static final int COMMAND_NOT_FOUND = 59;
 
+    /** What {@link #find} reads: a run's fields, and the mark of a tombstone. */
+    private static final Bson FIND_FIELDS = Projections.fields(FIELDS, Projections.include(MongoDecisions.TOMBSTONE));
+
     private final MongoAccess access;
     private final MongoCollection<Document> collection;
-    private final MongoDatabase admin;
+    private final MongoClock clock;
     private final MongoRunListing listing;
     private final MongoMemoryStore memory;
+    private final MongoDecisions decisions;
     private final @Nullable MongoClient ownedClient;
-    /** False once the server answered that it does not know {@code hello}: ask {@code isMaster} instead. */
-    private volatile boolean helloKnown = true;
 
     private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
                                String description, WriteConcernLevel writeConcern) {
@@ -123,9 +122,11 @@ public final class MongoSnapshotStore implements SnapshotStore {
         this.access = new MongoAccess(description);
         MongoCollections collections = MongoCollections.open(access, client, database, collectionName, writeConcern);
         this.collection = collections.runs();
-        this.admin = collections.admin();
+        this.clock = new MongoClock(access, collections.admin());
         this.listing = new MongoRunListing(access, collection);
         this.memory = new MongoMemoryStore(access, collections.threads(), collections.messages());
+        this.decisions = new MongoDecisions(access, collection, collections.decisions());
+        decisions.catchUp();
     }
 
     /**
@@ -212,15 +213,20 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot snapshot) {
+        return insert(snapshot, true);
+    }
+
+    private boolean insert(RunSnapshot snapshot, boolean clearTombstone) {
         access.checkOpen("insert");
         Document doc = RunDocuments.toDocument(snapshot);
         try {
             collection.insertOne(doc);
             return true;
         } catch (MongoWriteException e) {
-            // _id is the only unique index, so a duplicate key means exactly "this run exists"
+            // _id is the only unique index, so a duplicate key means "this run exists", unless it is the
+            // tombstone of a deleted run whose records a crash kept from being copied: copy them, then insert
             if (e.getError().getCode() == DUPLICATE_KEY) {
-                return false;
+                return clearTombstone && decisions.clearTombstone(snapshot.runId()) && insert(snapshot, false);
             }
             throw access.failure("insert", snapshot.runId(), e);
         } catch (MongoException e) {
@@ -230,30 +236,54 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        Document doc = access.run("find", runId, () -> collection.find(eq(ID, runId)).projection(FIELDS).first());
-        return Optional.ofNullable(doc).map(RunDocuments::fromDocument);
+        // a deleted run's tombstone (MongoDecisions), which a crash may have left, is no run
+        Document doc = access.run("find", runId, () -> collection.find(eq(ID, runId)).projection(FIND_FIELDS).first());
+        if (doc == null || doc.containsKey(MongoDecisions.TOMBSTONE)) return Optional.empty();
+        return Optional.of(RunDocuments.fromDocument(doc));
     }
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
         Bson filter = and(eq(ID, replacement.runId()), eq(VERSION, expectedVersion));
-        // runId, agentId, threadId, resourceId and createdAt never change (SPI contract): set only the rest
-        Bson update = Updates.combine(
-                Updates.set(STATUS, replacement.status().name()),
-                Updates.set(SUSPENDED_AT, Date.from(replacement.suspendedAt())),
-                Updates.set(VERSION, replacement.version()),
-                Updates.set(LEASE_OWNER, replacement.leaseOwner()),
-                Updates.set(LEASE_EXPIRES_AT, date(replacement.leaseExpiresAt())),
-                Updates.set(PAYLOAD, replacement.payload()),
-                Updates.set(EXPIRES_AT, date(replacement.expiresAt())),
-                Updates.set(SUMMARY, replacement.summary()),
-                Updates.set(RunDocuments.NOTIFY_AT, date(replacement.notifyAt())),
-                Updates.set(RunDocuments.NOTIFY_STATE, replacement.notifyState()));
         // the projection keeps the (possibly megabytes large) old payload off the wire
         FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
         Document before = access.run("compare-and-set", replacement.runId(),
-                () -> collection.findOneAndUpdate(filter, update, options));
+                () -> collection.findOneAndUpdate(filter, RunDocuments.replacing(replacement), options));
         return before != null;
+    }
+
+    /**
+     * The compare-and-set's one {@code findOneAndUpdate}, which also pushes the records onto the run document's
+     * pending list; then the records are copied to {@code <runs>_decisions} (see {@link MongoDecisions}).
+     */
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> decisions) {
+        MongoDecisions.checkRecords(replacement.agentId(), replacement.runId(), decisions);
+        return this.decisions.compareAndSet(replacement.runId(), expectedVersion, RunDocuments.replacing(replacement), decisions);
+    }
+
+    /** One {@code findOneAndReplace} of the run by a tombstone holding the records, which are then copied out. */
+    @Override
+    public boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
+        Objects.requireNonNull(runId, "runId");
+        MongoDecisions.checkRecords(decisions.isEmpty() ? "" : decisions.get(0).agentId(), runId, decisions);
+        return this.decisions.delete(runId, expectedVersion, decisions);
+    }
+
+    /** One {@code find} on the index of the query's shape, newest first, {@code limit + 1} documents. */
+    @Override
+    public DecisionPage listDecisions(DecisionQuery query) {
+        return decisions.list(query);
+    }
+
+    @Override
+    public Optional<DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        return decisions.find(agentId, idempotencyKey);
+    }
+
+    @Override
+    public int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        return decisions.purge(agentId, olderThan, limit);
     }
 
     /**
@@ -277,29 +307,14 @@ public final class MongoSnapshotStore implements SnapshotStore {
      */
     @Override
     public Instant now() {
-        Document reply = access.run("reading the clock", null, () -> {
-            if (helloKnown) {
-                try {
-                    return admin.runCommand(new Document("hello", 1), ReadPreference.primary());
-                } catch (MongoCommandException e) {
-                    if (e.getErrorCode() != COMMAND_NOT_FOUND) throw e;
-                    helloKnown = false;
-                }
-            }
-            return admin.runCommand(new Document("isMaster", 1), ReadPreference.primary());
-        });
-        Object localTime = reply.get("localTime");
-        if (!(localTime instanceof Date date)) {
-            throw new StorageException(access.description + ": the server's hello reply has no localTime (" + localTime + ")");
-        }
-        return date.toInstant();
+        return clock.now();
     }
 
-    /** Shared, durable, with the server's clock, thread memory and notifications. */
+    /** Shared, durable, with the server's clock, thread memory, decisions and notifications. */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
+                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
     }
 
     /**

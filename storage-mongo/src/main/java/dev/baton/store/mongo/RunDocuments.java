@@ -1,6 +1,7 @@
 package dev.baton.store.mongo;
 
 import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Updates;
 import dev.baton.SnapshotFormatException;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
@@ -119,6 +120,24 @@ final class RunDocuments {
                 .summary(d.getString(SUMMARY))
                 .notification(notify == null ? null : notify.toInstant(), d.getString(NOTIFY_STATE))
                 .build();
+    }
+
+    /**
+     * The update a compare-and-set to {@code s} makes: every field but those that never change (runId, agentId,
+     * threadId, resourceId, createdAt: SPI contract).
+     */
+    static Bson replacing(RunSnapshot s) {
+        return Updates.combine(
+                Updates.set(STATUS, s.status().name()),
+                Updates.set(SUSPENDED_AT, Date.from(s.suspendedAt())),
+                Updates.set(VERSION, s.version()),
+                Updates.set(LEASE_OWNER, s.leaseOwner()),
+                Updates.set(LEASE_EXPIRES_AT, date(s.leaseExpiresAt())),
+                Updates.set(PAYLOAD, s.payload()),
+                Updates.set(EXPIRES_AT, date(s.expiresAt())),
+                Updates.set(SUMMARY, s.summary()),
+                Updates.set(NOTIFY_AT, date(s.notifyAt())),
+                Updates.set(NOTIFY_STATE, s.notifyState()));
     }
 
     /** A nullable instant as a BSON date. */

@@ -29,6 +29,11 @@ final class LuaScript {
         return new LuaScript(name, withCommon ? resource("common.lua") + "\n" + body : body);
     }
 
+    /** Loads {@code name}.lua, preceded by common.lua and decisions.lua (the audit trail's keys and helpers). */
+    static LuaScript loadWithDecisions(String name) {
+        return new LuaScript(name, resource("common.lua") + "\n" + resource("decisions.lua") + "\n" + resource(name + ".lua"));
+    }
+
     String name() {
         return name;
     }

@@ -20,6 +20,10 @@ import org.jspecify.annotations.Nullable;
  * PREFIX:{HEX(agentId)}:lease:lapsed     zset of RESUMING runIds filed as expired, score leaseExpiresAt
  * PREFIX:{HEX(agentId)}:due              zset of runIds with a deadline, score expiresAt
  * PREFIX:{HEX(agentId)}:notify           zset of runIds with a notification due, score notifyAt
+ * PREFIX:{HEX(agentId)}:dec:h:HEX(decisionId)   hash: every DecisionRecord field (decisions.lua)
+ * PREFIX:{HEX(agentId)}:dec:a             zset of decisionIds, score decidedAt; also per
+ *   dec:run:HEX(runId), dec:t:HEX(threadId), dec:r:HEX(resourceId), dec:u:HEX(actor)
+ * PREFIX:{HEX(agentId)}:dec:k:HEX(key)    string: the decisionId that carries an idempotency key
  *
  * PREFIX:m:id:{HEX(threadId)}            string: nonce + OWNER, which slot holds the thread
  * PREFIX:m:{OWNER}:th:HEX(threadId)      hash: the thread's fields, its message counter (seq) and nonce (rsv)

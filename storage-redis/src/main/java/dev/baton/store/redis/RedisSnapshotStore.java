@@ -1,6 +1,9 @@
 package dev.baton.store.redis;
 
 import dev.baton.StorageException;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -59,8 +62,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Durability is Redis's: without AOF or RDB snapshots suspended runs are lost when Redis
  * restarts; the store logs a warning at open when it sees such a server. It declares
- * {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE}, {@link StoreCapability#STORE_CLOCK}
- * and {@link StoreCapability#THREAD_MEMORY}.
+ * {@link StoreCapability#SHARED}, {@link StoreCapability#DURABLE}, {@link StoreCapability#STORE_CLOCK},
+ * {@link StoreCapability#THREAD_MEMORY} and {@link StoreCapability#DECISIONS} (the audit trail: see
+ * {@link RedisDecisions}; a decision is written by the same script as the run's change).
  *
  * <p>Thread-safe: one store (and its {@link #memory()}) serves every thread of a process, on one
  * thread-safe Lettuce connection of its own. Whoever opened the store closes it: {@link #close()}
@@ -93,6 +97,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private final RunHashes hashes;
     private final RedisRunListing listing;
     private final RedisMemoryStore memory;
+    private final RedisDecisions decisions;
 
     private RedisSnapshotStore(RedisConnection connection, RedisKeys keys) {
         this.connection = connection;
@@ -102,6 +107,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
         this.hashes = new RunHashes(access.description);
         this.listing = new RedisRunListing(access, hashes);
         this.memory = new RedisMemoryStore(access);
+        this.decisions = new RedisDecisions(access);
         connection.checkPersistence(access);
     }
 
@@ -255,6 +261,42 @@ public final class RedisSnapshotStore implements SnapshotStore {
         });
     }
 
+    /** One script (dcas.lua): the compare-and-set of cas.lua and the records, in the agent's key space; both or nothing. */
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> decisions) {
+        return this.decisions.compareAndSet(expectedVersion, replacement, decisions);
+    }
+
+    /** One script (ddelete.lua): the delete of delete.lua and the records, which stay after the run; both or nothing. */
+    @Override
+    public boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
+        return access.call("delete", runId, () -> {
+            String agentId = agentOf(runId);
+            if (agentId == null) return false;
+            RedisDecisions.check(agentId, runId, decisions);
+            String nonce = this.decisions.delete(agentId, runId, expectedVersion, decisions);
+            if (nonce == null) return false;
+            SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {keys.lookup(runId)}, nonce + agentId, "");
+            return true;
+        });
+    }
+
+    /** One script (dlist.lua): a rank range of the most selective decision index the query names. */
+    @Override
+    public DecisionPage listDecisions(DecisionQuery query) {
+        return decisions.list(query);
+    }
+
+    @Override
+    public Optional<DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        return decisions.find(agentId, idempotencyKey);
+    }
+
+    @Override
+    public int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        return decisions.purge(agentId, olderThan, limit);
+    }
+
     /** One script on the run's hash and indexes (renew.lua); the payload is neither read nor sent. */
     @Override
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
@@ -282,11 +324,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
         });
     }
 
-    /** Shared, durable (as far as the server's persistence settings make it), with the server's clock, thread memory and notifications. */
+    /** Shared, durable (as far as the server's persistence settings make it), with the server's clock, thread memory, decisions
+     * and notifications. */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
+                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
     }
 
     @Override

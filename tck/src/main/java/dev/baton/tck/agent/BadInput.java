@@ -86,10 +86,18 @@ public abstract class BadInput extends AgentRules {
         Agent agent = agent();
         AgentResult r = suspendForApproval(agent, "t", "u");
         agent.approveToolCall(r.runId(), onlyCallId(r)).result();
-        assertThatThrownBy(() -> agent.declineToolCall(r.runId(), onlyCallId(r)))
-                .isInstanceOf(RunNotFoundException.class).hasMessageContaining("No snapshot found");
+        if (store.capabilities().contains(dev.baton.store.StoreCapability.DECISIONS)) {
+            // the store kept the decision: it says who decided and that the run has ended (rule D8)
+            assertThatThrownBy(() -> agent.declineToolCall(r.runId(), onlyCallId(r)))
+                    .isInstanceOf(dev.baton.AlreadyDecidedException.class).hasMessageContaining("approve").hasMessageContaining("ended");
+        } else {
+            assertThatThrownBy(() -> agent.declineToolCall(r.runId(), onlyCallId(r)))
+                    .isInstanceOf(RunNotFoundException.class).hasMessageContaining("No snapshot found");
+        }
         assertThatThrownBy(() -> agent.approveToolCall(r.runId(), onlyCallId(r)))
-                .isInstanceOf(RunNotFoundException.class);
+                .isInstanceOf(store.capabilities().contains(dev.baton.store.StoreCapability.DECISIONS)
+                        ? dev.baton.AlreadyDecidedException.class : RunNotFoundException.class);
+        assertThatThrownBy(() -> agent.approveToolCall("no-such-run", onlyCallId(r))).isInstanceOf(RunNotFoundException.class);
         assertThat(bookings).hasValue(1);
     }
 

@@ -56,8 +56,9 @@ public abstract class Leases extends AgentRules {
         // the approval was recorded when it was claimed: nothing waits for a human, the run is continued
         assertThat(listed.runs().get(0).toolCalls()).isEmpty();
         assertThat(listed.runs().get(0).interruption()).contains("server-a").contains("lapsed");
+        // the approval was recorded before the crash: a second one says so, and names continueRun (rule D8)
         assertThatThrownBy(() -> second.approveToolCall(r.runId(), onlyCallId(r)))
-                .isInstanceOf(dev.baton.ToolCallNotFoundException.class);
+                .isInstanceOf(dev.baton.AlreadyDecidedException.class).hasMessageContaining("continueRun");
         assertThat(second.continueRun(r.runId()).result().outcome()).isEqualTo(RunOutcome.COMPLETED);
         // the old holder wakes up: its claim is gone, so it must not run the tool again
         AgentResult late = abandoned.result();

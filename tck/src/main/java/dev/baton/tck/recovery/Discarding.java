@@ -49,6 +49,10 @@ public abstract class Discarding extends RecoveryRules {
         AgentStream resuming = agent.approveToolCall(r.runId(), callId(r));
         assertThatThrownBy(() -> agent.discardRun(r.runId())).isInstanceOf(RunNotSuspendedException.class);
         assertThat(resuming.result().outcome()).isEqualTo(RunOutcome.COMPLETED);
-        assertThatThrownBy(() -> agent.discardRun(r.runId())).isInstanceOf(dev.baton.RunNotFoundException.class);
+        // a store that keeps decisions says who ended it (rule D8); another one does not know the run any more
+        assertThatThrownBy(() -> agent.discardRun(r.runId())).isInstanceOf(
+                store.capabilities().contains(dev.baton.store.StoreCapability.DECISIONS)
+                        ? dev.baton.AlreadyDecidedException.class : dev.baton.RunNotFoundException.class);
+        assertThatThrownBy(() -> agent.discardRun("no-such-run")).isInstanceOf(dev.baton.RunNotFoundException.class);
     }
 }

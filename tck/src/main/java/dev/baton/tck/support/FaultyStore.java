@@ -182,6 +182,36 @@ public final class FaultyStore implements SnapshotStore {
         return write("delete", runId, "", "", () -> store.delete(runId, expectedVersion));
     }
 
+    /** Compare-and-set with decision records: one write, counted and crashable like the others. */
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot s, List<dev.baton.store.DecisionRecord> decisions) {
+        return write("compare-and-set+decision", s.runId(), s.status().name(), s.payload(),
+                () -> store.compareAndSet(expectedVersion, s, decisions));
+    }
+
+    /** Delete with decision records: one write, counted and crashable like the others. */
+    @Override
+    public boolean delete(String runId, long expectedVersion, List<dev.baton.store.DecisionRecord> decisions) {
+        return write("delete+decision", runId, "", "", () -> store.delete(runId, expectedVersion, decisions));
+    }
+
+    @Override
+    public dev.baton.store.DecisionPage listDecisions(dev.baton.store.DecisionQuery query) {
+        alive();
+        return store.listDecisions(query);
+    }
+
+    @Override
+    public Optional<dev.baton.store.DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        alive();
+        return store.findDecision(agentId, idempotencyKey);
+    }
+
+    @Override
+    public int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        return write("purge-decisions", agentId, "", "", () -> store.purgeDecisions(agentId, olderThan, limit));
+    }
+
     @Override
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
         return write("renew-lease", runId, "RESUMING", "", () -> store.renewLease(runId, expectedVersion, owner, newExpiry));

@@ -1,0 +1,186 @@
+package dev.baton.tck.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.AlreadyDecidedException;
+import dev.baton.DecisionConflictException;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentEvent;
+import dev.baton.agent.AgentResult;
+import dev.baton.agent.AgentRunToolCall;
+import dev.baton.agent.AgentStream;
+import dev.baton.agent.ApproveOptions;
+import dev.baton.agent.CallDigest;
+import dev.baton.agent.DecisionOptions;
+import dev.baton.agent.DeclineOptions;
+import dev.baton.agent.ExpiryPolicy;
+import dev.baton.agent.RunOutcome;
+import dev.baton.model.Message;
+import dev.baton.store.DecisionKind;
+import dev.baton.store.DecisionRecord;
+import dev.baton.store.RunSnapshot;
+import dev.baton.tck.support.StoreUnderTest;
+import dev.baton.tool.InvalidToolInputException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Rules of {@code DecisionContract}: see the contract's nested class of this name. Not API. */
+public abstract class Recording extends DecisionRules {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * For the contract's {@code @Nested} class of this name.
+     *
+     * @param storeUnderTest the store under test, as the contract's {@code openStore()} opens it
+     */
+    protected Recording(StoreUnderTest storeUnderTest) {
+        super(storeUnderTest);
+    }
+
+    @Test
+    void anApprovalIsRecordedWithWhoWhenWhereWhyAndTheDigests() {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-1", "u-1");
+        AgentRunToolCall call = r.waitingCalls().get(0);
+        assertThat(call.digest()).isEqualTo(CallDigest.of("charge", call.args(), null)).hasSize(64);
+        AgentStream s = agent.approveToolCall(r.runId(), call.toolCallId(),
+                ApproveOptions.builder().actor("alice").reason("looks right").digest(call.digest()).build());
+        assertThat(s.result().outcome()).isEqualTo(RunOutcome.COMPLETED);
+        List<DecisionRecord> records = recordsOf(r.runId());
+        assertThat(records).hasSize(1);
+        DecisionRecord d = records.get(0);
+        assertThat(d.kind()).isEqualTo(DecisionKind.APPROVE);
+        assertThat(d.actor()).isEqualTo("alice");
+        assertThat(d.reason()).isEqualTo("looks right");
+        assertThat(d.decidedAt()).isEqualTo(clock.instant());
+        assertThat(d.instanceId()).isEqualTo("tck-" + agentId);
+        assertThat(d.agentId()).isEqualTo(agentId);
+        assertThat(d.threadId()).isEqualTo("t-1");
+        assertThat(d.resourceId()).isEqualTo("u-1");
+        assertThat(d.toolCallId()).isEqualTo(call.toolCallId());
+        assertThat(d.toolName()).isEqualTo("charge");
+        assertThat(d.argsDigestBefore()).isEqualTo(call.digest());
+        assertThat(d.argsDigestAfter()).isEqualTo(call.digest());
+        assertThat(s.decision()).contains(d);
+        assertThat(store.find(r.runId())).as("the run ended; its record stays").isEmpty();
+    }
+
+    @Test
+    void anEditedApprovalRunsTheEditedInputAndTellsTheModelAndTheEvents() throws Exception {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-2", "u-2");
+        AgentRunToolCall call = r.waitingCalls().get(0);
+        JsonNode edited = JSON.readTree("{\"amount\":5}");
+        AgentResult done = agent.approveToolCall(r.runId(), call.toolCallId(),
+                ApproveOptions.builder().actor("alice").args(edited).digest(call.digest()).build()).result();
+        assertThat(done.outcome()).isEqualTo(RunOutcome.COMPLETED);
+        assertThat(chargedWith).containsExactly(java.util.Map.of("amount", 5));
+        assertThat(done.eventTypes().subList(0, 3)).containsExactly("start", "tool-call-approved", "tool-result");
+        AgentEvent.ToolCallApproved approved = (AgentEvent.ToolCallApproved) done.events().get(1);
+        assertThat(approved.proposedArgs()).isEqualTo(JSON.readTree("{\"amount\":10}"));
+        assertThat(approved.approvedArgs()).isEqualTo(edited);
+        assertThat(approved.actor()).isEqualTo("alice");
+        Message.ToolResult told = modelInputs.get(modelInputs.size() - 1).stream()
+                .filter(m -> m instanceof Message.ToolResult).map(m -> (Message.ToolResult) m).reduce((a, b) -> b).orElseThrow();
+        assertThat(told.result().get("approvedArgs")).isEqualTo(edited);
+        assertThat(told.result().get("note").asText()).contains("A person edited the arguments");
+        assertThat(told.result().get("result")).isEqualTo(JSON.readTree("{\"charged\":5}"));
+        DecisionRecord d = recordsOf(r.runId()).get(0);
+        assertThat(d.kind()).isEqualTo(DecisionKind.EDIT);
+        assertThat(d.argsDigestBefore()).isEqualTo(call.digest());
+        assertThat(d.argsDigestAfter()).isEqualTo(CallDigest.of("charge", edited, null)).isNotEqualTo(call.digest());
+    }
+
+    @Test
+    void aBadEditIsRefusedNamingTheFieldAndTheRuleAndNothingChanges() throws Exception {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-3", "u-3");
+        RunSnapshot before = store.find(r.runId()).orElseThrow();
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId(r),
+                ApproveOptions.builder().args(JSON.readTree("{\"amount\":0}")).build()))
+                .isInstanceOf(InvalidToolInputException.class).hasMessageContaining("'amount'").hasMessageContaining("minimum");
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId(r),
+                ApproveOptions.builder().args(JSON.readTree("{\"amount\":\"ten\"}")).build()))
+                .isInstanceOf(InvalidToolInputException.class).hasMessageContaining("'amount'").hasMessageContaining("integer");
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId(r),
+                ApproveOptions.builder().args(JSON.readTree("{}")).build()))
+                .isInstanceOf(InvalidToolInputException.class).hasMessageContaining("'amount' is required");
+        assertThat(store.find(r.runId())).contains(before);
+        assertThat(recordsOf(r.runId())).isEmpty();
+        assertThat(charges).hasValue(0);
+    }
+
+    @Test
+    void aDecisionBoundToAnotherDigestIsRefusedAndNothingRuns() {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-4", "u-4");
+        RunSnapshot before = store.find(r.runId()).orElseThrow();
+        String stale = "0".repeat(64);
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId(r), ApproveOptions.builder().digest(stale).build()))
+                .isInstanceOf(DecisionConflictException.class).hasMessageContaining(stale);
+        assertThatThrownBy(() -> agent.declineToolCall(r.runId(), callId(r), DeclineOptions.builder().digest(stale).build()))
+                .isInstanceOf(DecisionConflictException.class);
+        assertThat(store.find(r.runId())).contains(before);
+        assertThat(recordsOf(r.runId())).isEmpty();
+        assertThat(charges).hasValue(0);
+    }
+
+    @Test
+    void declineCancelAndDiscardAreRecordedAndKeptAfterTheRunEnds() {
+        Agent agent = agent();
+        AgentResult declined = suspend(agent, "t-5", "u-5");
+        agent.declineToolCall(declined.runId(), callId(declined),
+                DeclineOptions.builder().actor("bob").reason("too much").build()).result();
+        AgentResult cancelled = suspend(agent, "t-5", "u-5");
+        agent.cancelRun(cancelled.runId(), DecisionOptions.builder().actor("carol").reason("duplicate").build());
+        AgentResult discarded = suspend(agent, "t-5", "u-5");
+        agent.discardRun(discarded.runId(), DecisionOptions.by("dave"));
+        DecisionRecord d = recordsOf(declined.runId()).get(0);
+        assertThat(d.kind()).isEqualTo(DecisionKind.DECLINE);
+        assertThat(d.actor()).isEqualTo("bob");
+        assertThat(d.reason()).isEqualTo("too much");
+        DecisionRecord c = recordsOf(cancelled.runId()).get(0);
+        assertThat(c.kind()).isEqualTo(DecisionKind.CANCEL);
+        assertThat(c.actor()).isEqualTo("carol");
+        assertThat(c.reason()).isEqualTo("duplicate");
+        assertThat(c.toolCallId()).isNull();
+        DecisionRecord x = recordsOf(discarded.runId()).get(0);
+        assertThat(x.kind()).isEqualTo(DecisionKind.DISCARD);
+        assertThat(x.actor()).isEqualTo("dave");
+        assertThat(store.find(declined.runId())).isEmpty();
+        assertThat(store.find(cancelled.runId())).isEmpty();
+        assertThat(store.find(discarded.runId())).isEmpty();
+        assertThat(agent.listDecisions(dev.baton.agent.AgentListDecisionsOptions.builder().threadId("t-5").build()).items())
+                .extracting(DecisionRecord::kind).containsExactlyInAnyOrder(DecisionKind.DECLINE, DecisionKind.CANCEL, DecisionKind.DISCARD);
+    }
+
+    @Test
+    void anExpiryByPolicyIsRecordedBySystem() {
+        Agent agent = agentBuilder(store).waitTimeout(Duration.ofMinutes(5)).onExpiry(ExpiryPolicy.decline("nobody answered")).build();
+        AgentResult r = suspend(agent, "t-6", "u-6");
+        clock.advance(Duration.ofMinutes(6));
+        agent.expireDueRuns(10);
+        DecisionRecord d = recordsOf(r.runId()).get(0);
+        assertThat(d.kind()).isEqualTo(DecisionKind.EXPIRE);
+        assertThat(d.actor()).isEqualTo(DecisionRecord.SYSTEM);
+        assertThat(d.reason()).isEqualTo("nobody answered");
+        assertThat(d.toolCallId()).isEqualTo(callId(r));
+        assertThat(d.decidedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void aDecisionOnADecidedCallSaysByWhomAndWhen() {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-7", "u-7");
+        agent.approveToolCall(r.runId(), callId(r), ApproveOptions.builder().actor("alice").build()).result();
+        assertThatThrownBy(() -> agent.declineToolCall(r.runId(), callId(r), DeclineOptions.builder().actor("bob").build()))
+                .isInstanceOf(AlreadyDecidedException.class).hasMessageContaining("'alice'")
+                .hasMessageContaining(clock.instant().toString()).hasMessageContaining("ended")
+                .satisfies(e -> assertThat(((AlreadyDecidedException) e).actor()).isEqualTo("alice"));
+        assertThat(recordsOf(r.runId())).hasSize(1);
+    }
+}
