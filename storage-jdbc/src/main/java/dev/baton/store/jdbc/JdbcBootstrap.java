@@ -80,7 +80,7 @@ final class JdbcBootstrap {
      * {@code AUTO_SERVER=TRUE}: durable only). An H2 or SQLite store whose URL is unknown (built
      * with {@link JdbcSnapshotStore.Builder#dialect} and {@link SchemaMode#NONE}, so never connected at
      * build time) claims nothing. {@link StoreCapability#STORE_CLOCK} and
-     * {@link StoreCapability#THREAD_MEMORY}, which every JDBC store has, are added by {@link #open}.
+     * {@link StoreCapability#THREAD_MEMORY} and {@link StoreCapability#DECISIONS}, which every JDBC store has, are added by {@link #open}.
      */
     static Set<StoreCapability> capabilitiesOf(JdbcDialect dialect, @Nullable String jdbcUrl) {
         Set<StoreCapability> sharedAndDurable = Set.of(StoreCapability.SHARED, StoreCapability.DURABLE);
@@ -104,7 +104,7 @@ final class JdbcBootstrap {
 
     private static Set<StoreCapability> withOwnCapabilities(Set<StoreCapability> capabilities) {
         EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY,
-                StoreCapability.NOTIFICATIONS);
+                StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
         all.addAll(capabilities);
         return Collections.unmodifiableSet(all);
     }

@@ -1,6 +1,9 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.StorageException;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
@@ -14,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +58,7 @@ import org.jspecify.annotations.Nullable;
  * the application's process, so theirs is this machine's clock.
  *
  * <p>Capabilities ({@link #capabilities()}): every JDBC store has {@link StoreCapability#STORE_CLOCK}
- * and {@link StoreCapability#THREAD_MEMORY}.
+ * , {@link StoreCapability#THREAD_MEMORY} and {@link StoreCapability#DECISIONS} (decision records in {@code <table>_decisions}).
  * PostgreSQL, MySQL/MariaDB, an SQLite file, H2 over TCP and an H2 file opened with
  * {@code AUTO_SERVER=TRUE} are {@link StoreCapability#SHARED} and {@link StoreCapability#DURABLE};
  * an H2 file without {@code AUTO_SERVER} is only durable (a second process cannot open it);
@@ -82,6 +86,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private final RunRows rows;
     private final JdbcRunListing listing;
     private final JdbcMemoryStore memory;
+    private final JdbcDecisions decisions;
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
                               @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
@@ -94,6 +99,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         this.rows = new RunRows(db);
         this.listing = new JdbcRunListing(db, table, rows);
         this.memory = new JdbcMemoryStore(db, table);
+        this.decisions = new JdbcDecisions(db, table);
     }
 
     /**
@@ -303,13 +309,55 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot r) {
         db.checkFits(r);
-        return db.call("compare-and-set", r.runId(), h -> {
-            var u = h.createUpdate("UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?");
-            RunRows.bindChanging(u, r);
-            db.bindId(u, 10, r.runId());
-            u.bind(11, expectedVersion);
-            return u.execute() == 1;
-        });
+        return db.call("compare-and-set", r.runId(), h -> casOn(h, expectedVersion, r));
+    }
+
+    private boolean casOn(Handle h, long expectedVersion, RunSnapshot r) {
+        var u = h.createUpdate("UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?");
+        RunRows.bindChanging(u, r);
+        db.bindId(u, 10, r.runId());
+        u.bind(11, expectedVersion);
+        return u.execute() == 1;
+    }
+
+    private boolean deleteOn(Handle h, String runId, long expectedVersion) {
+        var u = h.createUpdate("DELETE FROM " + table + " WHERE run_id = ? AND version = ?");
+        db.bindId(u, 0, runId);
+        u.bind(1, expectedVersion);
+        return u.execute() == 1;
+    }
+
+    /** The {@code UPDATE} and an {@code INSERT} into {@code <table>_decisions} per record, in one transaction. */
+    @Override
+    public boolean compareAndSet(long expectedVersion, RunSnapshot r, List<DecisionRecord> records) {
+        db.checkFits(r);
+        return decisions.write("compare-and-set", r.runId(), records, h -> casOn(h, expectedVersion, r));
+    }
+
+    /** The {@code DELETE} and an {@code INSERT} into {@code <table>_decisions} per record, in one transaction. */
+    @Override
+    public boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
+        Objects.requireNonNull(runId, "runId");
+        if (!dialect.fits(runId)) return false;
+        return decisions.write("delete", runId, records, h -> deleteOn(h, runId, expectedVersion));
+    }
+
+    /** One indexed query per page: {@code (agent_id[, run_id | thread_id | resource_id | actor], decided_at, decision_id)}. */
+    @Override
+    public DecisionPage listDecisions(DecisionQuery query) {
+        return decisions.list(query);
+    }
+
+    /** A point lookup on the unique {@code (agent_id, idempotency_key)} index. */
+    @Override
+    public Optional<DecisionRecord> findDecision(String agentId, String idempotencyKey) {
+        return decisions.find(agentId, idempotencyKey);
+    }
+
+    /** One {@code DELETE} of the oldest {@code limit} records before {@code olderThan}. */
+    @Override
+    public int purgeDecisions(String agentId, Instant olderThan, int limit) {
+        return decisions.purge(agentId, olderThan, limit);
     }
 
     /**
@@ -350,12 +398,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     public boolean delete(String runId, long expectedVersion) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return false;
-        return db.call("delete", runId, h -> {
-            var u = h.createUpdate("DELETE FROM " + table + " WHERE run_id = ? AND version = ?");
-            db.bindId(u, 0, runId);
-            u.bind(1, expectedVersion);
-            return u.execute() == 1;
-        });
+        return db.call("delete", runId, h -> deleteOn(h, runId, expectedVersion));
     }
 
     /**

@@ -40,6 +40,7 @@ final class Schema {
             new Migration(1, "create_runs"),
             new Migration(2, "deadlines_summaries_covering_indexes"),
             new Migration(3, "thread_memory"),
+            new Migration(4, "decisions"),
             new Migration(5, "notifications"));
 
     /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */

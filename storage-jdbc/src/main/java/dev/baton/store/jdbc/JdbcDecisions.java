@@ -1,0 +1,188 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.store.DecisionKind;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionQuery;
+import dev.baton.store.DecisionRecord;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.JdbiException;
+
+/**
+ * The decision records of a JDBC store, in {@code <table>_decisions} (migration V004): inserted in
+ * the transaction of the run's compare-and-set or delete, listed with one indexed query per page,
+ * found by idempotency key, purged in batches. Not API.
+ */
+final class JdbcDecisions {
+    static final String COLUMNS = "decision_id, agent_id, run_id, thread_id, resource_id, tool_call_id, tool_name, kind,"
+            + " actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key";
+    private static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+
+    /** Thrown inside a transaction to roll it back when a record's id or key is taken. */
+    private static final class Taken extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Taken() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final JdbcAccess db;
+    private final String decisions;
+
+    JdbcDecisions(JdbcAccess db, String table) {
+        this.db = db;
+        this.decisions = table + "_decisions";
+    }
+
+    /**
+     * In one transaction: the run's change ({@code change}, true if it applied), then every record.
+     * False, with nothing changed, if the change did not apply or a record's id or key is taken.
+     */
+    boolean write(String what, String runId, List<DecisionRecord> records, Function<Handle, Boolean> change) {
+        if (records.isEmpty()) throw new IllegalArgumentException("no decision records for run '" + runId + "'");
+        for (DecisionRecord r : records) {
+            if (!r.runId().equals(runId)) {
+                throw new IllegalArgumentException("a record of run '" + r.runId() + "' in a write of run '" + runId + "'");
+            }
+        }
+        try {
+            return db.call(what + " with its decision", runId, h -> h.inTransaction(t -> {
+                if (!change.apply(t)) return false;
+                var insert = t.prepareBatch("INSERT INTO " + decisions + " (" + COLUMNS + ") VALUES (" + VALUES + ")");
+                for (DecisionRecord r : records) {
+                    bind(insert, r);
+                    insert.add();
+                }
+                try {
+                    insert.execute();
+                } catch (JdbiException e) {
+                    if (isTaken(e)) throw new Taken();
+                    throw e;
+                }
+                return true;
+            }));
+        } catch (Taken e) {
+            return false;
+        }
+    }
+
+    private void bind(org.jdbi.v3.core.statement.PreparedBatch b, DecisionRecord r) {
+        int i = 0;
+        db.bindId(b, i++, r.decisionId());
+        db.bindId(b, i++, r.agentId());
+        db.bindId(b, i++, r.runId());
+        db.bindId(b, i++, r.threadId());
+        db.bindId(b, i++, r.resourceId());
+        db.bindId(b, i++, r.toolCallId());
+        db.bindId(b, i++, r.toolName());
+        b.bind(i++, r.kind().wireName());
+        db.bindId(b, i++, r.actor());
+        db.bindId(b, i++, r.instanceId());
+        b.bind(i++, r.decidedAt().toEpochMilli());
+        JdbcAccess.bindText(b, i++, r.reason());
+        JdbcAccess.bindText(b, i++, r.argsDigestBefore());
+        JdbcAccess.bindText(b, i++, r.argsDigestAfter());
+        db.bindId(b, i, r.idempotencyKey());
+    }
+
+    /** A unique or primary key violation: SQLSTATE class 23, or SQLite's constraint error. */
+    private static boolean isTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                if (state != null && state.startsWith("23")) return true;
+                String m = String.valueOf(s.getMessage());
+                if (m.contains("UNIQUE constraint failed") || m.contains("PRIMARY KEY constraint failed")) return true;
+            }
+            if (t.getCause() == t) break;
+        }
+        return false;
+    }
+
+    DecisionPage list(DecisionQuery q) {
+        StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM " + decisions + " WHERE agent_id = ?");
+        List<Object> params = new ArrayList<>();
+        params.add(db.id(q.agentId()));
+        if (q.runId() != null) filter(sql, params, "run_id", q.runId());
+        if (q.threadId() != null) filter(sql, params, "thread_id", q.threadId());
+        if (q.resourceId() != null) filter(sql, params, "resource_id", q.resourceId());
+        if (q.actor() != null) filter(sql, params, "actor", q.actor());
+        if (q.from() != null) {
+            sql.append(" AND decided_at >= ?");
+            params.add(q.from().toEpochMilli());
+        }
+        if (q.to() != null) {
+            sql.append(" AND decided_at < ?");
+            params.add(q.to().toEpochMilli());
+        }
+        if (q.after() != null) {
+            sql.append(" AND (decided_at < ? OR (decided_at = ? AND decision_id < ?))");
+            long at = q.after().decidedAt().toEpochMilli();
+            params.add(at);
+            params.add(at);
+            params.add(db.id(q.after().decisionId()));
+        }
+        sql.append(" ORDER BY decided_at DESC, decision_id DESC LIMIT ?");
+        params.add(q.limit() + 1);
+        boolean unknownId = !fitsAll(q);
+        if (unknownId) return new DecisionPage(List.of(), false);
+        List<DecisionRecord> rows = db.call("listing decisions", null, h -> {
+            var query = h.createQuery(sql.toString());
+            JdbcAccess.bindAll(query, params);
+            return query.map((rs, ctx) -> read(rs)).list();
+        });
+        boolean more = rows.size() > q.limit();
+        return new DecisionPage(more ? rows.subList(0, q.limit()) : rows, more);
+    }
+
+    private boolean fitsAll(DecisionQuery q) {
+        return db.fits(q.agentId()) && db.fits(q.runId()) && db.fits(q.threadId()) && db.fits(q.resourceId());
+    }
+
+    private void filter(StringBuilder sql, List<Object> params, String column, String value) {
+        sql.append(" AND ").append(column).append(" = ?");
+        params.add(db.id(value));
+    }
+
+    Optional<DecisionRecord> find(String agentId, String key) {
+        if (!db.fits(agentId)) return Optional.empty();
+        return db.call("finding the decision with key '" + key + "'", null, h -> {
+            var query = h.createQuery("SELECT " + COLUMNS + " FROM " + decisions + " WHERE agent_id = ? AND idempotency_key = ?");
+            query.bind(0, db.id(agentId));
+            query.bind(1, db.id(key));
+            return query.map((rs, ctx) -> read(rs)).findFirst();
+        });
+    }
+
+    int purge(String agentId, Instant olderThan, int limit) {
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        if (!db.fits(agentId)) return 0;
+        String sql = db.dialect == JdbcDialect.MYSQL
+                ? "DELETE FROM " + decisions + " WHERE agent_id = ? AND decided_at < ? ORDER BY decided_at, decision_id LIMIT ?"
+                : "DELETE FROM " + decisions + " WHERE decision_id IN (SELECT decision_id FROM " + decisions
+                        + " WHERE agent_id = ? AND decided_at < ? ORDER BY decided_at, decision_id LIMIT ?)";
+        return db.call("purging decisions of agent '" + agentId + "'", null, h -> {
+            var u = h.createUpdate(sql);
+            u.bind(0, db.id(agentId));
+            u.bind(1, olderThan.toEpochMilli());
+            u.bind(2, limit);
+            return u.execute();
+        });
+    }
+
+    private DecisionRecord read(ResultSet rs) throws SQLException {
+        String reason = rs.getString(12);
+        return DecisionRecord.builder().decisionId(db.readId(rs, 1)).agentId(db.readId(rs, 2)).runId(db.readId(rs, 3))
+                .threadId(db.readId(rs, 4)).resourceId(db.readId(rs, 5)).toolCallId(db.readId(rs, 6)).toolName(db.readId(rs, 7))
+                .kind(DecisionKind.fromWireName(rs.getString(8))).actor(db.readId(rs, 9)).instanceId(db.readId(rs, 10))
+                .decidedAt(Instant.ofEpochMilli(rs.getLong(11))).reason(reason).argsDigestBefore(rs.getString(13))
+                .argsDigestAfter(rs.getString(14)).idempotencyKey(db.readId(rs, 15)).build();
+    }
+}
