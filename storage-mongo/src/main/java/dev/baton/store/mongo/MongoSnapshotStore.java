@@ -382,7 +382,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
         Bson filter = and(eq(ID, runId), eq(VERSION, expectedVersion), eq(RunDocuments.NOTIFY_AT, Date.from(expectedNotifyAt)));
-        Bson update = Updates.combine(Updates.set(RunDocuments.NOTIFY_AT, date(notifyAt)),
+        Bson update = Updates.combine(Updates.set(RunDocuments.NOTIFY_AT, RunDocuments.date(notifyAt)),
                 Updates.set(RunDocuments.NOTIFY_STATE, notifyState));
         return access.run("notification update", runId, () -> collection.updateOne(filter, update).getMatchedCount()) == 1;
     }
