@@ -71,7 +71,8 @@ public final class CertificationListener implements TestExecutionListener {
             StoreCapability.DURABLE, List.of("ProcessContract"),
             StoreCapability.STORE_CLOCK, List.of("LeaseContract", "RecoveryContract"),
             StoreCapability.THREAD_MEMORY, List.of("MemoryStoreContract", "MemoryContract"),
-            StoreCapability.DECISIONS, List.of("DecisionContract"))));
+            StoreCapability.DECISIONS, List.of("DecisionContract"),
+            StoreCapability.NOTIFICATIONS, List.of("LifecycleContract"))));
 
     private TestPlan plan;
     private final Map<String, Suite> suites = new LinkedHashMap<>();

@@ -334,6 +334,31 @@ public final class FileSnapshotStore implements SnapshotStore {
         });
     }
 
+    /** Reads the agent's rows (never a payload), keeps those with a notification due, oldest first. Linear, as listDue. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        if (!fits(agentId)) {
+            dir.checkOpen("listNotificationsDue");
+            return List.of();
+        }
+        return dir.locked("listNotificationsDue", null, () -> files.notificationsDue(agentId, now, limit));
+    }
+
+    /** Rewrites the small row file only, under the store's lock; the version and the payload file stay. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        if (!fits(runId)) {
+            dir.checkOpen("update-notification");
+            return false;
+        }
+        return dir.locked("update-notification", runId, () -> files.moveNotification(runId, expectedVersion, expectedNotifyAt,
+                notifyAt, notifyState));
+    }
+
     /** This machine's clock: the one clock of every process that can share this store (see the class comment). */
     @Override
     public Instant now() {
@@ -350,12 +375,13 @@ public final class FileSnapshotStore implements SnapshotStore {
     /**
      * {@link StoreCapability#SHARED} (by processes of one machine), {@link StoreCapability#DURABLE},
      * {@link StoreCapability#STORE_CLOCK} (this machine's clock), {@link StoreCapability#THREAD_MEMORY} and
-     * {@link StoreCapability#DECISIONS} (see {@link FileDecisions}).
+     * {@link StoreCapability#DECISIONS} (see {@link FileDecisions}) and {@link StoreCapability#NOTIFICATIONS}.
      */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS);
+                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS,
+                StoreCapability.NOTIFICATIONS);
     }
 
     @Override

@@ -6,17 +6,19 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The row file: every field of a {@link RunSnapshot} but the payload, instants as epoch
+ * The row file of {@link FileSnapshotStore}: every field of a {@link RunSnapshot} but the payload, instants as epoch
  * milliseconds, and the version whose payload file holds the payload.
  */
 record Row(String runId, String agentId, String status, @Nullable String threadId, @Nullable String resourceId,
            long createdAt, long suspendedAt, long version, @Nullable String leaseOwner, @Nullable Long leaseExpiresAt,
-           @Nullable Long expiresAt, String summary, long payloadVersion) {
+           @Nullable Long expiresAt, String summary, long payloadVersion, @Nullable Long notifyAt,
+           @Nullable String notifyState) {
 
     static Row of(RunSnapshot s) {
         return new Row(s.runId(), s.agentId(), s.status().name(), s.threadId(), s.resourceId(),
                 s.createdAt().toEpochMilli(), s.suspendedAt().toEpochMilli(), s.version(), s.leaseOwner(),
-                millis(s.leaseExpiresAt()), millis(s.expiresAt()), s.summary(), s.version());
+                millis(s.leaseExpiresAt()), millis(s.expiresAt()), s.summary(), s.version(), millis(s.notifyAt()),
+                s.notifyState());
     }
 
     /** The snapshot this row and {@code payload} make. */
@@ -30,13 +32,20 @@ record Row(String runId, String agentId, String status, @Nullable String threadI
                 .payload(payload)
                 .expiresAt(instant(expiresAt))
                 .summary(summary)
+                .notification(instant(notifyAt), notifyState)
                 .build();
     }
 
     /** The same row at the next version with the lease extended; the payload file stays the same. */
     Row renewed(Instant leaseUntil) {
         return new Row(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version + 1, leaseOwner,
-                leaseUntil.toEpochMilli(), expiresAt, summary, payloadVersion);
+                leaseUntil.toEpochMilli(), expiresAt, summary, payloadVersion, notifyAt, notifyState);
+    }
+
+    /** The same row, same version, with another notification; the payload file stays the same. */
+    Row notifying(@Nullable Instant at, @Nullable String state) {
+        return new Row(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version, leaseOwner,
+                leaseExpiresAt, expiresAt, summary, payloadVersion, millis(at), state);
     }
 
     private static @Nullable Long millis(@Nullable Instant t) {

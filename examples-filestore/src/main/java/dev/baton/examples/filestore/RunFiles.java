@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -70,5 +72,24 @@ final class RunFiles {
 
     Path payloadFile(Row row) {
         return dir.resolve("agents", hex(row.agentId()), hex(row.runId()) + ".v" + row.payloadVersion() + ".payload");
+    }
+
+    /** The agent's rows with a notification due at {@code now}, oldest first, as snapshots without payloads. */
+    List<RunSnapshot> notificationsDue(String agentId, Instant now, int limit) throws IOException {
+        return rows(agentId).stream().filter(r -> r.notifyAt() != null && r.notifyAt() <= now.toEpochMilli())
+                .sorted(Comparator.comparing((Row r) -> r.notifyAt()).thenComparing(Row::runId))
+                .limit(limit).map(r -> r.snapshot("")).toList();
+    }
+
+    /** Rewrites the row only (same version, same payload file) if it is at that version with that notifyAt. */
+    boolean moveNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) throws IOException {
+        Row cur = row(runId);
+        if (cur == null || cur.version() != expectedVersion || cur.notifyAt() == null
+                || cur.notifyAt() != expectedNotifyAt.toEpochMilli()) {
+            return false;
+        }
+        StoreDirectory.write(rowFile(cur.agentId(), runId), JSON.writeValueAsBytes(cur.notifying(notifyAt, notifyState)));
+        return true;
     }
 }

@@ -15,11 +15,12 @@ class MemoryLeaseTest extends LeaseContract {
     }
 
     @Test
-    void theInMemoryStoreHasAClockThreadMemoryAndDecisionsButIsNeitherSharedNorDurable() {
+    void theInMemoryStoreHasAClockThreadMemoryDecisionsAndNotificationsButIsNeitherSharedNorDurable() {
         try (SnapshotStore store = openStore(); SnapshotStore privateStore = SnapshotStores.open("memory:")) {
-            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS);
-            assertThat(privateStore.capabilities())
-                    .containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS);
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY,
+                    StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
+            assertThat(privateStore.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK,
+                    StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
         }
     }
 }

@@ -310,11 +310,11 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return clock.now();
     }
 
-    /** Shared, durable, with the server's clock, thread memory and decisions. */
+    /** Shared, durable, with the server's clock, thread memory, decisions and notifications. */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS);
+                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
     }
 
     /**
@@ -367,6 +367,24 @@ public final class MongoSnapshotStore implements SnapshotStore {
     @Override
     public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
         return listing.listDue(agentId, now, limit);
+    }
+
+    /** One {@code find} on the index {@code {agentId, notifyAt, _id}}: {@code notifyAt <= now}, oldest first, limited. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        return listing.listNotificationsDue(agentId, now, limit);
+    }
+
+    /** One {@code updateOne}: filter {@code {_id, version, notifyAt}}, update {@code $set notifyAt, notifyState}; the version stays. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        Bson filter = and(eq(ID, runId), eq(VERSION, expectedVersion), eq(RunDocuments.NOTIFY_AT, Date.from(expectedNotifyAt)));
+        Bson update = Updates.combine(Updates.set(RunDocuments.NOTIFY_AT, RunDocuments.date(notifyAt)),
+                Updates.set(RunDocuments.NOTIFY_STATE, notifyState));
+        return access.run("notification update", runId, () -> collection.updateOne(filter, update).getMatchedCount()) == 1;
     }
 
     @Override

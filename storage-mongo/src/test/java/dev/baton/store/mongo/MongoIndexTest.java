@@ -93,7 +93,7 @@ class MongoIndexTest {
     }
 
     @Test
-    void openingCreatesTheFiveCompoundIndexesAndThePendingDecisionsIndexWithTheirKeysInOrder() {
+    void openingCreatesTheSixCompoundIndexesAndThePendingDecisionsIndexWithTheirKeysInOrder() {
         String collection = uniqueId("idx");
         try (SnapshotStore store = SnapshotStores.open(MongoTestServer.url(), Map.of("collection", collection))) {
             assertThat(store.describe()).contains(collection);
@@ -112,9 +112,11 @@ class MongoIndexTest {
                 .containsExactlyEntriesOf(key("agentId", 1, "threadId", 1, "resourceId", 1, "createdAt", -1, "_id", -1));
         assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_EXPIRES)))
                 .containsExactlyEntriesOf(key("agentId", 1, "expiresAt", 1, "_id", 1));
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_NOTIFY)))
+                .containsExactlyEntriesOf(key("agentId", 1, "notifyAt", 1, "_id", 1));
         // the audit trail's records a crash left pending in run documents (MongoDecisions)
         assertThat(normalised(keys.get(MongoDecisions.INDEX_PENDING))).containsExactlyEntriesOf(key("pendingDecisions._id", 1));
-        assertThat(keys).hasSize(7);
+        assertThat(keys).hasSize(8);
     }
 
     @Test
@@ -149,7 +151,7 @@ class MongoIndexTest {
                 store.insert(suspended("agent", uniqueId("run"), "t", "r", i));
             }
         }
-        assertThat(indexKeys(collection)).hasSize(7);
+        assertThat(indexKeys(collection)).hasSize(8);
         assertThat(indexKeys(collection + MongoCollections.DECISIONS_SUFFIX)).hasSize(7);
         assertThat(indexKeys(collection + MongoCollections.THREADS_SUFFIX)).hasSize(2);
         assertThat(indexKeys(collection + MongoCollections.MESSAGES_SUFFIX)).hasSize(3);

@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * PREFIX:{HEX(agentId)}:lease:held       zset of RESUMING runIds filed as live, score leaseExpiresAt
  * PREFIX:{HEX(agentId)}:lease:lapsed     zset of RESUMING runIds filed as expired, score leaseExpiresAt
  * PREFIX:{HEX(agentId)}:due              zset of runIds with a deadline, score expiresAt
+ * PREFIX:{HEX(agentId)}:notify           zset of runIds with a notification due, score notifyAt
  * PREFIX:{HEX(agentId)}:dec:h:HEX(decisionId)   hash: every DecisionRecord field (decisions.lua)
  * PREFIX:{HEX(agentId)}:dec:a             zset of decisionIds, score decidedAt; also per
  *   dec:run:HEX(runId), dec:t:HEX(threadId), dec:r:HEX(resourceId), dec:u:HEX(actor)
@@ -70,6 +71,10 @@ final class RedisKeys {
 
     String dueIndex(String agentId) {
         return agentBase(agentId) + "due";
+    }
+
+    String notifyIndex(String agentId) {
+        return agentBase(agentId) + "notify";
     }
 
     /** The base of the keys of one memory owner (a resource, or an ownerless thread), ending in ':'. */

@@ -9,7 +9,8 @@ local count = tonumber(ARGV[4])
 local ds = readDecisions(4, count)
 if decisionsTaken(ds) then return 0 end
 unfileRun(ARGV[2], opt(cur[2]), opt(cur[3]))
-redis.call('HDEL', KEYS[1], 'threadId', 'resourceId', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary')
+redis.call('HDEL', KEYS[1], 'threadId', 'resourceId', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'notifyAt',
+  'notifyState')
 local f, flat = fieldsFrom(5 + count)
 redis.call('HSET', KEYS[1], unpack(flat))
 fileRun(ARGV[2], f)
