@@ -3,16 +3,18 @@
 //   inbox/status.js    the status line, and what a rejected token does
 //   inbox/filters.js   the filter form
 //   inbox/runs.js      the list of suspended runs, Load more
+//   inbox/live.js      the live list: a conditional poll (ETag, 304) while the tab is visible
 //   inbox/cards.js     one run's card and its controls
 //   inbox/activity.js  actions on runs, their events streamed live into Activity
 //   inbox/time.js      times by the server's clock
 //   inbox/dom.js       building elements: values are written with textContent, never as HTML
-// A further view (a run's history, an edit dialog, live updates) is a module of its own, wired here.
+// A further view (a run's history, an edit dialog) is a module of its own, wired here.
 
 import { ApiError, clearToken, getJson, hasToken, setToken } from './inbox/api.js';
 import { whenActionDone } from './inbox/activity.js';
 import { $ } from './inbox/dom.js';
 import { initFilters, showAgents } from './inbox/filters.js';
+import { startLive } from './inbox/live.js';
 import { clearRuns, loadRuns, resetPaging } from './inbox/runs.js';
 import { setStatus, showError, whenTokenRejected } from './inbox/status.js';
 
@@ -47,6 +49,7 @@ async function signIn() {
   const { agents } = await getJson('agents');
   showAgents(agents);
   await loadRuns();
+  startLive();
 }
 
 $('login').addEventListener('submit', (ev) => {
