@@ -86,6 +86,7 @@ public final class Agent implements AutoCloseable {
     private final @Nullable Duration waitTimeout;
     private final ExpiryPolicy expiryPolicy;
     private final dev.baton.memory.@Nullable Memory memory;
+    private final NotificationPolicy notifications;
 
     private Agent(Builder b, SnapshotStore store, boolean ownsStore) {
         this.id = b.id;
@@ -106,6 +107,7 @@ public final class Agent implements AutoCloseable {
         this.waitTimeout = b.waitTimeout;
         this.expiryPolicy = b.expiryPolicy;
         this.memory = b.memory == null ? null : RunMemory.bind(b.memory, store, this.clock);
+        this.notifications = RunNotifications.check(b.notifications, store);
     }
 
     /**
@@ -186,6 +188,9 @@ public final class Agent implements AutoCloseable {
      * @return the agent's wait timeout, or empty: calls wait until decided
      */
     public java.util.Optional<Duration> waitTimeout() { return java.util.Optional.ofNullable(waitTimeout); }
+
+    /** {@return which moments of a run's wait this agent notifies about (see {@link Builder#notifications})} */
+    public NotificationPolicy notifications() { return notifications; }
 
     /**
      * This agent's thread memory, bound to its store: for managing threads and reading their
@@ -494,6 +499,7 @@ public final class Agent implements AutoCloseable {
         private String instanceId = defaultInstanceId();
         private int maxSteps = 10;
         private final List<RunListener> listeners = new ArrayList<>();
+        private NotificationPolicy notifications = NotificationPolicy.none();
         private @Nullable Duration waitTimeout;
         private ExpiryPolicy expiryPolicy = ExpiryPolicy.keep();
         private dev.baton.memory.@Nullable Memory memory;
@@ -679,6 +685,20 @@ public final class Agent implements AutoCloseable {
         }
 
         /**
+         * Notifications (default {@link NotificationPolicy#none()}): each write that starts a wait the
+         * policy names also stores a due notification in the run's row, which a notifier (module
+         * {@code baton-notify}) delivers at least once. Needs a store that declares
+         * {@link dev.baton.store.StoreCapability#NOTIFICATIONS}.
+         *
+         * @param policy the events to notify about
+         * @return this builder
+         */
+        public Builder notifications(NotificationPolicy policy) {
+            this.notifications = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
          * Thread memory: runs that name a {@code threadId} see the thread's earlier messages and save
          * theirs to it, in this agent's store (which must declare
          * {@link dev.baton.store.StoreCapability#THREAD_MEMORY}). See {@link dev.baton.memory.Memory}.
@@ -705,7 +725,8 @@ public final class Agent implements AutoCloseable {
         /**
          * Builds the agent, checking that its store offers every capability it needs: {@link #useStoreClock()}
          * needs {@link dev.baton.store.StoreCapability#STORE_CLOCK}, a {@link #memory} without a store of its
-         * own needs {@link dev.baton.store.StoreCapability#THREAD_MEMORY}. Without a store, it opens the
+         * own needs {@link dev.baton.store.StoreCapability#THREAD_MEMORY}, {@link #notifications} need
+         * {@link dev.baton.store.StoreCapability#NOTIFICATIONS}. Without a store, it opens the
          * default one ({@link #store}) and owns it.
          *
          * @return the agent

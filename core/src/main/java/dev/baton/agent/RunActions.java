@@ -248,14 +248,14 @@ final class RunActions {
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         RunSnapshot claimed = snapshot.toBuilder().status(RunStatus.RESUMING).version(snapshot.version() + 1)
                 .lease(agent.instanceId(), now.plus(agent.leaseDuration())).payload(encoded.payload())
-                .expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
+                .expiresAt(encoded.expiresAt()).summary(encoded.summary()).notification(null, null).build();
         if (!agent.store().compareAndSet(snapshot.version(), claimed)) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), action);
             throw new RunNotSuspendedException(snapshot.runId(), "another caller approved, declined, resumed or continued it first.");
         }
         agent.listeners().claimed(agent.id(), snapshot.runId(), action);
         RunClaim claim = new RunClaim(agent.store(), agent.clock(), agent.leaseDuration(), agent.instanceId(),
-                agent.listeners(), claimed);
+                agent.listeners(), claimed, agent.notifications());
         if (releaseUnread) {
             state.interruption = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
                     + "; continueRun goes on";

@@ -39,6 +39,7 @@ final class RunClaim {
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean renewing = new AtomicBoolean();
     private volatile RunSnapshot current;
+    private final NotificationPolicy notifications;
     /** A write was sent and its outcome is unknown: this is what it would have stored. */
     private @Nullable RunSnapshot uncertain;
     private volatile boolean lost;
@@ -50,8 +51,10 @@ final class RunClaim {
     private volatile int busy;
     private @Nullable ScheduledFuture<?> heartbeat;
 
-    RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunListeners listeners, RunSnapshot claimed) {
+    RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunListeners listeners, RunSnapshot claimed,
+            NotificationPolicy notifications) {
         this.store = store;
+        this.notifications = notifications;
         this.clock = clock;
         this.lease = lease;
         this.owner = owner;
@@ -83,7 +86,7 @@ final class RunClaim {
             lock.lock();
             try {
                 if (pickedUp || ended || lost) return;
-                write(suspended(withInterruption));
+                write(suspended(withInterruption, true));
                 releasedUnread = true;
                 end();
                 LOG.debug("Released run {}: its stream was not read within {}", runId(), pickup);
@@ -175,7 +178,7 @@ final class RunClaim {
     void suspend(Encoded state) {
         lock.lock();
         try {
-            write(suspended(state));
+            write(suspended(state, false));
             end();
         } finally {
             lock.unlock();
@@ -189,7 +192,7 @@ final class RunClaim {
             if (lost) throw new LeaseLostException(runId());
             if (ended) return;
             try {
-                write(suspended(state));
+                write(suspended(state, true));
             } finally {
                 end();
             }
@@ -285,13 +288,14 @@ final class RunClaim {
     private RunSnapshot resuming(Encoded state) {
         RunSnapshot c = current;
         return c.toBuilder().status(RunStatus.RESUMING).version(c.version() + 1).lease(owner, clock.instant().plus(lease))
-                .payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build();
+                .payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).notification(null, null).build();
     }
 
-    private RunSnapshot suspended(Encoded state) {
+    private RunSnapshot suspended(Encoded state, boolean interrupted) {
         RunSnapshot c = current;
-        return c.toBuilder().status(RunStatus.SUSPENDED).suspendedAt(clock.instant()).version(c.version() + 1).lease(null, null)
-                .payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build();
+        return RunNotifications.stamp(c.toBuilder().status(RunStatus.SUSPENDED).suspendedAt(clock.instant()).version(c.version() + 1)
+                .lease(null, null).payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build(),
+                notifications, interrupted);
     }
 
     private void renew(Instant now) {
@@ -317,7 +321,7 @@ final class RunClaim {
             uncertain = next;
             Optional<RunSnapshot> back = readBack(e);
             uncertain = null;
-            if (back.isPresent() && back.get().equals(next)) {
+            if (back.isPresent() && RunNotifications.sameWrite(back.get(), next)) {
                 ok = true;
             } else if (back.isPresent() && back.get().version() == current.version()) {
                 throw e;   // not applied; the claim is intact

@@ -136,7 +136,7 @@ final class RunWrites {
         state.interruption = null;
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
         if (claim == null) {
-            insert(encoded);
+            insert(encoded, false);
         } else {
             claim.suspend(encoded);
         }
@@ -165,7 +165,7 @@ final class RunWrites {
             return true;
         }
         if (!worthKeeping()) return false;
-        insert(encoded);
+        insert(encoded, true);
         return true;
     }
 
@@ -181,11 +181,12 @@ final class RunWrites {
         return false;
     }
 
-    private void insert(SnapshotCodec.Encoded encoded) {
+    private void insert(SnapshotCodec.Encoded encoded, boolean interrupted) {
         Instant now = agent.clock().instant();
         RunSnapshot snapshot = RunSnapshot.builder().runId(state.runId).agentId(agent.id()).status(RunStatus.SUSPENDED)
                 .threadId(state.threadId).resourceId(state.resourceId).createdAt(state.createdAt).suspendedAt(now).version(1)
                 .payload(encoded.payload()).expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
+        snapshot = RunNotifications.stamp(snapshot, agent.notifications(), interrupted);
         if (!agent.store().insert(snapshot)) {
             throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe(),
                     state.runId, null);

@@ -12,14 +12,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Built with {@link #builder()} (a new row) or {@link #toBuilder()} (a row read back, changed):
  * <pre>{@code
- * RunSnapshot s = RunSnapshot.builder()
- *     .runId(rs.getString("run_id")).agentId(rs.getString("agent_id"))
- *     .status(RunStatus.valueOf(rs.getString("status")))
- *     .threadId(rs.getString("thread_id")).resourceId(rs.getString("resource_id"))
- *     .createdAt(createdAt).suspendedAt(suspendedAt).version(rs.getLong("version"))
- *     .lease(rs.getString("lease_owner"), leaseExpiresAt)
- *     .payload(payload).expiresAt(expiresAt).summary(rs.getString("summary"))
- *     .build();
+ * RunSnapshot s = RunSnapshot.builder().runId(runId).agentId(agentId).status(RunStatus.valueOf(status))
+ *     .threadId(threadId).resourceId(resourceId).createdAt(createdAt).suspendedAt(suspendedAt).version(version)
+ *     .lease(leaseOwner, leaseExpiresAt).payload(payload).expiresAt(expiresAt).summary(summary)
+ *     .notification(notifyAt, notifyState).build();
  * }</pre>
  * New fields arrive in later releases as builder methods with defaults, so a store compiled
  * against this version keeps compiling and never drops a field silently by a constructor overload.
@@ -41,6 +37,8 @@ public final class RunSnapshot {
     private final String payload;
     private final @Nullable Instant expiresAt;
     private final String summary;
+    private final @Nullable Instant notifyAt;
+    private final @Nullable String notifyState;
 
     private RunSnapshot(Builder b) {
         this.runId = required(b.runId, "runId");
@@ -48,23 +46,23 @@ public final class RunSnapshot {
         this.status = required(b.status, "status");
         this.threadId = b.threadId;
         this.resourceId = b.resourceId;
-        this.createdAt = millis(required(b.createdAt, "createdAt"));
-        this.suspendedAt = millis(required(b.suspendedAt, "suspendedAt"));
+        this.createdAt = required(millis(b.createdAt), "createdAt");
+        this.suspendedAt = required(millis(b.suspendedAt), "suspendedAt");
         this.version = b.version;
         this.leaseOwner = b.leaseOwner;
-        this.leaseExpiresAt = b.leaseExpiresAt == null ? null : millis(b.leaseExpiresAt);
+        this.leaseExpiresAt = millis(b.leaseExpiresAt);
         this.payload = required(b.payload, "payload");
-        this.expiresAt = b.expiresAt == null ? null : millis(b.expiresAt);
+        this.expiresAt = millis(b.expiresAt);
         this.summary = required(b.summary, "summary");
+        this.notifyAt = millis(b.notifyAt);
+        this.notifyState = b.notifyState;
         if (runId.isEmpty()) throw new IllegalArgumentException("runId must not be empty");
         if (agentId.isEmpty()) throw new IllegalArgumentException("agentId must not be empty");
         if (version < 1) throw new IllegalArgumentException("version must be >= 1, was " + version + " (run " + runId + ")");
-        if (status == RunStatus.RESUMING && (leaseOwner == null || leaseExpiresAt == null)) {
-            throw new IllegalArgumentException("a RESUMING snapshot needs leaseOwner and leaseExpiresAt (run " + runId + ")");
-        }
-        if (status == RunStatus.SUSPENDED && (leaseOwner != null || leaseExpiresAt != null)) {
-            throw new IllegalArgumentException("a SUSPENDED snapshot has no lease (run " + runId + ")");
-        }
+        if (status == RunStatus.RESUMING && (leaseOwner == null || leaseExpiresAt == null)) throw new IllegalArgumentException(
+                "a RESUMING snapshot needs leaseOwner and leaseExpiresAt (run " + runId + ")");
+        if (status == RunStatus.SUSPENDED && (leaseOwner != null || leaseExpiresAt != null)) throw new IllegalArgumentException(
+                "a SUSPENDED snapshot has no lease (run " + runId + ")");
     }
 
     private static <T> T required(@Nullable T value, String name) {
@@ -72,8 +70,8 @@ public final class RunSnapshot {
         return value;
     }
 
-    private static Instant millis(Instant t) {
-        return t.truncatedTo(ChronoUnit.MILLIS);
+    private static @Nullable Instant millis(@Nullable Instant t) {
+        return t == null ? null : t.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** {@return a builder for a new snapshot; {@code version} starts at 1, everything else is unset} */
@@ -97,6 +95,8 @@ public final class RunSnapshot {
         b.payload = payload;
         b.expiresAt = expiresAt;
         b.summary = summary;
+        b.notifyAt = notifyAt;
+        b.notifyState = notifyState;
         return b;
     }
 
@@ -130,16 +130,10 @@ public final class RunSnapshot {
     /** {@return when the claim lapses, else null; the lease is held while {@code now < leaseExpiresAt}} */
     public @Nullable Instant leaseExpiresAt() { return leaseExpiresAt; }
 
-    /**
-     * {@return the run state as JSON text, stored and returned verbatim; empty in a listing that asked
-     * for no payloads ({@link RunQuery#withPayload()} false)}
-     */
+    /** {@return the run state as JSON text, verbatim; empty in a listing without payloads ({@link RunQuery#withPayload()})} */
     public String payload() { return payload; }
 
-    /**
-     * {@return when the run's wait expires (the soonest deadline of its waiting calls), else null;
-     * {@link SnapshotStore#listDue} finds runs by it, on an index}
-     */
+    /** {@return when the wait expires (its calls' soonest deadline), else null; {@link SnapshotStore#listDue} uses it} */
     public @Nullable Instant expiresAt() { return expiresAt; }
 
     /**
@@ -148,6 +142,15 @@ public final class RunSnapshot {
      * verbatim, also in a listing without payloads}
      */
     public String summary() { return summary; }
+
+    /**
+     * {@return when a notification about the run is next due (the outbox obligation, written with the wait it is
+     * about), else null; {@link SnapshotStore#listNotificationsDue} finds it, {@link SnapshotStore#updateNotification} moves it}
+     */
+    public @Nullable Instant notifyAt() { return notifyAt; }
+
+    /** {@return the notification's state, text written by core (event, attempts, last error), stored verbatim, else null} */
+    public @Nullable String notifyState() { return notifyState; }
 
     /**
      * The status as of {@code now}: a {@code RESUMING} run whose lease has expired
@@ -175,7 +178,7 @@ public final class RunSnapshot {
     }
 
     /**
-     * A copy with the next version, suspended again with a new payload, deadline and summary.
+     * A copy with the next version, suspended again with a new payload, deadline and summary, no notification due.
      *
      * @param at           when it suspended
      * @param newPayload   the new payload
@@ -185,7 +188,7 @@ public final class RunSnapshot {
      */
     public RunSnapshot suspended(Instant at, String newPayload, @Nullable Instant newExpiresAt, String newSummary) {
         return toBuilder().status(RunStatus.SUSPENDED).suspendedAt(at).version(version + 1).lease(null, null)
-                .payload(newPayload).expiresAt(newExpiresAt).summary(newSummary).build();
+                .payload(newPayload).expiresAt(newExpiresAt).summary(newSummary).notification(null, null).build();
     }
 
     /**
@@ -214,7 +217,8 @@ public final class RunSnapshot {
     }
 
     /**
-     * A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload and summary.
+     * A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload and summary,
+     * no notification due.
      *
      * @param owner      the claiming instance
      * @param leaseUntil when the claim lapses
@@ -224,7 +228,7 @@ public final class RunSnapshot {
      */
     public RunSnapshot claimed(String owner, Instant leaseUntil, String newPayload, String newSummary) {
         return toBuilder().status(RunStatus.RESUMING).version(version + 1).lease(owner, leaseUntil).payload(newPayload)
-                .summary(newSummary).build();
+                .summary(newSummary).notification(null, null).build();
     }
 
     @Override
@@ -235,13 +239,14 @@ public final class RunSnapshot {
                 && Objects.equals(threadId, s.threadId) && Objects.equals(resourceId, s.resourceId)
                 && createdAt.equals(s.createdAt) && suspendedAt.equals(s.suspendedAt)
                 && Objects.equals(leaseOwner, s.leaseOwner) && Objects.equals(leaseExpiresAt, s.leaseExpiresAt)
-                && payload.equals(s.payload) && Objects.equals(expiresAt, s.expiresAt) && summary.equals(s.summary);
+                && payload.equals(s.payload) && Objects.equals(expiresAt, s.expiresAt) && summary.equals(s.summary)
+                && Objects.equals(notifyAt, s.notifyAt) && Objects.equals(notifyState, s.notifyState);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version, leaseOwner,
-                leaseExpiresAt, payload, expiresAt, summary);
+                leaseExpiresAt, payload, expiresAt, summary, notifyAt, notifyState);
     }
 
     /** {@return every field but the payload and summary, whose lengths are shown instead} */
@@ -251,7 +256,7 @@ public final class RunSnapshot {
                 + ", resourceId=" + resourceId + ", createdAt=" + createdAt + ", suspendedAt=" + suspendedAt
                 + ", version=" + version + ", leaseOwner=" + leaseOwner + ", leaseExpiresAt=" + leaseExpiresAt
                 + ", payload=(" + payload.length() + " chars), expiresAt=" + expiresAt + ", summary=(" + summary.length()
-                + " chars)]";
+                + " chars), notifyAt=" + notifyAt + ", notifyState=" + notifyState + "]";
     }
 
     /**
@@ -272,6 +277,8 @@ public final class RunSnapshot {
         private @Nullable String payload;
         private @Nullable Instant expiresAt;
         private @Nullable String summary;
+        private @Nullable Instant notifyAt;
+        private @Nullable String notifyState;
 
         private Builder() {
         }
@@ -366,6 +373,17 @@ public final class RunSnapshot {
          * @return this builder
          */
         public Builder summary(String summary) { this.summary = summary; return this; }
+
+        /**
+         * @param notifyAt    when a notification about the run is next due, or null (the default)
+         * @param notifyState the notification's state as text, stored verbatim, or null (the default)
+         * @return this builder
+         */
+        public Builder notification(@Nullable Instant notifyAt, @Nullable String notifyState) {
+            this.notifyAt = notifyAt;
+            this.notifyState = notifyState;
+            return this;
+        }
 
         /**
          * {@return the snapshot}

@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where suspended runs live. The storage SPI: small on purpose, so every rule is written once,
@@ -40,7 +41,8 @@ import java.util.Set;
  *       methods on the stores that declare it. Core checks the capabilities an agent needs when the
  *       agent is built ({@code Agent.Builder.build()}), and fails there with a message naming the
  *       capability and the store, never later at run time. (Today: {@link #now()} with
- *       {@link StoreCapability#STORE_CLOCK}, {@link #memory()} with {@link StoreCapability#THREAD_MEMORY}.)</li>
+ *       {@link StoreCapability#STORE_CLOCK}, {@link #memory()} with {@link StoreCapability#THREAD_MEMORY}, {@link #listNotificationsDue} and
+ *       {@link #updateNotification} with {@link StoreCapability#NOTIFICATIONS}.)</li>
  *   <li>A filter or order added to {@link RunQuery} arrives with a new {@link QueryFeature}. A store
  *       declares it in {@link #queryFeatures()} once it implements it; core refuses a query that uses
  *       a feature the store did not declare, before calling the store, so no filter is ever silently
@@ -130,6 +132,49 @@ public interface SnapshotStore extends AutoCloseable {
      *         another version, not resuming, or held by someone else (the lease was lost)
      */
     boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry);
+
+    /**
+     * The runs of {@code agentId} with a notification due: {@code notifyAt <= now} (inclusive), oldest
+     * {@code notifyAt} first (ties by runId ascending), at most {@code limit}, whatever their status or
+     * lease (core clears {@code notifyAt} in every write that ends or takes over a wait). An index range
+     * on {@code (agentId, notifyAt)}, never a scan. Payloads may be left out (empty). Only for stores
+     * with {@link StoreCapability#NOTIFICATIONS}; the TCK's {@code LifecycleContract.Notifications} checks it.
+     *
+     * @param agentId the agent whose runs to look at, matched literally
+     * @param now     the instant {@code notifyAt} is judged at
+     * @param limit   the most runs to return, at least 1
+     * @return the runs with a notification due, oldest first
+     * @throws UnsupportedOperationException if the store does not declare {@code NOTIFICATIONS} (the default)
+     */
+    default List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        throw new UnsupportedOperationException(describe() + " keeps no notifications (capability NOTIFICATIONS)");
+    }
+
+    /**
+     * Claims, reschedules, completes or gives up a notification: atomically, if and only if the run is
+     * stored at {@code expectedVersion} and its {@code notifyAt} equals {@code expectedNotifyAt}, sets
+     * its {@code notifyAt} and {@code notifyState} to the given values (null clears them). The version
+     * does <em>not</em> change and no other field is touched: one native, payload-free write. So a
+     * notifier never makes a decision's compare-and-set fail, and any write of core (which carries its
+     * own {@code notifyAt}) overrides a notifier's update.
+     *
+     * <p>A claim moves {@code notifyAt} forward (to when the claim lapses); of several instances that
+     * read the same due run, exactly one claim succeeds. An instance that dies after its claim leaves
+     * the notification due again at that time: delivery is at least once.
+     *
+     * @param runId            the run's id
+     * @param expectedVersion  the version the caller read
+     * @param expectedNotifyAt the {@code notifyAt} the caller read (not null)
+     * @param notifyAt         the new {@code notifyAt}, or null when nothing more is due
+     * @param notifyState      the new {@code notifyState}, stored verbatim, or null
+     * @return {@code true} if updated; {@code false}, changing nothing, if the run is missing, at another
+     *         version, or its {@code notifyAt} differs (another instance claimed it, or the wait ended)
+     * @throws UnsupportedOperationException if the store does not declare {@code NOTIFICATIONS} (the default)
+     */
+    default boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt,
+            @Nullable Instant notifyAt, @Nullable String notifyState) {
+        throw new UnsupportedOperationException(describe() + " keeps no notifications (capability NOTIFICATIONS)");
+    }
 
     /**
      * Thread memory kept in the same database, if this store offers it

@@ -6,7 +6,8 @@ package dev.baton.store;
  * them and names them in its report, so "certified" says exactly what was proven.
  *
  * <p>Core checks the capabilities an agent needs when it is built: {@code useStoreClock()} needs
- * {@link #STORE_CLOCK}, a {@code Memory} bound to the agent's store needs {@link #THREAD_MEMORY};
+ * {@link #STORE_CLOCK}, a {@code Memory} bound to the agent's store needs {@link #THREAD_MEMORY},
+ * notifications ({@code notifications(...)}) need {@link #NOTIFICATIONS};
  * without them {@code Agent.Builder.build()} fails with an {@link dev.baton.InvalidOptionException}
  * naming the capability and the store. Growth: an SPI method added after 0.1.0 comes with a new
  * constant here (see {@link SnapshotStore}), so a {@code switch} over this enum needs a
@@ -35,5 +36,13 @@ public enum StoreCapability {
      * database: threads and their messages for agents with a {@code Memory}. Proven by the TCK's
      * {@code MemoryStoreContract}.
      */
-    THREAD_MEMORY
+    THREAD_MEMORY,
+    /**
+     * The store is the outbox of notifications: it keeps {@link RunSnapshot#notifyAt()} and
+     * {@link RunSnapshot#notifyState()}, finds due notifications on an index
+     * ({@link SnapshotStore#listNotificationsDue}) and moves them atomically without a new version
+     * ({@link SnapshotStore#updateNotification}). An agent with notifications needs it. Proven by
+     * the TCK's {@code LifecycleContract.Notifications}.
+     */
+    NOTIFICATIONS
 }
