@@ -70,7 +70,8 @@ public final class CertificationListener implements TestExecutionListener {
             StoreCapability.SHARED, List.of("ProcessContract"),
             StoreCapability.DURABLE, List.of("ProcessContract"),
             StoreCapability.STORE_CLOCK, List.of("LeaseContract", "RecoveryContract"),
-            StoreCapability.THREAD_MEMORY, List.of("MemoryStoreContract", "MemoryContract"))));
+            StoreCapability.THREAD_MEMORY, List.of("MemoryStoreContract", "MemoryContract"),
+            StoreCapability.NOTIFICATIONS, List.of("LifecycleContract"))));
 
     private TestPlan plan;
     private final Map<String, Suite> suites = new LinkedHashMap<>();

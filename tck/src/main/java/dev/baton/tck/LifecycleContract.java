@@ -9,7 +9,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 /**
  * The lifecycle half of the TCK: cancelling runs (racing approvals, with subagents), expiring
  * abandoned runs by policy (with several instances expiring at once), keyset paging of the listing
- * under concurrent inserts and deletes, and the creation time and deadline shown in the listing.
+ * under concurrent inserts and deletes, the creation time and deadline shown in the listing, and
+ * the store as the outbox of notifications (for stores with {@code NOTIFICATIONS}).
  * Extend it and implement {@link #openStore()} (the same database on every call). The rules, one
  * group per {@code @Nested} class, are in {@code dev.baton.tck.lifecycle}.
  */
@@ -47,6 +48,14 @@ public abstract class LifecycleContract {
     @Nested
     class Expiry extends dev.baton.tck.lifecycle.Expiry {
         Expiry() {
+            super(storeUnderTest);
+        }
+    }
+
+    /** The store as the outbox of notifications (stores with NOTIFICATIONS). */
+    @Nested
+    class Notifications extends dev.baton.tck.lifecycle.Notifications {
+        Notifications() {
             super(storeUnderTest);
         }
     }

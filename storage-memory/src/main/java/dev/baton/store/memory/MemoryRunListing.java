@@ -108,6 +108,22 @@ final class MemoryRunListing {
         }
     }
 
+    List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        runs.lock.readLock().lock();
+        try {
+            NavigableMap<MemoryRuns.Due, RunSnapshot> due = runs.notifications.get(agentId);
+            List<RunSnapshot> out = new ArrayList<>();
+            if (due == null) return out;
+            for (RunSnapshot s : due.values()) {
+                if (out.size() >= limit || s.notifyAt().isAfter(now)) break;
+                out.add(s);
+            }
+            return out;
+        } finally {
+            runs.lock.readLock().unlock();
+        }
+    }
+
     /** A listed run without its payload, as a listing that asked for none returns it (the summary is always there). */
     private static RunSnapshot withoutPayload(RunSnapshot s) {
         if (s.payload().isEmpty()) return s;

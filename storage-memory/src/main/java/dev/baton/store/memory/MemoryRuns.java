@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>one {@link Index} per agent, per agent and thread, per agent and resource, and per all three
  *       ({@link #index}): the runs under that key in listing order ({@link Position}), in a tree that
  *       counts, and apart the ones stored as {@code RESUMING};</li>
- *   <li>per agent, its runs with a deadline in deadline order ({@link #due}).</li>
+ *   <li>per agent, its runs with a deadline in deadline order ({@link #due});</li>
+ *   <li>per agent, its runs with a notification in {@code notifyAt} order ({@link #notifications}).</li>
  * </ul>
  */
 final class MemoryRuns {
@@ -33,6 +34,8 @@ final class MemoryRuns {
     private final Map<String, Index> indexes = new HashMap<>();
     /** Per agent, its runs with a deadline, soonest first, ties by run id ascending. */
     final Map<String, NavigableMap<Due, RunSnapshot>> due = new HashMap<>();
+    /** Per agent, its runs with a notification due, oldest {@code notifyAt} first, ties by run id ascending. */
+    final Map<String, NavigableMap<Due, RunSnapshot>> notifications = new HashMap<>();
 
     /**
      * The runs under one index key: all of them in listing order, in a tree that counts (so the
@@ -107,6 +110,9 @@ final class MemoryRuns {
         if (s.expiresAt() != null) {
             due.computeIfAbsent(s.agentId(), k -> new TreeMap<>()).put(new Due(s.expiresAt(), s.runId()), s);
         }
+        if (s.notifyAt() != null) {
+            notifications.computeIfAbsent(s.agentId(), k -> new TreeMap<>()).put(new Due(s.notifyAt(), s.runId()), s);
+        }
     }
 
     /** Removes {@code s} (as stored) from the runs and every index. */
@@ -126,6 +132,13 @@ final class MemoryRuns {
             if (deadlines != null) {
                 deadlines.remove(new Due(s.expiresAt(), s.runId()));
                 if (deadlines.isEmpty()) due.remove(s.agentId());
+            }
+        }
+        if (s.notifyAt() != null) {
+            NavigableMap<Due, RunSnapshot> notices = notifications.get(s.agentId());
+            if (notices != null) {
+                notices.remove(new Due(s.notifyAt(), s.runId()));
+                if (notices.isEmpty()) notifications.remove(s.agentId());
             }
         }
     }

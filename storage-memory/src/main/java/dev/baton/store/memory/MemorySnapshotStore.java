@@ -10,12 +10,14 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SnapshotStore} in the JVM's memory. <strong>Everything is lost when the JVM stops</strong>:
@@ -29,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * a date range is a difference of two ranks, a page (at any offset, or after a cursor) starts at a
  * rank, and only the runs stored as {@code RESUMING} under that index (the runs being resumed right
  * now) are checked against the query's {@code now}. {@link #listDue} reads a per-agent index in
- * deadline order. {@link #memory()} keeps threads and their messages beside the runs (see
+ * deadline order, {@link #listNotificationsDue} a per-agent index in {@code notifyAt} order. {@link #memory()} keeps threads and their messages beside the runs (see
  * {@code docs/stores/memory.md}).
  *
  * <p>{@code memory:} opens a private store. {@code memory:NAME} opens the store of that name
@@ -169,12 +171,13 @@ public final class MemorySnapshotStore implements SnapshotStore {
     }
 
     /**
-     * {@link StoreCapability#STORE_CLOCK} and {@link StoreCapability#THREAD_MEMORY}: the store is neither
+     * {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY} and
+     * {@link StoreCapability#NOTIFICATIONS}: the store is neither
      * shared between processes nor durable.
      */
     @Override
     public Set<StoreCapability> capabilities() {
-        return Set.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
+        return Set.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
     }
 
     @Override
@@ -211,6 +214,37 @@ public final class MemorySnapshotStore implements SnapshotStore {
         Objects.requireNonNull(now, "now");
         if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         return listing.listDue(agentId, now, limit);
+    }
+
+    /** Oldest first, from the agent's notification index. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        checkOpen("listNotificationsDue");
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        return listing.listNotificationsDue(agentId, now, limit);
+    }
+
+    /** Under the same lock as a compare-and-set; the version stays. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        checkOpen("update-notification");
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        runs.lock.writeLock().lock();
+        try {
+            RunSnapshot current = runs.byId.get(runId);
+            if (current == null || current.version() != expectedVersion
+                    || !expectedNotifyAt.truncatedTo(ChronoUnit.MILLIS).equals(current.notifyAt())) {
+                return false;
+            }
+            runs.remove(current);
+            runs.put(current.toBuilder().notification(notifyAt, notifyState).build());
+            return true;
+        } finally {
+            runs.lock.writeLock().unlock();
+        }
     }
 
     /** The thread memory of this store: shared by every handle on the same named store, under its own lock. */

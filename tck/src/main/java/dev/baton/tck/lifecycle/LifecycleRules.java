@@ -41,6 +41,11 @@ abstract class LifecycleRules {
         this.storeUnderTest = storeUnderTest;
     }
 
+    /** The store under test, to open a second store on the same database (another instance). */
+    StoreUnderTest storeUnderTest() {
+        return storeUnderTest;
+    }
+
     @BeforeEach
     void openTheStore() throws Exception {
         store = storeUnderTest.open();

@@ -216,6 +216,19 @@ public final class FaultyStore implements SnapshotStore {
         return store.listDue(agentId, now, limit);
     }
 
+    @Override
+    public java.util.List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        alive();
+        return store.listNotificationsDue(agentId, now, limit);
+    }
+
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt,
+            @org.jspecify.annotations.Nullable Instant notifyAt, @org.jspecify.annotations.Nullable String notifyState) {
+        return write("update-notification", runId, "", "", () -> store.updateNotification(runId, expectedVersion,
+                expectedNotifyAt, notifyAt, notifyState));
+    }
+
     /** The store's thread memory, with its writes (creating a thread, appending) counted and crashable like the rest. */
     @Override
     public Optional<dev.baton.store.MemoryStore> memory() {
