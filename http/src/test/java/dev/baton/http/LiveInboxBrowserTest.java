@@ -87,8 +87,11 @@ class LiveInboxBrowserTest {
         if (store != null) store.close();
     }
 
+    /** The threads of the runs shown, read in one script (the list may be redrawn between two WebDriver calls). */
+    @SuppressWarnings("unchecked")
     static List<String> threads(ChromeDriver b) {
-        return b.findElements(By.cssSelector("#run-list > li.run")).stream().map(e -> e.getAttribute("data-thread-id")).toList();
+        return (List<String>) ((JavascriptExecutor) b).executeScript(
+                "return [...document.querySelectorAll('#run-list > li.run')].map(e => e.dataset.threadId);");
     }
 
     static void awaitThreads(ChromeDriver b, Duration within, String... threads) {

@@ -30,6 +30,7 @@ final class Receiver implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService pool = Executors.newFixedThreadPool(4);
     private final AtomicInteger count = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
     final List<Received> received = new CopyOnWriteArrayList<>();
     private volatile IntUnaryOperator status = n -> 200;
     private volatile long delayMillis;
@@ -41,6 +42,7 @@ final class Receiver implements AutoCloseable {
             try (exchange; InputStream in = exchange.getRequestBody()) {
                 byte[] body = in.readAllBytes();
                 int n = count.incrementAndGet();
+                inFlight.incrementAndGet();
                 int answer = status.applyAsInt(n);
                 String id = exchange.getRequestHeaders().getFirst("webhook-id");
                 String ts = exchange.getRequestHeaders().getFirst("webhook-timestamp");
@@ -56,6 +58,7 @@ final class Receiver implements AutoCloseable {
                 }
                 if (delayMillis > 0) Thread.sleep(delayMillis);
                 received.add(new Received(id, ts, sig, body, answer, verified));
+                inFlight.decrementAndGet();
                 exchange.sendResponseHeaders(answer, -1);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -90,6 +93,11 @@ final class Receiver implements AutoCloseable {
     Receiver verifying(WebhookVerifier v) {
         verifier = v;
         return this;
+    }
+
+    /** Requests received and not answered yet. */
+    int inFlight() {
+        return inFlight.get();
     }
 
     int requests() {
