@@ -47,6 +47,13 @@ final class ListingHookStore implements SnapshotStore {
     @Override public boolean delete(String runId, long v) { return delegate.delete(runId, v); }
 
     @Override public List<RunSnapshot> listDue(String agentId, Instant now, int limit) { return delegate.listDue(agentId, now, limit); }
+    @Override public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        return delegate.listNotificationsDue(agentId, now, limit);
+    }
+    @Override public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, Instant notifyAt,
+            String notifyState) {
+        return delegate.updateNotification(runId, expectedVersion, expectedNotifyAt, notifyAt, notifyState);
+    }
 
     @Override public Optional<MemoryStore> memory() { return delegate.memory(); }
 

@@ -347,7 +347,7 @@ class ReadmeSnippetsIT {
             String report = Files.readString(project.resolve("target/baton-tck-certification.txt"));
             assertThat(report).as("the certification report (%s)", r.log())
                     .contains("CERTIFIED: dev.baton.examples.filestore.FileSnapshotStore (duties of every store;"
-                            + " SHARED, DURABLE, STORE_CLOCK, THREAD_MEMORY)")
+                            + " SHARED, DURABLE, STORE_CLOCK, THREAD_MEMORY, NOTIFICATIONS)")
                     .doesNotContain("BATON TCK WARNING");
             assertThat(r.output()).as("the report is printed to the console").contains("=== Baton TCK certification");
             theTableOfTheContractsGivesEveryContractWithItsTestCount(report);

@@ -28,6 +28,13 @@ final class CountingStore implements SnapshotStore {
     @Override public boolean renewLease(String runId, long v, String owner, Instant expiry) { return delegate.renewLease(runId, v, owner, expiry); }
     @Override public Instant now() { return delegate.now(); }
     @Override public List<RunSnapshot> listDue(String agentId, Instant now, int limit) { return delegate.listDue(agentId, now, limit); }
+    @Override public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        return delegate.listNotificationsDue(agentId, now, limit);
+    }
+    @Override public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, Instant notifyAt,
+            String notifyState) {
+        return delegate.updateNotification(runId, expectedVersion, expectedNotifyAt, notifyAt, notifyState);
+    }
     @Override public Set<StoreCapability> capabilities() { return delegate.capabilities(); }
     @Override public Set<QueryFeature> queryFeatures() { return delegate.queryFeatures(); }
     @Override public void close() { delegate.close(); }

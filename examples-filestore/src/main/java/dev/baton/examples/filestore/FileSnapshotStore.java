@@ -82,52 +82,9 @@ public final class FileSnapshotStore implements SnapshotStore {
     /** How long a call waits for the store's lock by default before it fails. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
 
-    /**
-     * The row file: every field of a {@link RunSnapshot} but the payload, instants as epoch
-     * milliseconds, and the version whose payload file holds the payload.
-     */
-    record Row(String runId, String agentId, String status, @Nullable String threadId, @Nullable String resourceId,
-               long createdAt, long suspendedAt, long version, @Nullable String leaseOwner, @Nullable Long leaseExpiresAt,
-               @Nullable Long expiresAt, String summary, long payloadVersion) {
-
-        static Row of(RunSnapshot s) {
-            return new Row(s.runId(), s.agentId(), s.status().name(), s.threadId(), s.resourceId(),
-                    s.createdAt().toEpochMilli(), s.suspendedAt().toEpochMilli(), s.version(), s.leaseOwner(),
-                    millis(s.leaseExpiresAt()), millis(s.expiresAt()), s.summary(), s.version());
-        }
-
-        /** The snapshot this row and {@code payload} make. */
-        RunSnapshot snapshot(String payload) {
-            return RunSnapshot.builder()
-                    .runId(runId).agentId(agentId).status(RunStatus.valueOf(status))
-                    .threadId(threadId).resourceId(resourceId)
-                    .createdAt(Instant.ofEpochMilli(createdAt)).suspendedAt(Instant.ofEpochMilli(suspendedAt))
-                    .version(version)
-                    .lease(leaseOwner, instant(leaseExpiresAt))
-                    .payload(payload)
-                    .expiresAt(instant(expiresAt))
-                    .summary(summary)
-                    .build();
-        }
-
-        /** The same row at the next version with the lease extended; the payload file stays the same. */
-        Row renewed(Instant leaseUntil) {
-            return new Row(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version + 1, leaseOwner,
-                    leaseUntil.toEpochMilli(), expiresAt, summary, payloadVersion);
-        }
-
-        private static @Nullable Long millis(@Nullable Instant t) {
-            return t == null ? null : t.toEpochMilli();
-        }
-
-        private static @Nullable Instant instant(@Nullable Long millis) {
-            return millis == null ? null : Instant.ofEpochMilli(millis);
-        }
-    }
-
     /** Due runs: soonest deadline first, ties by run id ascending. */
-    private static final Comparator<Row> DUE_ORDER = Comparator.comparing((Row r) -> r.expiresAt)
-            .thenComparing(r -> r.runId);
+    private static final Comparator<RunRow> DUE_ORDER = Comparator.comparing((RunRow r) -> r.expiresAt())
+            .thenComparing(r -> r.runId());
 
     private final StoreDirectory dir;
     private final FileMemoryStore memory;
@@ -177,7 +134,7 @@ public final class FileSnapshotStore implements SnapshotStore {
             return Optional.empty();
         }
         return dir.locked("find", runId, () -> {
-            Row row = row(runId);
+            RunRow row = row(runId);
             return row == null ? Optional.empty() : Optional.of(row.snapshot(payload(row)));
         });
     }
@@ -186,10 +143,10 @@ public final class FileSnapshotStore implements SnapshotStore {
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
         dir.checkFits("runId", replacement.runId());
         return dir.locked("compare-and-set", replacement.runId(), () -> {
-            Row cur = row(replacement.runId());
-            if (cur == null || cur.version != expectedVersion) return false;
+            RunRow cur = row(replacement.runId());
+            if (cur == null || cur.version() != expectedVersion) return false;
             writeRun(replacement);
-            if (cur.payloadVersion != replacement.version()) Files.deleteIfExists(payloadFile(cur));
+            if (cur.payloadVersion() != replacement.version()) Files.deleteIfExists(payloadFile(cur));
             return true;
         });
     }
@@ -202,12 +159,12 @@ public final class FileSnapshotStore implements SnapshotStore {
             return false;
         }
         return dir.locked("renew-lease", runId, () -> {
-            Row cur = row(runId);
-            if (cur == null || cur.version != expectedVersion || !cur.status.equals(RunStatus.RESUMING.name())
-                    || !owner.equals(cur.leaseOwner)) {
+            RunRow cur = row(runId);
+            if (cur == null || cur.version() != expectedVersion || !cur.status().equals(RunStatus.RESUMING.name())
+                    || !owner.equals(cur.leaseOwner())) {
                 return false;
             }
-            StoreDirectory.write(rowFile(cur.agentId, runId), JSON.writeValueAsBytes(cur.renewed(newExpiry)));
+            StoreDirectory.write(rowFile(cur.agentId(), runId), JSON.writeValueAsBytes(cur.renewed(newExpiry)));
             return true;
         });
     }
@@ -219,9 +176,9 @@ public final class FileSnapshotStore implements SnapshotStore {
             return false;
         }
         return dir.locked("delete", runId, () -> {
-            Row cur = row(runId);
-            if (cur == null || cur.version != expectedVersion) return false;
-            Files.delete(rowFile(cur.agentId, runId));   // the commit point
+            RunRow cur = row(runId);
+            if (cur == null || cur.version() != expectedVersion) return false;
+            Files.delete(rowFile(cur.agentId(), runId));   // the commit point
             Files.deleteIfExists(payloadFile(cur));
             Files.deleteIfExists(idFile(runId));
             return true;
@@ -236,7 +193,7 @@ public final class FileSnapshotStore implements SnapshotStore {
         }
         return dir.locked("list", null, () -> {
             List<Listed> matches = new ArrayList<>();
-            for (Row row : rows(query.agentId())) {
+            for (RunRow row : rows(query.agentId())) {
                 RunSnapshot head = row.snapshot("");
                 if (query.matches(head)) matches.add(new Listed(row, head));
             }
@@ -255,7 +212,7 @@ public final class FileSnapshotStore implements SnapshotStore {
     }
 
     /** A matching run while a listing sorts and pages: its row, and its snapshot without the payload. */
-    private record Listed(Row row, RunSnapshot head) {
+    private record Listed(RunRow row, RunSnapshot head) {
     }
 
     /** Reads the agent's rows (never a payload), keeps the due ones, soonest deadline first. Payloads are left empty. */
@@ -268,8 +225,8 @@ public final class FileSnapshotStore implements SnapshotStore {
             return List.of();
         }
         return dir.locked("listDue", null, () -> {
-            List<Row> due = new ArrayList<>();
-            for (Row row : rows(agentId)) {
+            List<RunRow> due = new ArrayList<>();
+            for (RunRow row : rows(agentId)) {
                 RunSnapshot s = row.snapshot("");
                 if (s.expiresAt() != null && !s.expiresAt().isAfter(now) && s.effectiveStatus(now) == RunStatus.SUSPENDED) {
                     due.add(row);
@@ -277,6 +234,41 @@ public final class FileSnapshotStore implements SnapshotStore {
             }
             due.sort(DUE_ORDER);
             return due.stream().limit(limit).map(r -> r.snapshot("")).toList();
+        });
+    }
+
+    /** Reads the agent's rows (never a payload), keeps those with a notification due, oldest first. Linear, as listDue. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        if (!fits(agentId)) {
+            dir.checkOpen("listNotificationsDue");
+            return List.of();
+        }
+        return dir.locked("listNotificationsDue", null, () -> rows(agentId).stream()
+                .filter(r -> r.notifyAt() != null && r.notifyAt() <= now.toEpochMilli())
+                .sorted(Comparator.comparing((RunRow r) -> r.notifyAt()).thenComparing(r -> r.runId()))
+                .limit(limit).map(r -> r.snapshot("")).toList());
+    }
+
+    /** Rewrites the small row file only, under the store's lock; the version and the payload file stay. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        if (!fits(runId)) {
+            dir.checkOpen("update-notification");
+            return false;
+        }
+        return dir.locked("update-notification", runId, () -> {
+            RunRow cur = row(runId);
+            if (cur == null || cur.version() != expectedVersion || cur.notifyAt() == null
+                    || cur.notifyAt() != expectedNotifyAt.toEpochMilli()) {
+                return false;
+            }
+            StoreDirectory.write(rowFile(cur.agentId(), runId), JSON.writeValueAsBytes(cur.notifying(notifyAt, notifyState)));
+            return true;
         });
     }
 
@@ -295,12 +287,13 @@ public final class FileSnapshotStore implements SnapshotStore {
 
     /**
      * {@link StoreCapability#SHARED} (by processes of one machine), {@link StoreCapability#DURABLE},
-     * {@link StoreCapability#STORE_CLOCK} (this machine's clock) and {@link StoreCapability#THREAD_MEMORY}.
+     * {@link StoreCapability#STORE_CLOCK} (this machine's clock), {@link StoreCapability#THREAD_MEMORY} and
+     * {@link StoreCapability#NOTIFICATIONS}.
      */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY);
+                StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
     }
 
     @Override
@@ -317,37 +310,37 @@ public final class FileSnapshotStore implements SnapshotStore {
     // ---------------------------------------------------------------- files
 
     /** The run's row, or null if there is none. */
-    private @Nullable Row row(String runId) throws IOException {
+    private @Nullable RunRow row(String runId) throws IOException {
         byte[] agentHex = StoreDirectory.readIfExists(idFile(runId));
         if (agentHex == null) return null;
         // an id file without its row: a crash between the writes of an insert or a delete, i.e. no run
         return StoreDirectory.readJson(dir.resolve("agents", new String(agentHex, StandardCharsets.US_ASCII), hex(runId) + ".json"),
-                Row.class);
+                RunRow.class);
     }
 
     /** The rows of the agent's runs. */
-    private List<Row> rows(String agentId) throws IOException {
-        List<Row> rows = new ArrayList<>();
+    private List<RunRow> rows(String agentId) throws IOException {
+        List<RunRow> rows = new ArrayList<>();
         Path agentDir = dir.resolve("agents", hex(agentId));
         if (!Files.isDirectory(agentDir)) return rows;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(agentDir, "*.json")) {
             for (Path f : files) {
-                Row row = StoreDirectory.readJson(f, Row.class);
+                RunRow row = StoreDirectory.readJson(f, RunRow.class);
                 if (row != null) rows.add(row);
             }
         }
         return rows;
     }
 
-    private String payload(Row row) throws IOException {
+    private String payload(RunRow row) throws IOException {
         byte[] bytes = StoreDirectory.readIfExists(payloadFile(row));
-        if (bytes == null) throw new IOException("the payload file of version " + row.payloadVersion + " is missing");
+        if (bytes == null) throw new IOException("the payload file of version " + row.payloadVersion() + " is missing");
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** Writes the run: first its payload, in a file of its own version, then its row (the commit point). */
     private void writeRun(RunSnapshot s) throws IOException {
-        Row row = Row.of(s);
+        RunRow row = RunRow.of(s);
         StoreDirectory.write(payloadFile(row), s.payload().getBytes(StandardCharsets.UTF_8));
         StoreDirectory.write(rowFile(s.agentId(), s.runId()), JSON.writeValueAsBytes(row));
     }
@@ -360,7 +353,7 @@ public final class FileSnapshotStore implements SnapshotStore {
         return dir.resolve("agents", hex(agentId), hex(runId) + ".json");
     }
 
-    private Path payloadFile(Row row) {
-        return dir.resolve("agents", hex(row.agentId), hex(row.runId) + ".v" + row.payloadVersion + ".payload");
+    private Path payloadFile(RunRow row) {
+        return dir.resolve("agents", hex(row.agentId()), hex(row.runId()) + ".v" + row.payloadVersion() + ".payload");
     }
 }

@@ -103,7 +103,8 @@ final class JdbcBootstrap {
     }
 
     private static Set<StoreCapability> withOwnCapabilities(Set<StoreCapability> capabilities) {
-        EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
+        EnumSet<StoreCapability> all = EnumSet.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY,
+                StoreCapability.NOTIFICATIONS);
         all.addAll(capabilities);
         return Collections.unmodifiableSet(all);
     }

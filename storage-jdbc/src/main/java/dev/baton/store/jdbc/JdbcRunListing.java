@@ -7,10 +7,13 @@ import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jdbi.v3.core.Handle;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The reads of many runs: {@link JdbcSnapshotStore#list} and {@link JdbcSnapshotStore#listDue},
+ * The reads of many runs: {@link JdbcSnapshotStore#list}, {@link JdbcSnapshotStore#listDue} and the due notifications
+ * (with their one write, {@link JdbcSnapshotStore#updateNotification}),
  * each as few statements as the dialect allows, on the listing indexes of migration V002. A page
  * and its total are one statement ({@link PageAndTotal}), outside any transaction: no
  * {@code BEGIN}/{@code COMMIT}, no isolation level set and reset around it. Only a page past the
@@ -151,6 +154,45 @@ final class JdbcRunListing {
         return new Statement("SELECT " + withoutPayload + " FROM " + table + " WHERE agent_id = ? AND expires_at <= ? AND "
                 + db.dialect.suspendedAt() + " ORDER BY expires_at, run_id LIMIT " + limit,
                 List.of(db.id(agentId), at, at));
+    }
+
+    // ---------------------------------------------------------------- notifications
+
+    List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        if (!db.fits(agentId)) return List.of();
+        Statement s = notificationsDue(agentId, now, limit);
+        return db.call("listing due notifications", null, h -> {
+            List<RunSnapshot> out = new ArrayList<>(Math.min(limit, 64));
+            query(h, s, out, false);
+            return out;
+        });
+    }
+
+    /** Runs with a notification due at {@code now}: an index range on (agent_id, notify_at, run_id). */
+    Statement notificationsDue(String agentId, Instant now, int limit) {
+        return new Statement("SELECT " + withoutPayload + " FROM " + table + " WHERE agent_id = ? AND notify_at <= ?"
+                + " ORDER BY notify_at, run_id LIMIT " + limit, List.of(db.id(agentId), now.toEpochMilli()));
+    }
+
+    /** A write, but of the notification columns alone, on the primary key: the version stays. */
+    boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        if (!db.fits(runId)) return false;   // too long to have been stored
+        return db.call("notification update", runId, h -> {
+            var u = h.createUpdate("UPDATE " + table + " SET notify_at = ?, notify_state = ?"
+                    + " WHERE run_id = ? AND version = ? AND notify_at = ?");
+            JdbcAccess.bindMillis(u, 0, notifyAt);
+            JdbcAccess.bindText(u, 1, notifyState);
+            db.bindId(u, 2, runId);
+            u.bind(3, expectedVersion);
+            u.bind(4, expectedNotifyAt.toEpochMilli());
+            return u.execute() == 1;
+        });
     }
 
     // ---------------------------------------------------------------- WHERE

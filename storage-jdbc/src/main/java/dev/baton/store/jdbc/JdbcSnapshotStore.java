@@ -306,8 +306,8 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return db.call("compare-and-set", r.runId(), h -> {
             var u = h.createUpdate("UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?");
             RunRows.bindChanging(u, r);
-            db.bindId(u, 8, r.runId());
-            u.bind(9, expectedVersion);
+            db.bindId(u, 10, r.runId());
+            u.bind(11, expectedVersion);
             return u.execute() == 1;
         });
     }
@@ -377,6 +377,19 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(now, "now");
         return listing.listDue(agentId, now, limit);
+    }
+
+    /** {@code SELECT ... WHERE agent_id = ? AND notify_at <= ? ORDER BY notify_at, run_id LIMIT ?} on {@code <table>_notify}. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        return listing.listNotificationsDue(agentId, now, limit);
+    }
+
+    /** One {@code UPDATE ... SET notify_at, notify_state WHERE run_id = ? AND version = ? AND notify_at = ?}. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        return listing.updateNotification(runId, expectedVersion, expectedNotifyAt, notifyAt, notifyState);
     }
 
     /** The thread memory in this database ({@code <table>_threads}, {@code <table>_messages}), on the same pool. */

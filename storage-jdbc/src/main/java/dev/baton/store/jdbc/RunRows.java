@@ -17,13 +17,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class RunRows {
     /** How many columns a run row has: {@link Schema#COLUMNS}. */
-    static final int WIDTH = 13;
+    static final int WIDTH = 15;
 
     /** The placeholders of every column of a row, for {@link #bindRow}. */
-    static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+    static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
     /** The {@code SET} list of every column a run's life changes, for {@link #bindChanging}. */
     static final String CHANGING = "status = ?, suspended_at = ?, version = ?, lease_owner = ?,"
-            + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ?";
+            + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ?, notify_at = ?, notify_state = ?";
 
     private final JdbcAccess db;
 
@@ -46,9 +46,11 @@ final class RunRows {
         u.bind(10, s.payload());
         JdbcAccess.bindMillis(u, 11, s.expiresAt());
         u.bind(12, s.summary());
+        JdbcAccess.bindMillis(u, 13, s.notifyAt());
+        JdbcAccess.bindText(u, 14, s.notifyState());
     }
 
-    /** Binds the columns of {@link #CHANGING} from position 0 to 7; the caller binds the rest. */
+    /** Binds the columns of {@link #CHANGING} from position 0 to 9; the caller binds the rest. */
     static void bindChanging(SqlStatement<?> u, RunSnapshot r) {
         u.bind(0, r.status().name());
         u.bind(1, r.suspendedAt().toEpochMilli());
@@ -58,6 +60,8 @@ final class RunRows {
         u.bind(5, r.payload());
         JdbcAccess.bindMillis(u, 6, r.expiresAt());
         u.bind(7, r.summary());
+        JdbcAccess.bindMillis(u, 8, r.notifyAt());
+        JdbcAccess.bindText(u, 9, r.notifyState());
     }
 
     /** True when the row at the cursor holds a run (false for the all-NULL row of a page past the end). */
@@ -87,6 +91,8 @@ final class RunRows {
             String payload = required(runId, "payload", rs.getString(11));
             Instant expiresAt = millis(rs, 12);
             String summary = required(runId, "summary", rs.getString(13));
+            Instant notifyAt = millis(rs, 14);
+            String notifyState = rs.getString(15);
             return RunSnapshot.builder()
                     .runId(runId).agentId(agentId).status(status)
                     .threadId(threadId).resourceId(resourceId)
@@ -96,6 +102,7 @@ final class RunRows {
                     .payload(payload)
                     .expiresAt(expiresAt)
                     .summary(summary)
+                    .notification(notifyAt, notifyState)
                     .build();
         } catch (IllegalArgumentException e) {   // RunSnapshot's own checks: version < 1, a lease on a SUSPENDED run, ...
             throw new SnapshotFormatException(runId, e.getMessage() + " in " + db.description, e);

@@ -39,11 +39,12 @@ final class Schema {
     static final List<Migration> MIGRATIONS = List.of(
             new Migration(1, "create_runs"),
             new Migration(2, "deadlines_summaries_covering_indexes"),
-            new Migration(3, "thread_memory"));
+            new Migration(3, "thread_memory"),
+            new Migration(5, "notifications"));
 
     /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
-            + " version, lease_owner, lease_expires_at, payload, expires_at, summary";
+            + " version, lease_owner, lease_expires_at, payload, expires_at, summary, notify_at, notify_state";
     /** The columns of {@code <table>_threads}, in the order {@link JdbcMemoryStore} reads them. */
     static final String THREAD_COLUMNS = "id, resource_id, title, metadata, created_at, updated_at";
     /** The columns of {@code <table>_messages}, in the order {@link JdbcMemoryStore} reads them. */

@@ -1,6 +1,7 @@
 package dev.baton.store.jdbc;
 
 import static dev.baton.store.StoreCapability.DURABLE;
+import static dev.baton.store.StoreCapability.NOTIFICATIONS;
 import static dev.baton.store.StoreCapability.SHARED;
 import static dev.baton.store.StoreCapability.STORE_CLOCK;
 import static dev.baton.store.StoreCapability.THREAD_MEMORY;
@@ -54,19 +55,19 @@ class JdbcCapabilitiesTest {
     @MethodSource("servers")
     void aServerOrAFileDatabaseIsSharedDurableAndHasAClockAndMemory(String name) {
         try (SnapshotStore store = SnapshotStores.open(TestDatabases.url(name))) {
-            assertThat(store.capabilities()).containsExactlyInAnyOrder(SHARED, DURABLE, STORE_CLOCK, THREAD_MEMORY);
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(SHARED, DURABLE, STORE_CLOCK, THREAD_MEMORY, NOTIFICATIONS);
         }
     }
 
     @Test
     void anH2FileWithoutAutoServerIsDurableButNotShared() {
         try (SnapshotStore store = SnapshotStores.open(TestDatabases.h2Url())) {
-            assertThat(store.capabilities()).containsExactlyInAnyOrder(DURABLE, STORE_CLOCK, THREAD_MEMORY);
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(DURABLE, STORE_CLOCK, THREAD_MEMORY, NOTIFICATIONS);
         }
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL(TestDatabases.h2Url() + ";DB_CLOSE_DELAY=10");
         try (SnapshotStore store = JdbcSnapshotStore.builder(ds).table("baton_runs_ds").build()) {
-            assertThat(store.capabilities()).as("read from the DataSource's connection").containsExactlyInAnyOrder(DURABLE, STORE_CLOCK, THREAD_MEMORY);
+            assertThat(store.capabilities()).as("read from the DataSource's connection").containsExactlyInAnyOrder(DURABLE, STORE_CLOCK, THREAD_MEMORY, NOTIFICATIONS);
         }
     }
 
@@ -74,7 +75,7 @@ class JdbcCapabilitiesTest {
     void anInMemoryDatabaseIsNeitherSharedNorDurableButHasAClockAndMemory() {
         for (String url : new String[] {"jdbc:h2:mem:baton-capabilities;DB_CLOSE_DELAY=-1", "jdbc:sqlite::memory:"}) {
             try (SnapshotStore store = SnapshotStores.open(url, java.util.Map.of("poolSize", "1"))) {
-                assertThat(store.capabilities()).as(url).containsExactlyInAnyOrder(STORE_CLOCK, THREAD_MEMORY);
+                assertThat(store.capabilities()).as(url).containsExactlyInAnyOrder(STORE_CLOCK, THREAD_MEMORY, NOTIFICATIONS);
                 Instant before = Instant.now();
                 assertThat(store.now()).as("clock of %s", url)
                         .isBetween(before.minus(Duration.ofSeconds(5)), Instant.now().plus(Duration.ofSeconds(5)));
@@ -83,7 +84,7 @@ class JdbcCapabilitiesTest {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:baton-capabilities-ds;DB_CLOSE_DELAY=-1");
         try (SnapshotStore store = JdbcSnapshotStore.builder(ds).build()) {
-            assertThat(store.capabilities()).containsExactlyInAnyOrder(STORE_CLOCK, THREAD_MEMORY);
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(STORE_CLOCK, THREAD_MEMORY, NOTIFICATIONS);
         }
     }
 }

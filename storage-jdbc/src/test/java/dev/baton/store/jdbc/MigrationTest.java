@@ -40,6 +40,14 @@ class MigrationTest {
         return "baton_mig_" + uniqueId("t").substring(2, 10).replace('-', '_').toLowerCase(Locale.ROOT);
     }
 
+    /** Every migration's version, in order. */
+    private static final List<Integer> ALL = Schema.MIGRATIONS.stream().map(Schema.Migration::version).toList();
+
+    /** The versions after {@code v}, in order. */
+    private static int[] after(int v) {
+        return ALL.stream().filter(x -> x > v).mapToInt(Integer::intValue).toArray();
+    }
+
     private static void drop(String url, String table) {
         Jdbi.create(url).useHandle(h -> {
             for (String t : new String[] {table, table + "_schema_history", table + "_threads", table + "_messages"}) {
@@ -55,7 +63,7 @@ class MigrationTest {
             h.execute("CREATE TABLE IF NOT EXISTS " + table + "_schema_history (version INTEGER NOT NULL PRIMARY KEY,"
                     + " description VARCHAR(200) NOT NULL, installed_at BIGINT NOT NULL)");
             for (int v : migrations) {
-                Schema.Migration m = Schema.MIGRATIONS.get(v - 1);
+                Schema.Migration m = Schema.MIGRATIONS.stream().filter(x -> x.version() == v).findFirst().orElseThrow();
                 for (String stmt : Schema.statements(dialect, table, m)) h.execute(stmt);
                 h.execute("INSERT INTO " + table + "_schema_history (version, description, installed_at) VALUES (?, ?, 0)",
                         m.version(), m.description());
@@ -83,7 +91,7 @@ class MigrationTest {
             for (Future<SnapshotStore> f : fs) stores.add(f.get(60, TimeUnit.SECONDS));
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1, 2, 3);
+            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
             RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
             assertThat(stores.get(0).insert(s)).isTrue();
             assertThat(stores.get(7).find(s.runId())).contains(s);
@@ -158,7 +166,7 @@ class MigrationTest {
             }
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1, 2, 3);
+            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
         } finally {
             drop(url, table);
         }
@@ -188,7 +196,7 @@ class MigrationTest {
             }
             List<Integer> versions = Jdbi.create(url).withHandle(h ->
                     h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactly(1, 2, 3);
+            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
         } finally {
             drop(url, table);
         }
@@ -206,11 +214,57 @@ class MigrationTest {
                     .hasMessageContaining("summary");
             applyByHand(url, table, 2);
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
+                    .hasMessageContaining("notify_at");
+            applyByHand(url, table, after(3));
+            assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining(table + "_threads");
             applyByHand(url, table, 3);
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate"))) {
                 assertThat(store.memory()).isPresent();
             }
+        } finally {
+            drop(url, table);
+        }
+    }
+
+    /**
+     * V005 adds the notification columns and their index to a table of the third schema: its rows are
+     * read with no notification due, and a notification written after the upgrade is found and moved.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anUpgradeToTheNotificationsSchemaKeepsEveryRowWithNothingDue(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            applyByHand(url, table, 1, 2, 3);   // the schema before notifications
+            RunSnapshot old = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
+            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+            Jdbi.create(url).useHandle(h -> {
+                var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
+                        + " suspended_at, version, lease_owner, lease_expires_at, payload, expires_at, summary)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?)");
+                Object[] values = {id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED", id(dialect, "t"),
+                    id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L, old.payload(),
+                    old.summary()};
+                for (int i = 0; i < values.length; i++) u.bind(i, values[i]);
+                u.execute();
+            });
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                assertThat(store.find(old.runId())).contains(old);
+                assertThat(old.notifyAt()).isNull();
+                assertThat(store.listNotificationsDue(old.agentId(), old.createdAt().plusSeconds(86_400), 10)).isEmpty();
+                RunSnapshot next = old.toBuilder().version(2).notification(old.suspendedAt(), "{\"event\":\"SUSPENDED\"}").build();
+                assertThat(store.compareAndSet(1, next)).isTrue();
+                assertThat(store.listNotificationsDue(old.agentId(), old.suspendedAt(), 10)).containsExactly(
+                        next.toBuilder().payload("").build());
+                assertThat(store.updateNotification(old.runId(), 2, old.suspendedAt(), null, null)).isTrue();
+                assertThat(store.find(old.runId())).contains(next.toBuilder().notification(null, null).build());
+            }
+            List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
+            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
         } finally {
             drop(url, table);
         }
@@ -246,6 +300,7 @@ class MigrationTest {
                 .contains("CREATE TABLE IF NOT EXISTS my_runs_threads (").contains("my_runs_threads_resource ")
                 .contains("CREATE TABLE IF NOT EXISTS my_runs_messages (").contains("my_runs_messages_run")
                 .contains("-- V001__create_runs.sql").contains("-- V002__").contains("-- V003__thread_memory.sql")
+                .contains("-- V005__notifications.sql").contains("my_runs_notify ").contains("notify_at").contains("notify_state")
                 .doesNotContain("${table}");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("INCLUDE (status, lease_owner, lease_expires_at)");
         if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("lease_state BIGINT AS (");

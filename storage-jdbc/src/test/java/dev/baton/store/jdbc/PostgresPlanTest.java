@@ -77,7 +77,8 @@ class PostgresPlanTest {
             // visited the heap, on PostgreSQL 14 and 17 alike (issue 22; not the major's planner).
             h.execute("SET synchronous_commit = on");
             // 100 agents x 1,000 runs; 200 threads and 50 resources per agent; a quarter claimed;
-            // a tenth with a deadline; every run with its summary
+            // a tenth with a deadline; a twentieth (every run of agent-5, ...) with a notification due; every run
+            // with its summary
             h.execute("INSERT INTO " + TABLE + " (" + Schema.COLUMNS + ")"
                     + " SELECT 'run-' || g, 'agent-' || (g % 100),"
                     + "  CASE WHEN g % 4 = 0 THEN 'RESUMING' ELSE 'SUSPENDED' END,"
@@ -87,7 +88,9 @@ class PostgresPlanTest {
                     + "  CASE WHEN g % 4 = 0 THEN 1900000000000 END,"
                     + "  '{\"formatVersion\":2}',"
                     + "  CASE WHEN g % 10 = 0 THEN 1700000000000 + g * 1000 + 3600000 END,"
-                    + "  '{\"calls\":[]}'"
+                    + "  '{\"calls\":[]}',"
+                    + "  CASE WHEN g % 20 = 5 THEN 1700000000000 + g * 1000 + 5 END,"
+                    + "  CASE WHEN g % 20 = 5 THEN '{\"event\":\"SUSPENDED\"}' END"
                     + " FROM generate_series(1, 100000) AS g");
             // thread memory: 50 resources x 2,000 threads; the first 1,000 threads have 100 messages each
             h.execute("INSERT INTO " + TABLE + "_threads (id, resource_id, title, metadata, created_at,"
@@ -350,6 +353,32 @@ class PostgresPlanTest {
                 assertThat(r.payload()).isEmpty();
                 assertThat(r.summary()).isEqualTo("{\"calls\":[]}");
             });
+        }
+    }
+
+    @Nested
+    class Notifications {
+
+        @Test
+        void dueNotificationsAreAnIndexRangeOnTheNotificationIndexOldestFirst() {
+            Instant now = Instant.ofEpochMilli(1_700_000_000_000L + 30_000 * 1000L);
+            PostgresPlan plan = explain(store.listing().notificationsDue("agent-5", now, 50));
+            // agent-5's 1,000 runs all have a notification, 300 of them due (g = 5, 105, ..., 29905)
+            assertNoSequentialScan(plan);
+            assertThat(plan.nodes().filter(PostgresPlan.Node::readsIndex)).as(on(plan)).singleElement().satisfies(n -> {
+                assertThat(n.index()).isEqualTo(TABLE + "_notify");
+                assertThat(n.condition()).contains("agent_id", "notify_at <=");
+                assertThat(n.rows()).isLessThanOrEqualTo(300);
+            });
+            assertThat(plan.nodes().filter(PostgresPlan.Node::isSort)).as(on(plan))
+                    .allSatisfy(sort -> assertThat(sort.input()).isLessThanOrEqualTo(300));
+            var runs = store.listNotificationsDue("agent-5", now, 50);
+            assertThat(runs).extracting(r -> r.runId()).startsWith("run-5", "run-105", "run-205");
+            assertThat(runs).hasSize(50).allSatisfy(r -> {
+                assertThat(r.payload()).isEmpty();
+                assertThat(r.notifyState()).isEqualTo("{\"event\":\"SUSPENDED\"}");
+            });
+            assertThat(store.listNotificationsDue("agent-10", now, 50)).as("an agent without notifications").isEmpty();
         }
     }
 

@@ -15,11 +15,12 @@ class MemoryLeaseTest extends LeaseContract {
     }
 
     @Test
-    void theInMemoryStoreHasAClockAndThreadMemoryButIsNeitherSharedNorDurable() {
+    void theInMemoryStoreHasAClockThreadMemoryAndNotificationsButIsNeitherSharedNorDurable() {
         try (SnapshotStore store = openStore(); SnapshotStore privateStore = SnapshotStores.open("memory:")) {
-            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
-            assertThat(privateStore.capabilities())
-                    .containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY);
+            assertThat(store.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY,
+                    StoreCapability.NOTIFICATIONS);
+            assertThat(privateStore.capabilities()).containsExactlyInAnyOrder(StoreCapability.STORE_CLOCK,
+                    StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
         }
     }
 }

@@ -33,6 +33,7 @@ final class MongoIndexes {
     static final String INDEX_AGENT_RESOURCE = "baton_agent_resource_created";
     static final String INDEX_AGENT_THREAD_RESOURCE = "baton_agent_thread_resource_created";
     static final String INDEX_AGENT_EXPIRES = "baton_agent_expires";
+    static final String INDEX_AGENT_NOTIFY = "baton_agent_notify";
 
     private MongoIndexes() {
     }
@@ -51,7 +52,9 @@ final class MongoIndexes {
                         new IndexOptions().name(INDEX_AGENT_THREAD_RESOURCE)),
                 // listDue: a range on expiresAt in the agent's part, in deadline order with the runId tie-break,
                 // so the limit stops the scan (no sort of every due run)
-                new IndexModel(Indexes.ascending(AGENT_ID, EXPIRES_AT, ID), new IndexOptions().name(INDEX_AGENT_EXPIRES)));
+                new IndexModel(Indexes.ascending(AGENT_ID, EXPIRES_AT, ID), new IndexOptions().name(INDEX_AGENT_EXPIRES)),
+                // listNotificationsDue: a range on notifyAt in the agent's part, oldest first with the runId tie-break
+                new IndexModel(Indexes.ascending(AGENT_ID, RunDocuments.NOTIFY_AT, ID), new IndexOptions().name(INDEX_AGENT_NOTIFY)));
     }
 
     /**

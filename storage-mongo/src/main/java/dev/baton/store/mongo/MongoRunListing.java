@@ -181,6 +181,23 @@ final class MongoRunListing {
         });
     }
 
+    private static final Bson NOTIFY_ORDER = Sorts.orderBy(Sorts.ascending(RunDocuments.NOTIFY_AT), Sorts.ascending(ID));
+
+    List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        access.checkOpen("listNotificationsDue");
+        Bson filter = and(eq(AGENT_ID, agentId), lte(RunDocuments.NOTIFY_AT, Date.from(now)));
+        return access.run("listNotificationsDue", null, () -> {
+            List<RunSnapshot> out = new ArrayList<>();
+            for (Document d : collection.find(filter).projection(FIELDS_WITHOUT_PAYLOAD).sort(NOTIFY_ORDER).limit(limit)) {
+                out.add(RunDocuments.fromDocument(d, false));
+            }
+            return out;
+        });
+    }
+
     // ---------------------------------------------------------------- the filter
 
     /**

@@ -246,7 +246,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
                 Updates.set(LEASE_EXPIRES_AT, date(replacement.leaseExpiresAt())),
                 Updates.set(PAYLOAD, replacement.payload()),
                 Updates.set(EXPIRES_AT, date(replacement.expiresAt())),
-                Updates.set(SUMMARY, replacement.summary()));
+                Updates.set(SUMMARY, replacement.summary()),
+                Updates.set(RunDocuments.NOTIFY_AT, date(replacement.notifyAt())),
+                Updates.set(RunDocuments.NOTIFY_STATE, replacement.notifyState()));
         // the projection keeps the (possibly megabytes large) old payload off the wire
         FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
         Document before = access.run("compare-and-set", replacement.runId(),
@@ -293,11 +295,11 @@ public final class MongoSnapshotStore implements SnapshotStore {
         return date.toInstant();
     }
 
-    /** Shared, durable, with the server's clock and thread memory. */
+    /** Shared, durable, with the server's clock, thread memory and notifications. */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY);
+                StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
     }
 
     /**
@@ -350,6 +352,24 @@ public final class MongoSnapshotStore implements SnapshotStore {
     @Override
     public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
         return listing.listDue(agentId, now, limit);
+    }
+
+    /** One {@code find} on the index {@code {agentId, notifyAt, _id}}: {@code notifyAt <= now}, oldest first, limited. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        return listing.listNotificationsDue(agentId, now, limit);
+    }
+
+    /** One {@code updateOne}: filter {@code {_id, version, notifyAt}}, update {@code $set notifyAt, notifyState}; the version stays. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        Bson filter = and(eq(ID, runId), eq(VERSION, expectedVersion), eq(RunDocuments.NOTIFY_AT, Date.from(expectedNotifyAt)));
+        Bson update = Updates.combine(Updates.set(RunDocuments.NOTIFY_AT, date(notifyAt)),
+                Updates.set(RunDocuments.NOTIFY_STATE, notifyState));
+        return access.run("notification update", runId, () -> collection.updateOne(filter, update).getMatchedCount()) == 1;
     }
 
     @Override

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * { _id: runId, agentId, status: "SUSPENDED" | "RESUMING", threadId, resourceId,
  *   createdAt: Date, suspendedAt: Date, version: long, leaseOwner, leaseExpiresAt: Date,
- *   payload: "<the run state as JSON text>", expiresAt: Date, summary: "<what a listing shows, JSON text>" }
+ *   payload: "<the run state as JSON text>", expiresAt: Date, summary: "<what a listing shows, JSON text>",
+ *   notifyAt: Date, notifyState: "<the due notification's state, text>" }
  * }</pre>
  *
  * A document that breaks the snapshot's rules is reported as a {@link SnapshotFormatException}
@@ -37,6 +38,8 @@ final class RunDocuments {
     static final String PAYLOAD = "payload";
     static final String EXPIRES_AT = "expiresAt";
     static final String SUMMARY = "summary";
+    static final String NOTIFY_AT = "notifyAt";
+    static final String NOTIFY_STATE = "notifyState";
 
     /**
      * Every field of a run, named. Reads ask for exactly these: fields someone else added stay on
@@ -45,11 +48,11 @@ final class RunDocuments {
      * fields under its collection lock, so that a read never sees half an update.
      */
     static final Bson FIELDS = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID, CREATED_AT,
-            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD, EXPIRES_AT, SUMMARY);
+            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD, EXPIRES_AT, SUMMARY, NOTIFY_AT, NOTIFY_STATE);
 
     /** Every field but the payload: what a listing without payloads reads. */
     static final Bson FIELDS_WITHOUT_PAYLOAD = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID,
-            CREATED_AT, SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, EXPIRES_AT, SUMMARY);
+            CREATED_AT, SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, EXPIRES_AT, SUMMARY, NOTIFY_AT, NOTIFY_STATE);
 
     private RunDocuments() {
     }
@@ -67,7 +70,9 @@ final class RunDocuments {
                 .append(LEASE_EXPIRES_AT, date(s.leaseExpiresAt()))
                 .append(PAYLOAD, s.payload())
                 .append(EXPIRES_AT, date(s.expiresAt()))
-                .append(SUMMARY, s.summary());
+                .append(SUMMARY, s.summary())
+                .append(NOTIFY_AT, date(s.notifyAt()))
+                .append(NOTIFY_STATE, s.notifyState());
     }
 
     /**
@@ -98,6 +103,7 @@ final class RunDocuments {
     private static RunSnapshot readDocument(Document d) {
         Date lease = d.getDate(LEASE_EXPIRES_AT);
         Date expires = d.getDate(EXPIRES_AT);
+        Date notify = d.getDate(NOTIFY_AT);
         return RunSnapshot.builder()
                 .runId(d.getString(ID))
                 .agentId(d.getString(AGENT_ID))
@@ -111,6 +117,7 @@ final class RunDocuments {
                 .payload(d.getString(PAYLOAD))
                 .expiresAt(expires == null ? null : expires.toInstant())
                 .summary(d.getString(SUMMARY))
+                .notification(notify == null ? null : notify.toInstant(), d.getString(NOTIFY_STATE))
                 .build();
     }
 

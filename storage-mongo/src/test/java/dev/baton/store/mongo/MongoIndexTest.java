@@ -93,7 +93,7 @@ class MongoIndexTest {
     }
 
     @Test
-    void openingCreatesTheFiveCompoundIndexesWithTheirKeysInOrder() {
+    void openingCreatesTheSixCompoundIndexesWithTheirKeysInOrder() {
         String collection = uniqueId("idx");
         try (SnapshotStore store = SnapshotStores.open(MongoTestServer.url(), Map.of("collection", collection))) {
             assertThat(store.describe()).contains(collection);
@@ -112,7 +112,9 @@ class MongoIndexTest {
                 .containsExactlyEntriesOf(key("agentId", 1, "threadId", 1, "resourceId", 1, "createdAt", -1, "_id", -1));
         assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_EXPIRES)))
                 .containsExactlyEntriesOf(key("agentId", 1, "expiresAt", 1, "_id", 1));
-        assertThat(keys).hasSize(6);
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_NOTIFY)))
+                .containsExactlyEntriesOf(key("agentId", 1, "notifyAt", 1, "_id", 1));
+        assertThat(keys).hasSize(7);
     }
 
     @Test
@@ -147,7 +149,7 @@ class MongoIndexTest {
                 store.insert(suspended("agent", uniqueId("run"), "t", "r", i));
             }
         }
-        assertThat(indexKeys(collection)).hasSize(6);
+        assertThat(indexKeys(collection)).hasSize(7);
         assertThat(indexKeys(collection + MongoCollections.THREADS_SUFFIX)).hasSize(2);
         assertThat(indexKeys(collection + MongoCollections.MESSAGES_SUFFIX)).hasSize(3);
     }

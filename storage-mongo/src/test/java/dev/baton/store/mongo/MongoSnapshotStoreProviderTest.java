@@ -179,7 +179,7 @@ class MongoSnapshotStoreProviderTest {
                     .find(new Document("_id", runId)).first();
             assertThat(raw).isNotNull();
             assertThat(raw.keySet()).containsExactly("_id", "agentId", "status", "threadId", "resourceId", "createdAt",
-                    "suspendedAt", "version", "leaseOwner", "leaseExpiresAt", "payload", "expiresAt", "summary");
+                    "suspendedAt", "version", "leaseOwner", "leaseExpiresAt", "payload", "expiresAt", "summary", "notifyAt", "notifyState");
             assertThat(raw.get("_id").getBsonType()).isEqualTo(BsonType.STRING);
             assertThat(raw.getString("_id").getValue()).isEqualTo(runId);
             assertThat(raw.getString("threadId").getValue()).isEqualTo("$ne");

@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * PREFIX:{HEX(agentId)}:lease:held       zset of RESUMING runIds filed as live, score leaseExpiresAt
  * PREFIX:{HEX(agentId)}:lease:lapsed     zset of RESUMING runIds filed as expired, score leaseExpiresAt
  * PREFIX:{HEX(agentId)}:due              zset of runIds with a deadline, score expiresAt
+ * PREFIX:{HEX(agentId)}:notify           zset of runIds with a notification due, score notifyAt
  *
  * PREFIX:m:id:{HEX(threadId)}            string: nonce + OWNER, which slot holds the thread
  * PREFIX:m:{OWNER}:th:HEX(threadId)      hash: the thread's fields, its message counter (seq) and nonce (rsv)
@@ -66,6 +67,10 @@ final class RedisKeys {
 
     String dueIndex(String agentId) {
         return agentBase(agentId) + "due";
+    }
+
+    String notifyIndex(String agentId) {
+        return agentBase(agentId) + "notify";
     }
 
     /** The base of the keys of one memory owner (a resource, or an ownerless thread), ending in ':'. */

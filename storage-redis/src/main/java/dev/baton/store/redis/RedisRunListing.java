@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The reads of many runs: {@link RedisSnapshotStore#list} and {@link RedisSnapshotStore#listDue},
- * each one Lua script on the sorted sets of one agent ({@code list.lua}, {@code due.lua}), so one
+ * The reads of many runs: {@link RedisSnapshotStore#list}, {@link RedisSnapshotStore#listDue} and
+ * {@link RedisSnapshotStore#listNotificationsDue}, each one Lua script on the sorted sets of one agent
+ * ({@code list.lua}, {@code due.lua}, {@code notifydue.lua}), so one
  * round trip to the node that holds the agent's slot. The script picks the index from the query's
  * filters, counts the matches ({@code ZCOUNT}), takes the page as a rank range (after a cursor, from
  * the cursor run's rank) and returns the page's fields; a run comes back as a row ({@link RunHashes#row}).
@@ -19,6 +20,7 @@ import java.util.Objects;
 final class RedisRunListing {
     private static final LuaScript LIST = LuaScript.load("list", true);
     private static final LuaScript DUE = LuaScript.load("due", true);
+    private static final LuaScript NOTIFY_DUE = LuaScript.load("notifydue", true);
 
     private final RedisAccess access;
     private final RunHashes hashes;
@@ -64,6 +66,20 @@ final class RedisRunListing {
         return access.call("listDue", null, () -> {
             if (limit == 0) return List.of();
             List<Object> r = DUE.run(access.redis, ScriptOutputType.MULTI, new String[] {keys.dueIndex(agentId)},
+                    keys.agentBase(agentId), Long.toString(now.toEpochMilli()), Integer.toString(limit));
+            List<RunSnapshot> items = new ArrayList<>(r.size());
+            for (Object o : r) items.add(hashes.row(o));
+            return items;
+        });
+    }
+
+    List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        RedisKeys keys = access.keys;
+        return access.call("listNotificationsDue", null, () -> {
+            List<Object> r = NOTIFY_DUE.run(access.redis, ScriptOutputType.MULTI, new String[] {keys.notifyIndex(agentId)},
                     keys.agentBase(agentId), Long.toString(now.toEpochMilli()), Integer.toString(limit));
             List<RunSnapshot> items = new ArrayList<>(r.size());
             for (Object o : r) items.add(hashes.row(o));

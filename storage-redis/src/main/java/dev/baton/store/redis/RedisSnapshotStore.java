@@ -80,6 +80,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final LuaScript CAS = LuaScript.load("cas", true);
     private static final LuaScript DELETE = LuaScript.load("delete", true);
     private static final LuaScript RENEW = LuaScript.load("renew", true);
+    private static final LuaScript NOTIFY = LuaScript.load("notify", true);
     private static final LuaScript RESERVE = LuaScript.load("reserve", false);
     private static final LuaScript SWAP = LuaScript.load("swap", false);
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -281,11 +282,11 @@ public final class RedisSnapshotStore implements SnapshotStore {
         });
     }
 
-    /** Shared, durable (as far as the server's persistence settings make it), with the server's clock and thread memory. */
+    /** Shared, durable (as far as the server's persistence settings make it), with the server's clock, thread memory and notifications. */
     @Override
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY);
+                StoreCapability.THREAD_MEMORY, StoreCapability.NOTIFICATIONS);
     }
 
     @Override
@@ -317,6 +318,29 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
         return listing.listDue(agentId, now, limit);
+    }
+
+    /** One script (notifydue.lua): a range of the agent's notification set; no payloads. */
+    @Override
+    public List<RunSnapshot> listNotificationsDue(String agentId, Instant now, int limit) {
+        return listing.listNotificationsDue(agentId, now, limit);
+    }
+
+    /** One script on the run's hash and the agent's notification set (notify.lua); the version stays. */
+    @Override
+    public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        return access.call("notification update", runId, () -> {
+            String agentId = agentOf(runId);
+            if (agentId == null) return false;
+            Long r = NOTIFY.run(redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
+                    keys.agentBase(agentId), runId, Long.toString(expectedVersion), Long.toString(expectedNotifyAt.toEpochMilli()),
+                    notifyAt == null ? "" : Long.toString(notifyAt.toEpochMilli()), notifyState == null ? "0" : "1",
+                    notifyState == null ? "" : notifyState);
+            return r != null && r == 1L;
+        });
     }
 
     /**

@@ -38,6 +38,8 @@ final class RunHashes {
         put(out, "payload", s.payload());
         put(out, "expiresAt", s.expiresAt() == null ? null : Long.toString(s.expiresAt().toEpochMilli()));
         put(out, "summary", s.summary());
+        put(out, "notifyAt", s.notifyAt() == null ? null : Long.toString(s.notifyAt().toEpochMilli()));
+        put(out, "notifyState", s.notifyState());
     }
 
     private static void put(List<String> out, String field, @Nullable String value) {
@@ -59,13 +61,14 @@ final class RunHashes {
                     .payload(h.get("payload"))
                     .expiresAt(millisOrNull(h.get("expiresAt")))
                     .summary(h.get("summary"))
+                    .notification(millisOrNull(h.get("notifyAt")), h.get("notifyState"))
                     .build();
         } catch (RuntimeException e) {
             throw invalid(runId, e);
         }
     }
 
-    /** A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload last. */
+    /** A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload 13th. */
     RunSnapshot row(Object reply) {
         @SuppressWarnings("unchecked")
         List<Object> f = (List<Object>) reply;
@@ -80,6 +83,7 @@ final class RunHashes {
                     .payload((String) f.get(12))
                     .expiresAt(millisOrNull((String) f.get(10)))
                     .summary((String) f.get(11))
+                    .notification(millisOrNull(f.size() > 13 ? (String) f.get(13) : null), f.size() > 14 ? (String) f.get(14) : null)
                     .build();
         } catch (RuntimeException e) {
             throw invalid(runId, e);

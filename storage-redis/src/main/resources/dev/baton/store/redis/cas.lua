@@ -3,7 +3,8 @@
 local cur = redis.call('HMGET', KEYS[1], 'version', 'threadId', 'resourceId')
 if cur[1] ~= ARGV[3] then return 0 end
 unfileRun(ARGV[2], opt(cur[2]), opt(cur[3]))
-redis.call('HDEL', KEYS[1], 'threadId', 'resourceId', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary')
+redis.call('HDEL', KEYS[1], 'threadId', 'resourceId', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'notifyAt',
+  'notifyState')
 local f, flat = fieldsFrom(4)
 redis.call('HSET', KEYS[1], unpack(flat))
 fileRun(ARGV[2], f)

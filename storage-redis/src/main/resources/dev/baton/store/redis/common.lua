@@ -56,12 +56,15 @@ local HELD = base .. 'lease:held'
 local LAPSED = base .. 'lease:lapsed'
 -- The runs with a deadline, scored by expiresAt: listDue is a range of it.
 local DUE = base .. 'due'
+-- The runs with a notification due, scored by notifyAt: listNotificationsDue is a range of it.
+local NOTIFY = base .. 'notify'
 
 -- Files a run that was just written. A RESUMING run goes to the "res" family and the held-lease set;
 -- the next listing moves it to "sus" if its lease has expired by then.
 local function fileRun(id, f)
   addTo('all', f.threadId, f.resourceId, f.createdAt, id)
   if f.expiresAt then redis.call('ZADD', DUE, f.expiresAt, id) end
+  if f.notifyAt then redis.call('ZADD', NOTIFY, f.notifyAt, id) end
   if f.status == 'RESUMING' then
     addTo('res', f.threadId, f.resourceId, f.createdAt, id)
     redis.call('ZADD', HELD, f.leaseExpiresAt, id)
@@ -78,6 +81,7 @@ local function unfileRun(id, thread, res)
   redis.call('ZREM', HELD, id)
   redis.call('ZREM', LAPSED, id)
   redis.call('ZREM', DUE, id)
+  redis.call('ZREM', NOTIFY, id)
 end
 
 -- ARGV[from..] are field/value pairs; returns them as a table, and the flat list for HSET.
@@ -91,17 +95,20 @@ local function fieldsFrom(from)
   return f, flat
 end
 
--- The fields of a run as list and due return it: fixed positions (nil where absent), the payload last.
+-- The fields of a run as list and due return it: fixed positions (nil where absent), the payload 13th,
+-- then notifyAt and notifyState.
 -- Without payloads (withPayload "0") the payload is not read, and comes back as '': the summary is what
 -- a listing shows.
 local ROW = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt', 'version',
-  'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary' }
+  'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'notifyAt', 'notifyState' }
 local ROW_WITH_PAYLOAD = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt',
-  'version', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'payload' }
+  'version', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'payload', 'notifyAt', 'notifyState' }
 local function row(id, withPayload)
   local key = runKey(id)
   if withPayload then return redis.call('HMGET', key, unpack(ROW_WITH_PAYLOAD)) end
   local r = redis.call('HMGET', key, unpack(ROW))
+  r[15] = r[14]
+  r[14] = r[13]
   r[13] = ''
   return r
 end

@@ -73,6 +73,7 @@ class RedisIndexConsistencyFuzzTest {
         AtomicInteger wins = new AtomicInteger();
         AtomicInteger deletes = new AtomicInteger();
         AtomicInteger renewals = new AtomicInteger();
+        AtomicInteger notices = new AtomicInteger();
         try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
@@ -86,7 +87,7 @@ class RedisIndexConsistencyFuzzTest {
                             int op = i;
                             String runId = runIds.get(random.nextInt(runIds.size()));
                             Instant lease = T0.plusSeconds(random.nextInt(100));
-                            switch (random.nextInt(7)) {
+                            switch (random.nextInt(8)) {
                                 case 0 -> {
                                     String agent = agents.get(random.nextInt(agents.size()));
                                     Instant created = T0.plusMillis(random.nextInt(5) * 1000L);
@@ -95,7 +96,8 @@ class RedisIndexConsistencyFuzzTest {
                                             .status(RunStatus.SUSPENDED).threadId(THREADS[random.nextInt(3)])
                                             .resourceId(RESOURCES[random.nextInt(3)]).createdAt(created).suspendedAt(created)
                                             .payload("{\"op\":" + op + "}").expiresAt(expires)
-                                            .summary(random.nextBoolean() ? "{\"calls\":[]}" : "{}").build();
+                                            .summary(random.nextBoolean() ? "{\"calls\":[]}" : "{}")
+                                            .notification(random.nextBoolean() ? null : created, "{\"n\":" + op + "}").build();
                                     if (store.insert(s)) inserts.incrementAndGet();
                                 }
                                 case 1 -> store.find(runId).ifPresent(cur -> {
@@ -105,6 +107,7 @@ class RedisIndexConsistencyFuzzTest {
                                     // back to suspended, sometimes with a new deadline (or none)
                                     RunSnapshot back = random.nextBoolean() ? cur.suspended(lease, "{\"back\":1}")
                                             : cur.suspended(lease, "{\"back\":2}", random.nextBoolean() ? null : lease, "{}");
+                                    if (random.nextBoolean()) back = back.toBuilder().notification(lease, "{\"back\":1}").build();
                                     if (store.compareAndSet(cur.version(), back)) wins.incrementAndGet();
                                 });
                                 case 3 -> store.find(runId).ifPresent(cur -> {
@@ -117,6 +120,16 @@ class RedisIndexConsistencyFuzzTest {
                                     // sometimes by someone who does not hold the lease, which must change nothing
                                     String owner = random.nextInt(4) == 0 ? "intruder" : cur.leaseOwner();
                                     if (store.renewLease(runId, cur.version(), owner, lease)) renewals.incrementAndGet();
+                                });
+                                case 5 -> store.find(runId).ifPresent(cur -> {
+                                    // claim, move or clear a notification, sometimes on a stale read, which must change nothing
+                                    if (cur.notifyAt() == null) return;
+                                    Instant expected = random.nextInt(4) == 0 ? cur.notifyAt().plusMillis(1) : cur.notifyAt();
+                                    if (store.updateNotification(runId, cur.version(), expected, random.nextBoolean() ? null : lease,
+                                            random.nextBoolean() ? null : "{\"claimed\":" + op + "}")) {
+                                        notices.incrementAndGet();
+                                    }
+                                    if (random.nextInt(4) == 0) store.listNotificationsDue(cur.agentId(), lease, 3);
                                 });
                                 default -> {
                                     // listings at random "now" values re-file leases both ways
@@ -153,6 +166,7 @@ class RedisIndexConsistencyFuzzTest {
             assertThat(wins.get()).as("compare-and-set wins").isGreaterThan(20);
             assertThat(deletes.get()).as("deletes").isGreaterThan(5);
             assertThat(renewals.get()).as("lease renewals").isGreaterThan(5);
+            assertThat(notices.get()).as("notification updates").isGreaterThan(5);
 
             checkEveryKey(store);
 
@@ -205,6 +219,12 @@ class RedisIndexConsistencyFuzzTest {
                         .map(RunSnapshot::runId).toList();
                 assertThat(store.listDue(agent, now, 10)).extracting(RunSnapshot::runId).as("due at %s", now)
                         .containsExactlyElementsOf(due);
+                List<String> notify = runs.values().stream()
+                        .filter(r -> r.agentId().equals(agent) && r.notifyAt() != null && !r.notifyAt().isAfter(now))
+                        .sorted(java.util.Comparator.comparing(RunSnapshot::notifyAt).thenComparing(RunSnapshot::runId))
+                        .map(RunSnapshot::runId).toList();
+                assertThat(store.listNotificationsDue(agent, now, 10)).extracting(RunSnapshot::runId).as("notifications due at %s", now)
+                        .containsExactlyElementsOf(notify.subList(0, Math.min(10, notify.size())));
             }
             checkEveryKey(store);
         }
@@ -232,6 +252,9 @@ class RedisIndexConsistencyFuzzTest {
             expect(expected, base, "all", s, created);
             if (s.expiresAt() != null) {
                 expected.computeIfAbsent(base + "due", k -> new HashMap<>()).put(s.runId(), (double) s.expiresAt().toEpochMilli());
+            }
+            if (s.notifyAt() != null) {
+                expected.computeIfAbsent(base + "notify", k -> new HashMap<>()).put(s.runId(), (double) s.notifyAt().toEpochMilli());
             }
             if (s.status() == RunStatus.SUSPENDED) {
                 expect(expected, base, "sus", s, created);

@@ -86,22 +86,24 @@ public abstract class Notifications extends LifecycleRules {
         String other = agentId + "-other";
         String state = "{\"event\":\"SUSPENDED\",\"note\":\"quotes \\\" % * $ ünïcødé 🚀\"}";
         Instant t0 = Snapshots.T0;
-        store.insert(Snapshots.suspendedAt(agentId, "b", t0).notification(t0.plusSeconds(20), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "a", t0).notification(t0.plusSeconds(20), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "first", t0).notification(t0.plusSeconds(10), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "late", t0).notification(t0.plusSeconds(300), state).build());
-        store.insert(Snapshots.suspendedAt(agentId, "none", t0).build());
-        store.insert(Snapshots.suspendedAt(other, "theirs", t0).notification(t0, state).build());
-        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(20), 10))).containsExactly("first", "a", "b");
-        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(60), 2))).containsExactly("first", "a");
+        String a = Snapshots.uniqueId("a"), b = Snapshots.uniqueId("b"), first = Snapshots.uniqueId("first");
+        String late = Snapshots.uniqueId("late"), none = Snapshots.uniqueId("none"), theirs = Snapshots.uniqueId("theirs");
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, b, t0).notification(t0.plusSeconds(20), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, a, t0).notification(t0.plusSeconds(20), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, first, t0).notification(t0.plusSeconds(10), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, late, t0).notification(t0.plusSeconds(300), state).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(agentId, none, t0).build())).isTrue();
+        assertThat(store.insert(Snapshots.suspendedAt(other, theirs, t0).notification(t0, state).build())).isTrue();
+        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(20), 10))).containsExactly(first, a, b);
+        assertThat(ids(store.listNotificationsDue(agentId, t0.plusSeconds(60), 2))).containsExactly(first, a);
         assertThat(store.listNotificationsDue(agentId, t0.plusSeconds(9), 10)).isEmpty();
-        assertThat(ids(store.listNotificationsDue(other, t0.plusSeconds(999), 10))).containsExactly("theirs");
+        assertThat(ids(store.listNotificationsDue(other, t0.plusSeconds(999), 10))).containsExactly(theirs);
         assertThat(store.listNotificationsDue(agentId + "%", t0.plusSeconds(999), 10)).isEmpty();
-        RunSnapshot first = store.find("first").orElseThrow();
-        assertThat(first.notifyAt()).isEqualTo(t0.plusSeconds(10));
-        assertThat(first.notifyState()).isEqualTo(state);
-        assertThat(store.find("none").orElseThrow().notifyAt()).isNull();
-        assertThat(store.find("none").orElseThrow().notifyState()).isNull();
+        RunSnapshot firstRun = store.find(first).orElseThrow();
+        assertThat(firstRun.notifyAt()).isEqualTo(t0.plusSeconds(10));
+        assertThat(firstRun.notifyState()).isEqualTo(state);
+        assertThat(store.find(none).orElseThrow().notifyAt()).isNull();
+        assertThat(store.find(none).orElseThrow().notifyState()).isNull();
     }
 
     @Test
@@ -111,14 +113,21 @@ public abstract class Notifications extends LifecycleRules {
         RunSnapshot seen = store.listNotificationsDue(agentId, clock.instant(), 10).get(0);
         Instant lapse = clock.instant().plusSeconds(30);
         String claimed = NotificationState.of(seen).attempted().encode();
-        assertThat(store.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse, claimed)).isTrue();
+        FaultyStore diesBefore = new FaultyStore(store).crashAt(1, false);
+        assertThatThrownBy(() -> diesBefore.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse, claimed))
+                .isInstanceOf(SimulatedCrash.class);
+        assertThat(ids(store.listNotificationsDue(agentId, clock.instant(), 10))).as("a claim that never landed")
+                .containsExactly(r.runId());
+        FaultyStore diesAfter = new FaultyStore(store).crashAt(1, true);
+        assertThatThrownBy(() -> diesAfter.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse, claimed))
+                .isInstanceOf(SimulatedCrash.class);
         RunSnapshot after = store.find(r.runId()).orElseThrow();
         assertThat(after.version()).as("a notifier's write keeps the version").isEqualTo(seen.version());
         assertThat(after.toBuilder().notification(seen.notifyAt(), seen.notifyState()).build())
                 .as("nothing but the notification changed").isEqualTo(seen.toBuilder().payload(after.payload()).build());
         assertThat(after.notifyState()).isEqualTo(claimed);
         assertThat(store.listNotificationsDue(agentId, lapse.minusMillis(1), 10)).as("claimed: not due").isEmpty();
-        // the claimer dies without completing: due again when its claim lapses (at least once)
+        // the claimer died without completing: due again when its claim lapses (at least once)
         assertThat(ids(store.listNotificationsDue(agentId, lapse, 10))).containsExactly(r.runId());
         assertThat(store.updateNotification(r.runId(), seen.version(), seen.notifyAt(), lapse.plusSeconds(30), claimed))
                 .as("a claim on a stale read").isFalse();
