@@ -13,7 +13,7 @@
 import { ApiError, clearToken, getJson, hasToken, setToken } from './inbox/api.js';
 import { whenActionDone } from './inbox/activity.js';
 import { $ } from './inbox/dom.js';
-import { initFilters, showAgents } from './inbox/filters.js';
+import { filters, initFilters, showAgents } from './inbox/filters.js';
 import { startLive } from './inbox/live.js';
 import { clearRuns, loadRuns, resetPaging } from './inbox/runs.js';
 import { setStatus, showError, whenTokenRejected } from './inbox/status.js';
@@ -48,8 +48,34 @@ async function signIn() {
   $('app').hidden = false;
   const { agents } = await getJson('agents');
   showAgents(agents);
+  const linked = linkedRun(agents);
   await loadRuns();
   startLive();
+  if (linked) showLinkedRun(linked);
+}
+
+// ---- a link to a run (?agent=...&run=..., as notifications send it) --------------------------
+
+function linkedRun(agents) {
+  const q = new URLSearchParams(location.search);
+  const agent = q.get('agent');
+  if (!agent || !agents.some((a) => a.id === agent)) return null;
+  $('agent').value = agent;
+  filters.agent = agent;
+  return q.get('run');
+}
+
+/** Scrolls to the linked run's card and marks it; says so if it no longer waits. */
+function showLinkedRun(runId) {
+  const card = [...document.querySelectorAll('#run-list > li.run')].find((li) => li.dataset.runId === runId);
+  if (!card) {
+    setStatus('The linked run no longer waits (decided, cancelled or expired), or is further down the list.', false);
+    return;
+  }
+  card.classList.add('linked');
+  const heading = card.querySelector('h3');
+  if (heading) { heading.tabIndex = -1; heading.focus(); }
+  card.scrollIntoView({ block: 'center' });
 }
 
 $('login').addEventListener('submit', (ev) => {

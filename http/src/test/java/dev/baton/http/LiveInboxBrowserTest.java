@@ -160,4 +160,16 @@ class LiveInboxBrowserTest {
         assertThat(consoleErrors(a)).isEmpty();
         assertThat(consoleErrors(b)).isEmpty();
     }
+
+    @Test
+    void aNotificationsLinkOpensTheInboxAtTheRun() throws Exception {
+        String runId = concierge.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                .resourceId("bob").build()).runs().get(0).runId();
+        ChromeDriver c = page("c");
+        c.get(server.uri() + "?agent=" + TestAgents.CONCIERGE + "&run=" + runId + "#token=" + TestServer.ADMIN);
+        new WebDriverWait(c, Duration.ofSeconds(20)).until(d ->
+                !d.findElements(By.cssSelector("#run-list > li.run.linked[data-run-id='" + runId + "']")).isEmpty());
+        assertThat(threads(c)).hasSize(3);
+        assertThat(consoleErrors(c)).isEmpty();
+    }
 }
