@@ -94,14 +94,20 @@ final class DeliveryRound {
         }
         String error = String.join("; ", failures);
         if (permanent || claimed.attempts() >= settings.maxAttempts()) {
-            store.updateNotification(run.runId(), run.version(), claimUntil, null, claimed.givenUp(error).encode());
+            if (!store.updateNotification(run.runId(), run.version(), claimUntil, null, claimed.givenUp(error).encode())) {
+                LOG.debug("Notification {} failed ({}), but its run moved on meanwhile", n.id(), error);
+                return Result.LOST;   // decided, or claimed again after a lapse: nothing to give up here
+            }
             LOG.warn("Notification {} is given up after {} attempt(s) (a dead letter): {}", n.id(), claimed.attempts(), error);
             settings.deadLetter(new DeadLetter(n.id(), source.agentId(), run.runId(), state.event(), claimed.attempts(), error, now));
             settings.metrics().dead(source.agentId());
             return Result.DEAD;
         }
         Instant retryAt = now.plus(settings.backoff(claimed.attempts())).truncatedTo(ChronoUnit.MILLIS);
-        store.updateNotification(run.runId(), run.version(), claimUntil, retryAt, claimed.failed(error).encode());
+        if (!store.updateNotification(run.runId(), run.version(), claimUntil, retryAt, claimed.failed(error).encode())) {
+            LOG.debug("Notification {} failed ({}), but its run moved on meanwhile", n.id(), error);
+            return Result.LOST;
+        }
         LOG.info("Notification {} failed (attempt {} of {}), next at {}: {}", n.id(), claimed.attempts(), settings.maxAttempts(),
                 retryAt, error);
         settings.metrics().retried(source.agentId());
