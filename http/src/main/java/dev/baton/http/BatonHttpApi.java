@@ -94,7 +94,7 @@ public final class BatonHttpApi {
                 Route.get("/openapi.json", PUBLIC, documents.file("openapi.json")),
                 Route.get("/me", AUTHENTICATED, agentsHandler::me),
                 Route.get("/agents", AUTHENTICATED, agentsHandler::agents),
-                Route.get("/agents/{agentId}/suspended-runs", AUTHENTICATED, listing::list),
+                Route.get("/agents/{agentId}/suspended-runs", AUTHENTICATED, ListingETag.conditional(listing::list)),
                 Route.get("/agents/{agentId}/decisions", AUTHENTICATED, decisions::list),
                 Route.post("/agents/{agentId}/runs", Body.required("prompt", "threadId", "resourceId", "maxSteps"), runs::start),
                 Route.post(run + "/approve", Body.required("toolCallId", "args", "digest", "reason"), decide::approve),

@@ -15,7 +15,7 @@ import java.util.Map;
 record StaticAsset(String name, String contentType, byte[] bytes) {
     /** The inbox's modules below {@code inbox/}, imported by {@code inbox.js} ({@code openapi.json} lists them). */
     static final List<String> MODULES = List.of("activity.js", "api.js", "cards.js", "dom.js", "edit.js", "filters.js",
-            "history.js", "runs.js", "status.js", "time.js");
+            "history.js", "live.js", "runs.js", "status.js", "time.js");
 
     static final String JAVASCRIPT = "text/javascript; charset=utf-8";
 

@@ -3,19 +3,21 @@
 //   inbox/status.js    the status line, and what a rejected token does
 //   inbox/filters.js   the filter form
 //   inbox/runs.js      the list of suspended runs, Load more
+//   inbox/live.js      the live list: a conditional poll (ETag, 304) while the tab is visible
 //   inbox/cards.js     one run's card and its controls
 //   inbox/edit.js      approving a call as proposed or edited, bound to the digest shown
 //   inbox/history.js   the History view: who decided what, newest first
 //   inbox/activity.js  actions on runs, their events streamed live into Activity
 //   inbox/time.js      times by the server's clock
 //   inbox/dom.js       building elements: values are written with textContent, never as HTML
-// A further view (a run's history, an edit dialog, live updates) is a module of its own, wired here.
+// A further view (a run's history, an edit dialog) is a module of its own, wired here.
 
 import { ApiError, clearToken, getJson, hasToken, setToken } from './inbox/api.js';
 import { whenActionDone } from './inbox/activity.js';
 import { $ } from './inbox/dom.js';
-import { initFilters, showAgents } from './inbox/filters.js';
+import { filters, initFilters, showAgents } from './inbox/filters.js';
 import { initHistory, loadHistory } from './inbox/history.js';
+import { startLive } from './inbox/live.js';
 import { clearRuns, loadRuns, resetPaging } from './inbox/runs.js';
 import { setStatus, showError, whenTokenRejected } from './inbox/status.js';
 
@@ -49,7 +51,34 @@ async function signIn() {
   $('app').hidden = false;
   const { agents } = await getJson('agents');
   showAgents(agents);
+  const linked = linkedRun(agents);
   await loadRuns();
+  startLive();
+  if (linked) showLinkedRun(linked);
+}
+
+// ---- a link to a run (?agent=...&run=..., as notifications send it) --------------------------
+
+function linkedRun(agents) {
+  const q = new URLSearchParams(location.search);
+  const agent = q.get('agent');
+  if (!agent || !agents.some((a) => a.id === agent)) return null;
+  $('agent').value = agent;
+  filters.agent = agent;
+  return q.get('run');
+}
+
+/** Scrolls to the linked run's card and marks it; says so if it no longer waits. */
+function showLinkedRun(runId) {
+  const card = [...document.querySelectorAll('#run-list > li.run')].find((li) => li.dataset.runId === runId);
+  if (!card) {
+    setStatus('The linked run no longer waits (decided, cancelled or expired), or is further down the list.', false);
+    return;
+  }
+  card.classList.add('linked');
+  const heading = card.querySelector('h3');
+  if (heading) { heading.tabIndex = -1; heading.focus(); }
+  card.scrollIntoView({ block: 'center' });
 }
 
 $('login').addEventListener('submit', (ev) => {

@@ -58,6 +58,19 @@ export async function getJson(path) {
 }
 
 /**
+ * A conditional GET (the live inbox's poll): null when the server answers 304 Not Modified (its
+ * ETag still names `etag`), else the JSON body and its new ETag; a failure throws an ApiError.
+ */
+export async function getJsonIfChanged(path, etag) {
+  const extra = { Accept: 'application/json' };
+  if (etag) extra['If-None-Match'] = etag;
+  const res = await fetch(path, { headers: headers(extra), credentials: 'omit', cache: 'no-store' });
+  if (res.status === 304) return null;
+  if (!res.ok) throw new ApiError(res.status, await problemOf(res));
+  return { body: await res.json(), etag: res.headers.get('ETag') };
+}
+
+/**
  * POST a JSON body, asking for the run's events as they happen (text/event-stream). A decision
  * (approve, decline) carries an Idempotency-Key: sent again, the server answers its first outcome.
  */

@@ -1,12 +1,12 @@
 // The list of suspended runs: read from the top, or continued by the listing's cursor, with its
 // summary and its Load more control.
 
-import { agentPath, getJson } from './api.js';
+import { agentPath, getJson, getJsonIfChanged } from './api.js';
 import { runCard } from './cards.js';
 import { $, el } from './dom.js';
 import { filters } from './filters.js';
 import { setStatus, showError } from './status.js';
-import { setServerTime } from './time.js';
+import { expiry, setServerTime } from './time.js';
 
 const list = {
   runs: [],           // the runs shown, in listing order
@@ -14,6 +14,10 @@ const list = {
   nextCursor: null,   // where "Load more" continues
   total: 0,
   loading: 0,
+  etag: null,         // the ETag of the first loads (what a refresh reads): the live poll sends it back
+  page: null,         // that listing, to redraw expiry badges when the poll finds nothing changed
+  reads: 0,           // one more per read: a poll answered after a newer read is dropped
+  cards: new Map(),   // runId -> { key, node }: a card drawn again only when its run (or its expiry text) changed
 };
 
 // "Load N more runs": in the page only while runs are left to load (never "Load 0 more runs")
@@ -23,10 +27,14 @@ moreButton.addEventListener('click', () => loadMore());
 /** After the filters changed: the next read starts over with one load. */
 export function resetPaging() {
   list.loads = 1;
+  list.etag = null;
   list.nextCursor = null;
 }
 
 export function clearRuns() {
+  list.page = null;
+  list.etag = null;
+  list.cards = new Map();
   $('run-list').replaceChildren();
   $('more').replaceChildren();
 }
@@ -41,6 +49,50 @@ export async function loadRuns(more) {
     setStatus('No agents are served here.', true);
     return;
   }
+  const read = ++list.reads;
+  list.loading++;
+  document.body.setAttribute('aria-busy', 'true');
+  try {
+    if (more && list.nextCursor) {
+      const page = await getJson(listingPath(true));
+      list.loads++;
+      list.etag = null;   // the first loads are one more now: the next poll reads them all
+      show(page, true);
+    } else {
+      const got = await getJsonIfChanged(listingPath(false), null);
+      if (read === list.reads) {
+        list.etag = got.etag;
+        show(got.body, false);
+      }
+    }
+    setStatus('Updated ' + new Date().toLocaleTimeString() + '.', false);
+  } catch (e) {
+    showError(e);
+  } finally {
+    list.loading--;
+    if (list.loading === 0) document.body.removeAttribute('aria-busy');
+  }
+}
+
+/**
+ * The live poll (live.js): reads the first loads again with If-None-Match; a 304 (nothing changed)
+ * only redraws expiry badges that changed, a new page replaces the list. Skipped while a read runs.
+ */
+export async function pollRuns() {
+  if (!filters.agent || list.loading > 0 || !list.page) return;
+  const read = ++list.reads;
+  const got = await getJsonIfChanged(listingPath(false), list.etag);
+  if (read !== list.reads || list.loading > 0) return;   // a newer read answers instead
+  if (got === null) {
+    show(list.page, false);
+    return;
+  }
+  list.etag = got.etag;
+  show(got.body, false);
+}
+
+/** The listing's address: the first `loads` pages at once, or (more) the next page by the cursor. */
+function listingPath(more) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(filters.query)) if (v) q.set(k, v);
   if (more && list.nextCursor) {
@@ -49,29 +101,32 @@ export async function loadRuns(more) {
   } else {
     q.set('perPage', String(Math.min(200, filters.perPage * list.loads)));
   }
-  list.loading++;
-  document.body.setAttribute('aria-busy', 'true');
-  try {
-    const page = await getJson(agentPath(filters.agent) + '/suspended-runs?' + q.toString());
-    setServerTime(page.asOf);
-    list.total = page.total;
-    list.nextCursor = page.nextCursor;
-    if (more) {
-      list.loads++;
-      list.runs = list.runs.concat(page.runs);
-      $('run-list').append(...page.runs.map(runCard));
-    } else {
-      list.runs = page.runs;
-      $('run-list').replaceChildren(...page.runs.map(runCard));
-    }
-    renderSummary();
-    setStatus('Updated ' + new Date().toLocaleTimeString() + '.', false);
-  } catch (e) {
-    showError(e);
-  } finally {
-    list.loading--;
-    if (list.loading === 0) document.body.removeAttribute('aria-busy');
-  }
+  return agentPath(filters.agent) + '/suspended-runs?' + q.toString();
+}
+
+function show(page, more) {
+  setServerTime(page.asOf);
+  list.total = page.total;
+  list.nextCursor = page.nextCursor;
+  list.runs = more ? list.runs.concat(page.runs) : page.runs;
+  if (!more) list.page = page;
+  const cards = new Map();
+  const nodes = list.runs.map((run) => {
+    const key = JSON.stringify(run) + expiryText(run);
+    const had = list.cards.get(run.runId);
+    const node = had && had.key === key ? had.node : runCard(run);
+    cards.set(run.runId, { key, node });
+    return node;
+  });
+  list.cards = cards;
+  const shown = $('run-list').children;
+  if (shown.length !== nodes.length || nodes.some((n, i) => shown[i] !== n)) $('run-list').replaceChildren(...nodes);
+  renderSummary();
+}
+
+/** The expiry texts a card shows (they change with time alone, not with the listing). */
+function expiryText(run) {
+  return [run.expiresAt, ...run.toolCalls.map((c) => c.expiresAt)].filter(Boolean).map(expiry).join('|');
 }
 
 /** Load more, keeping the keyboard where the reader is: on the first of the new runs. */

@@ -1,0 +1,83 @@
+package dev.baton.http;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The listing as a cheap conditional poll (issue 25's live inbox): every {@code 200} page carries a
+ * weak {@code ETag} computed from its content without {@code asOf} (the server's clock, which changes
+ * on every read), and a request whose {@code If-None-Match} names the current tag is answered
+ * {@code 304 Not Modified} with no body. The inbox page ({@code inbox/live.js}) polls this way.
+ *
+ * <p>What it saves, honestly: the bytes on the wire and the page's re-rendering. The store is still
+ * queried on every poll (the tag is the content's, so it is exactly as fresh as the listing); the
+ * page's cost is measured in docs/notifications.md. The tag is of what this caller may see (the
+ * listing is scoped to the principal's resources before it is tagged), so it leaks nothing of others' runs.
+ */
+final class ListingETag {
+    /** The last field of a page ({@link RunJson#page}): excluded from the tag. */
+    private static final byte[] AS_OF = ",\"asOf\":".getBytes(StandardCharsets.US_ASCII);
+
+    private ListingETag() {
+    }
+
+    /** {@code inner}, made conditional: {@code ETag} on its 200s, {@code 304} when {@code If-None-Match} names it. */
+    static Router.Handler conditional(Router.Handler inner) {
+        return request -> {
+            ApiResponse r = inner.handle(request);
+            if (r.status() != 200 || r.isStream()) return r;
+            String tag = tag(r.body());
+            Map<String, String> h = new LinkedHashMap<>(r.headers());
+            h.put("ETag", tag);
+            if (matches(request.request().header("If-None-Match"), tag)) {
+                h.remove("Content-Type");
+                r.close();
+                return new ApiResponse(304, h, null, null);
+            }
+            return new ApiResponse(200, h, r.body(), null);
+        };
+    }
+
+    /** {@code W/"..."}: the first 128 bits of the SHA-256 of the page without its {@code asOf}, base64url. */
+    static String tag(byte[] page) {
+        int end = lastIndexOf(page, AS_OF);
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(page, 0, end < 0 ? page.length : end);
+            byte[] d = sha.digest();
+            return "W/\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(d, 16)) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /** RFC 9110's weak comparison: {@code *}, or one of the listed tags equal to {@code tag} ignoring {@code W/}. */
+    static boolean matches(@Nullable String ifNoneMatch, String tag) {
+        if (ifNoneMatch == null || ifNoneMatch.isBlank()) return false;
+        String opaque = tag.substring(2);
+        for (String t : ifNoneMatch.split(",")) {
+            String s = t.trim();
+            if (s.equals("*")) return true;
+            if (s.startsWith("W/")) s = s.substring(2);
+            if (s.equals(opaque)) return true;
+        }
+        return false;
+    }
+
+    private static int lastIndexOf(byte[] in, byte[] what) {
+        outer:
+        for (int i = in.length - what.length; i >= 0; i--) {
+            for (int j = 0; j < what.length; j++) {
+                if (in[i + j] != what[j]) continue outer;
+            }
+            return i;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,175 @@
+package dev.baton.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.RunOptions;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The live inbox (issue 25) in two headless Chromium pages over one server: one page approves a
+ * run, the other shows it gone within a second, without Refresh; a run started elsewhere appears
+ * on both; a run discarded behind the pages' backs disappears. The pages poll the listing with
+ * {@code If-None-Match} and get {@code 304} while nothing changed.
+ */
+class LiveInboxBrowserTest {
+    @TempDir
+    Path dir;
+
+    SnapshotStore store;
+    Agent concierge;
+    BatonHttpServer server;
+    final List<ChromeDriver> browsers = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        boolean present = Files.isExecutable(InboxBrowserTest.CHROMIUM) && Files.isExecutable(InboxBrowserTest.DRIVER);
+        if (System.getenv("CI") != null && !present) throw new AssertionError("CI must have chromium and chromium-driver");
+        assumeTrue(present, "Debian's chromium and chromium-driver are not installed");
+        store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("live.db"));
+        concierge = TestAgents.concierge(TestAgents.CONCIERGE, store, Clock.systemUTC());
+        seed("alice", "alice-lisbon", "Book a flight to Lisbon");
+        seed("bob", "bob-orders", "Refund 250 EUR for order A-1001");
+        seed("carol", "carol-tokyo", "Book a flight to Tokyo");
+        BatonHttpApi api = BatonHttpApi.builder().agents(concierge)
+                .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("ops")).build())
+                .build();
+        server = BatonHttpServer.builder(api).port(0).start();
+    }
+
+    void seed(String resource, String thread, String prompt) {
+        concierge.generate(prompt, RunOptions.builder().resourceId(resource).threadId(thread).build());
+    }
+
+    ChromeDriver page(String name) throws Exception {
+        System.setProperty("webdriver.chrome.driver", InboxBrowserTest.DRIVER.toString());
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(InboxBrowserTest.CHROMIUM.toFile());
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1400,1100", "--lang=en-US",
+                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-" + name)));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(InboxBrowserTest.DRIVER.toFile()).usingAnyFreePort().build();
+        ChromeDriver b = new ChromeDriver(service, options);
+        browsers.add(b);
+        b.get(server.uri() + "#token=" + TestServer.ADMIN);
+        return b;
+    }
+
+    @AfterEach
+    void stop() {
+        for (ChromeDriver b : browsers) b.quit();
+        if (server != null) server.close();
+        if (store != null) store.close();
+    }
+
+    /** The threads of the runs shown, read in one script (the list may be redrawn between two WebDriver calls). */
+    @SuppressWarnings("unchecked")
+    static List<String> threads(ChromeDriver b) {
+        return (List<String>) ((JavascriptExecutor) b).executeScript(
+                "return [...document.querySelectorAll('#run-list > li.run')].map(e => e.dataset.threadId);");
+    }
+
+    static void awaitThreads(ChromeDriver b, Duration within, String... threads) {
+        new WebDriverWait(b, within, Duration.ofMillis(25))
+                .withMessage(() -> "expected " + List.of(threads) + ", page shows " + threads(b))
+                .until(d -> threads(b).equals(List.of(threads)));
+    }
+
+    /** How many listing responses of each status the page got (Resource Timing: the 304s carry no body). */
+    @SuppressWarnings("unchecked")
+    static Map<String, Long> listingStatuses(ChromeDriver b) {
+        return (Map<String, Long>) ((JavascriptExecutor) b).executeScript(
+                "const out = {}; for (const e of performance.getEntriesByType('resource')) {"
+                        + " if (!e.name.includes('/suspended-runs')) continue;"
+                        + " const k = String(e.responseStatus); out[k] = (out[k] || 0) + 1; } return out;");
+    }
+
+    static List<String> consoleErrors(ChromeDriver b) {
+        return b.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).map(e -> e.getMessage()).toList();
+    }
+
+    @Test
+    void onePageApproves_theOtherShowsItGoneWithinASecond() throws Exception {
+        ChromeDriver a = page("a");
+        ChromeDriver b = page("b");
+        awaitThreads(a, Duration.ofSeconds(20), "carol-tokyo", "bob-orders", "alice-lisbon");
+        awaitThreads(b, Duration.ofSeconds(20), "carol-tokyo", "bob-orders", "alice-lisbon");
+
+        // a few quiet polls: answered 304, the list stays as it was (the same card elements)
+        WebElement carolOnB = b.findElement(By.cssSelector("#run-list > li.run[data-thread-id='carol-tokyo']"));
+        Thread.sleep(2000);
+        assertThat(listingStatuses(b).getOrDefault("304", 0L)).as("quiet polls answered 304: %s", listingStatuses(b))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(b.findElement(By.cssSelector("#run-list > li.run[data-thread-id='carol-tokyo']"))).isEqualTo(carolOnB);
+
+        // page A approves carol's flight; the moment A's action is done, B has at most a second
+        a.findElement(By.cssSelector("#run-list > li.run[data-thread-id='carol-tokyo'] button.approve")).click();
+        new WebDriverWait(a, Duration.ofSeconds(20), Duration.ofMillis(10)).until(d ->
+                !d.findElements(By.cssSelector("#actions > li.action[data-done='true']")).isEmpty());
+        long decided = System.nanoTime();
+        awaitThreads(b, Duration.ofMillis(1000), "bob-orders", "alice-lisbon");
+        long tookMillis = (System.nanoTime() - decided) / 1_000_000;
+        System.out.println("live inbox: the other page lost the approved run after " + tookMillis + " ms");
+        assertThat(b.findElements(By.cssSelector("#actions > li.action"))).as("B did nothing itself").isEmpty();
+
+        // a run that starts waiting elsewhere (not through either page) appears on both
+        seed("dave", "dave-osaka", "Book a flight to Osaka");
+        awaitThreads(a, Duration.ofMillis(1500), "dave-osaka", "bob-orders", "alice-lisbon");
+        awaitThreads(b, Duration.ofMillis(1500), "dave-osaka", "bob-orders", "alice-lisbon");
+
+        // a run discarded behind the pages' backs (as the expirer discards expired runs) goes from both
+        String bobRun = concierge.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                .resourceId("bob").build()).runs().get(0).runId();
+        concierge.cancelRun(bobRun, "withdrawn elsewhere");
+        awaitThreads(a, Duration.ofMillis(1500), "dave-osaka", "alice-lisbon");
+        awaitThreads(b, Duration.ofMillis(1500), "dave-osaka", "alice-lisbon");
+
+        // a hidden tab does not poll
+        long before = listingStatuses(b).values().stream().mapToLong(Long::longValue).sum();
+        ((JavascriptExecutor) b).executeScript("Object.defineProperty(document, 'hidden', { value: true, configurable: true });");
+        Thread.sleep(2000);
+        long after = listingStatuses(b).values().stream().mapToLong(Long::longValue).sum();
+        assertThat(after - before).as("polls while hidden").isLessThanOrEqualTo(1);
+
+        assertThat(consoleErrors(a)).isEmpty();
+        assertThat(consoleErrors(b)).isEmpty();
+    }
+
+    @Test
+    void aNotificationsLinkOpensTheInboxAtTheRun() throws Exception {
+        String runId = concierge.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                .resourceId("bob").build()).runs().get(0).runId();
+        ChromeDriver c = page("c");
+        c.get(server.uri() + "?agent=" + TestAgents.CONCIERGE + "&run=" + runId + "#token=" + TestServer.ADMIN);
+        new WebDriverWait(c, Duration.ofSeconds(20)).until(d ->
+                !d.findElements(By.cssSelector("#run-list > li.run.linked[data-run-id='" + runId + "']")).isEmpty());
+        assertThat(threads(c)).hasSize(3);
+        assertThat(consoleErrors(c)).isEmpty();
+    }
+}
