@@ -120,4 +120,19 @@ class SiteGuardTest {
         Map<String, String> other = Map.of("Host", "127.0.0.1:8080", "Origin", "http://127.0.0.1:3001", "Sec-Fetch-Site", "same-site");
         assertThat(send(trusting, "POST", CONTINUE, other).status()).isEqualTo(403);
     }
+
+    @Test
+    void theRefusalsOverARealServerAreTheOnesTheOpenApiDocumentLists() {
+        try (TestServer t = new TestServer()) {
+            ApiClient admin = t.admin();
+            String run = t.server.uri() + "agents/concierge/runs/no-such-run/";
+            java.net.http.HttpRequest crossOrigin = java.net.http.HttpRequest.newBuilder(java.net.URI.create(run + "cancel"))
+                    .header("Authorization", "Bearer " + TestServer.ADMIN).header("Content-Type", "application/json")
+                    .header("Origin", "http://127.0.0.1:1").POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
+            assertThat(admin.send("POST", "/agents/concierge/runs/no-such-run/cancel", crossOrigin).status()).isEqualTo(403);
+            java.net.http.HttpRequest untyped = java.net.http.HttpRequest.newBuilder(java.net.URI.create(run + "continue"))
+                    .header("Authorization", "Bearer " + TestServer.ADMIN).POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build();
+            assertThat(admin.send("POST", "/agents/concierge/runs/no-such-run/continue", untyped).status()).isEqualTo(415);
+        }
+    }
 }
