@@ -201,13 +201,16 @@ class DocumentsTest {
                 .contains(testCommand);
     }
 
-    private static final Pattern RULE = Pattern.compile("^(\\d+|[RML]\\d+)\\. ");
+    private static final Pattern RULE = Pattern.compile("^(\\d+|[RMLS]\\d+)\\. ");
     private static final Pattern TEST_NAME = Pattern.compile("`([a-z][A-Za-z0-9]{19,})`");
 
     @Test
     void everyRuleNamesTheTckTestsThatProveIt_andEachIsATestOfTheTck() throws IOException {
         Set<String> tests = tckTests();
         assertThat(tests).as("test methods of the TCK").hasSizeGreaterThan(150).contains("onlySuspendedRunsAreListed");
+        // the security rules (S) are about the HTTP surface: their tests are those of baton-http and the starter
+        tests.addAll(tests("http/src/test/java"));
+        tests.addAll(tests("spring-boot-starter/src/test/java"));
 
         Map<String, List<String>> rules = new java.util.LinkedHashMap<>();
         String current = null;
@@ -222,7 +225,7 @@ class DocumentsTest {
             }
             Matcher name = TEST_NAME.matcher(line);
             while (name.find()) {
-                assertThat(tests).as("docs/rules.md names `%s`: a test method of the TCK (tck/src/main/java)", name.group(1))
+                assertThat(tests).as("docs/rules.md names `%s`: a test method of the TCK (or, for the S rules, of http or the starter)", name.group(1))
                         .contains(name.group(1));
                 if (current != null) rules.get(current).add(name.group(1));
             }
@@ -232,6 +235,7 @@ class DocumentsTest {
         for (int i = 1; i <= 11; i++) expected.add("R" + i);
         for (int i = 1; i <= 8; i++) expected.add("M" + i);
         for (int i = 1; i <= 6; i++) expected.add("L" + i);
+        for (int i = 1; i <= 6; i++) expected.add("S" + i);
         assertThat(rules.keySet()).as("the rules of docs/rules.md").containsExactlyElementsOf(expected);
         rules.forEach((rule, names) -> assertThat(names).as("the tests named by rule %s", rule).isNotEmpty());
     }
@@ -241,8 +245,13 @@ class DocumentsTest {
 
     /** The names of the test methods in the TCK's sources. */
     static Set<String> tckTests() throws IOException {
+        return tests("tck/src/main/java");
+    }
+
+    /** The names of the test methods in the sources below {@code dir}. */
+    static Set<String> tests(String dir) throws IOException {
         Set<String> names = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(ROOT.resolve("tck/src/main/java"))) {
+        try (Stream<Path> files = Files.walk(ROOT.resolve(dir))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                 List<String> lines = read(f).lines().toList();
                 for (int i = 0; i < lines.size(); i++) {
