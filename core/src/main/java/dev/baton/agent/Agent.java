@@ -623,6 +623,7 @@ public final class Agent implements AutoCloseable {
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
             if (id.isBlank()) throw new InvalidOptionException("id", "an agent id must not be blank");
+            dev.baton.Ids.require("id", id);
             this.id = id;
         }
 

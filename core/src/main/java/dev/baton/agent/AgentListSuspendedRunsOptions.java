@@ -41,8 +41,8 @@ public final class AgentListSuspendedRunsOptions {
     private final @Nullable String cursor;
 
     private AgentListSuspendedRunsOptions(Builder b) {
-        this.threadId = b.threadId;
-        this.resourceId = b.resourceId;
+        this.threadId = dev.baton.Ids.optional("threadId", b.threadId);
+        this.resourceId = dev.baton.Ids.optional("resourceId", b.resourceId);
         this.fromDate = b.fromDate;
         this.toDate = b.toDate;
         this.perPage = b.perPage;

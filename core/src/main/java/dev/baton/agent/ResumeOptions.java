@@ -18,9 +18,8 @@ public final class ResumeOptions {
     private final @Nullable String toolCallId;
 
     private ResumeOptions(Builder b) {
-        if (b.runId == null || b.runId.isEmpty()) throw new InvalidOptionException("runId", "is required");
-        this.runId = b.runId;
-        this.toolCallId = b.toolCallId;
+        this.runId = dev.baton.Ids.require("runId", b.runId);
+        this.toolCallId = dev.baton.Ids.optional("toolCallId", b.toolCallId);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.baton.Ids;
 import dev.baton.InvalidOptionException;
 import dev.baton.ResumeMismatchException;
 import dev.baton.RunNotFoundException;
@@ -101,6 +102,8 @@ final class RunActions {
     }
 
     AgentStream decide(String runId, Decision decision) {
+        Ids.require("runId", runId);
+        Ids.optional("toolCallId", decision.toolCallId());
         RunSnapshot snapshot = load(runId, decision.action());
         RunState state = SnapshotCodec.decode(snapshot);
         refuseInnerRun(state, "approve, decline or resume");
@@ -110,6 +113,7 @@ final class RunActions {
     }
 
     AgentStream continueRun(String runId, Decisions.Meta meta) {
+        Ids.require("runId", runId);
         RunSnapshot snapshot = load(runId, RunAction.CONTINUE);
         RunState state = SnapshotCodec.decode(snapshot);
         refuseInnerRun(state, "continue");
@@ -119,6 +123,7 @@ final class RunActions {
 
     /** Removes a run nobody will resume, with the inner runs of its subagents. Works on unreadable snapshots too. */
     void discard(String runId, Decisions.Meta meta) {
+        Ids.require("runId", runId);
         RunSnapshot snapshot = load(runId, RunAction.DISCARD);
         RunState state = null;
         try {
@@ -141,6 +146,7 @@ final class RunActions {
     }
 
     AgentResult cancel(String runId, String reason, Decisions.Meta meta) {
+        Ids.require("runId", runId);
         return lifecycle.cancel(runId, reason, meta);
     }
 

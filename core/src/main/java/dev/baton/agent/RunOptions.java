@@ -24,8 +24,8 @@ public final class RunOptions {
     private final @Nullable Duration waitTimeout;
 
     private RunOptions(Builder b) {
-        this.threadId = b.threadId;
-        this.resourceId = b.resourceId;
+        this.threadId = dev.baton.Ids.optional("threadId", b.threadId);
+        this.resourceId = dev.baton.Ids.optional("resourceId", b.resourceId);
         this.maxSteps = b.maxSteps;
         this.waitTimeout = b.waitTimeout;
         if (maxSteps != null && maxSteps < 1) throw new InvalidOptionException("maxSteps", "must be positive, was " + maxSteps);
@@ -122,7 +122,7 @@ public final class RunOptions {
         /**
          * {@return the options}
          *
-         * @throws InvalidOptionException for {@code maxSteps < 1} or a wait timeout that is not positive
+         * @throws InvalidOptionException for {@code maxSteps < 1}, a wait timeout that is not positive, or a thread or resource id beyond {@link dev.baton.Ids#LIMIT}
          */
         public RunOptions build() {
             return new RunOptions(this);

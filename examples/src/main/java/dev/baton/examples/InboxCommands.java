@@ -381,6 +381,8 @@ final class InboxCommands {
         @Option(names = "--port", paramLabel = "N", converter = IntegerOption.class) int port = 8080;
         @Option(names = "--host", paramLabel = "ADDR") String host = "127.0.0.1";
         @Option(names = "--token", paramLabel = "TOKEN") @Nullable String token;
+        /** Host names the server answers to besides loopback's (the Host header; DNS rebinding is refused). */
+        @Option(names = "--allowed-host", paramLabel = "NAME") List<String> allowedHosts = new ArrayList<>();
         @Parameters(paramLabel = "", hidden = true) List<String> args = new ArrayList<>();
 
         @Override
@@ -401,7 +403,9 @@ final class InboxCommands {
             TravelAgents agents = new TravelAgents(store, Clock.systemUTC());
             BatonHttpServer server;
             try {
-                BatonHttpApi api = BatonHttpApi.builder().agents(agents.all()).authenticator(auth).build();
+                List<String> hosts = new ArrayList<>(List.of("localhost", "127.0.0.1", "[::1]"));
+                hosts.addAll(allowedHosts);
+                BatonHttpApi api = BatonHttpApi.builder().agents(agents.all()).authenticator(auth).allowedHosts(hosts).build();
                 server = BatonHttpServer.builder(api).host(host).port(port).start();
             } catch (RuntimeException e) {
                 agents.close();

@@ -72,10 +72,12 @@ public final class BatonHttpApi {
     private final int maxBodyBytes;
     private final Router router;
     private final RequestGuard guard;
+    private final SiteGuard site;
 
     private BatonHttpApi(Builder b) {
         this.agents = List.copyOf(b.agents.values());
         this.maxBodyBytes = b.maxBodyBytes;
+        this.site = new SiteGuard(b.allowedHosts, b.trustedOrigins);
         this.guard = new RequestGuard(Objects.requireNonNull(b.authenticator), b.agents, b.maxBodyBytes);
         DocumentHandler documents = new DocumentHandler(b.inbox);
         AgentHandler agentsHandler = new AgentHandler(agents);
@@ -134,7 +136,8 @@ public final class BatonHttpApi {
      */
     public ApiResponse handle(ApiRequest request) {
         try {
-            // one route, admitted once, answered by one handler
+            // where it comes from, then one route, admitted once, answered by one handler
+            site.check(request);
             Router.Match match = router.match(request);
             return match.route().handler().handle(guard.admit(request, match));
         } catch (RuntimeException e) {
@@ -153,8 +156,45 @@ public final class BatonHttpApi {
         private @Nullable Authenticator authenticator;
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private boolean inbox = true;
+        private List<String> allowedHosts = SiteGuard.LOOPBACK;
+        private List<String> trustedOrigins = List.of();
 
         private Builder() {
+        }
+
+        /**
+         * The host names this API answers to, as the {@code Host} header names them (default: the
+         * loopback names {@code localhost}, {@code 127.0.0.1}, {@code [::1]}, on any port). Any other
+         * {@code Host} is answered 421 before anything else is looked at: it defeats DNS rebinding.
+         * Set the names your users reach the server by when it is served beyond loopback (behind a
+         * proxy: the {@code Host} the proxy forwards).
+         *
+         * @param hosts host names ({@code inbox.example.com}, any port), {@code name:port} (that port
+         *              only), {@code [::1]}, or {@code *} for any host (only when a proxy in front checks it)
+         * @return this builder
+         * @throws InvalidOptionException ({@code allowedHosts}) none given, or one that is not a host name
+         */
+        public Builder allowedHosts(Collection<String> hosts) {
+            if (hosts.isEmpty()) throw new InvalidOptionException("allowedHosts", "at least one host name is needed");
+            for (String h : hosts) SiteGuard.host(h);
+            this.allowedHosts = List.copyOf(hosts);
+            return this;
+        }
+
+        /**
+         * Origins whose pages may make browsers send state-changing requests here (default: none but
+         * the server's own). A {@code POST} or {@code DELETE} whose {@code Origin} is another origin,
+         * or whose {@code Sec-Fetch-Site} is not {@code same-origin}, is answered 403 unless its
+         * origin is listed here. Trust only origins you control: their pages act with your users' cookies.
+         *
+         * @param origins origins as {@code scheme://host[:port]}, e.g. {@code https://app.example.com}
+         * @return this builder
+         * @throws InvalidOptionException ({@code trustedOrigins}) one that is not an origin
+         */
+        public Builder trustedOrigins(Collection<String> origins) {
+            for (String o : origins) SiteGuard.origin(o);
+            this.trustedOrigins = List.copyOf(origins);
+            return this;
         }
 
         /**

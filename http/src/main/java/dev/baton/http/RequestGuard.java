@@ -16,16 +16,22 @@ import org.jspecify.annotations.Nullable;
  * Request admission: the one place a request is checked before any handler sees it. A route
  * without credentials ({@link Router.Access#PUBLIC}) is admitted as it is; any other, in this order:
  * <ol>
+ *   <li>for every {@code POST}, {@code PUT} or {@code PATCH}, whatever its route and body (none
+ *       included): {@code Content-Type} JSON ({@code application/json} or {@code *+json}), else 415.
+ *       A browser sends no such request for a page of another origin without a CORS preflight,
+ *       which this API never answers: no form, {@code sendBeacon} or {@code no-cors} fetch;</li>
  *   <li>credentials, through the {@link Authenticator} (401, with {@code WWW-Authenticate});</li>
  *   <li>the agent named by {@code {agentId}} (404 {@code agent-not-found});</li>
  *   <li>the body, for a route that takes one: {@code Content-Type} JSON (415), at most
  *       {@code maxBodyBytes} (413, by the declared length before reading, then while reading), a JSON
  *       object (400 {@code body}) with only the route's fields (400 naming the field). An optional
- *       body is read first: no bytes is {@code {}}, whatever its type.</li>
+ *       body may be empty: no bytes is {@code {}}.</li>
  * </ol>
- * Checks of where a request comes from ({@code Origin}, {@code Host}) belong here too.
+ * Where a request comes from ({@code Host}, {@code Origin}, {@code Sec-Fetch-Site}) is checked before
+ * it is routed, by {@link SiteGuard}.
  */
 final class RequestGuard {
+    private static final java.util.Set<String> BODY_METHODS = java.util.Set.of("POST", "PUT", "PATCH");
     private final Authenticator authenticator;
     private final Map<String, Agent> agents;
     private final int maxBodyBytes;
@@ -39,6 +45,7 @@ final class RequestGuard {
     /** The request, admitted for {@code match}'s route, or a problem. */
     ParsedRequest admit(ApiRequest request, Router.Match match) {
         Router.Route route = match.route();
+        if (BODY_METHODS.contains(request.method().toUpperCase(Locale.ROOT))) requireJson(request);
         if (route.access() == Router.Access.PUBLIC) {
             return new ParsedRequest(request, match.params(), null, null, Json.object());
         }
@@ -80,15 +87,19 @@ final class RequestGuard {
         }
     }
 
-    private ObjectNode parse(ApiRequest request, Router.Body spec, byte @Nullable [] read) {
+    /** 415 unless the request says its body (even an empty one) is JSON. */
+    private static void requireJson(ApiRequest request) {
         String contentType = request.header("Content-Type");
-        if (contentType != null) {
-            String type = contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
-            if (!type.equals(ParsedRequest.JSON) && !type.endsWith("+json")) {
-                throw Problem.of(415, "unsupported-media-type", "Unsupported media type",
-                        "The body must be application/json, was " + type + ".").with("option", "Content-Type").raise();
-            }
+        String type = contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
+        if (!type.equals(ParsedRequest.JSON) && !(type.startsWith("application/") && type.endsWith("+json"))) {
+            throw Problem.of(415, "unsupported-media-type", "Unsupported media type",
+                            "Content-Type must be application/json on every POST, an empty body included; was "
+                                    + (type.isEmpty() ? "none" : type) + ".")
+                    .with("option", "Content-Type").withHeader("Accept-Post", ParsedRequest.JSON).raise();
         }
+    }
+
+    private ObjectNode parse(ApiRequest request, Router.Body spec, byte @Nullable [] read) {
         ObjectNode body = Json.parseObject(read != null ? read : read(request));
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
             String name = names.next();

@@ -122,7 +122,7 @@ final class ApiClient {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(rawPathAndQuery.substring(1)))
                 .timeout(Duration.ofSeconds(60))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
-        if (json != null) b.header("Content-Type", "application/json");
+        if (json != null || method.equals("POST")) b.header("Content-Type", "application/json");   // as the inbox page does
         if (accept != null) b.header("Accept", accept);
         if (token != null) b.header("Authorization", "Bearer " + token);
         headers.forEach(b::header);

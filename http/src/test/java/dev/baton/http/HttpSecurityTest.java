@@ -352,7 +352,7 @@ class HttpSecurityTest {
     class Limits {
         @Test
         void anOversizedDeclaredBodyIs413WithoutBeingRead() throws Exception {
-            RawHttp.Response r = RawHttp.send(t.port(), "POST /agents/concierge/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+            RawHttp.Response r = RawHttp.send(t.port(), "POST /agents/concierge/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
                     + TestServer.ADMIN + "\r\nContent-Type: application/json\r\nContent-Length: 50000000", "{\"prompt\":".getBytes(StandardCharsets.UTF_8));
             assertThat(r.status()).isEqualTo(413);
             assertThat(r.header("Connection")).isEqualTo("close");
@@ -395,7 +395,7 @@ class HttpSecurityTest {
                  Socket s = new Socket("127.0.0.1", slow.port())) {
                 s.setSoTimeout(15_000);
                 OutputStream out = s.getOutputStream();
-                out.write(("POST /agents/concierge/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TestServer.ADMIN
+                out.write(("POST /agents/concierge/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestServer.ADMIN
                         + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"pro").getBytes(StandardCharsets.UTF_8));
                 out.flush();
                 long start = System.nanoTime();

@@ -37,6 +37,7 @@ class RequestAdmissionTest {
 
     Answer send(String method, String path, @Nullable String token, @Nullable String contentType, String body) {
         Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Host", "127.0.0.1");
         if (token != null) headers.put("Authorization", "Bearer " + token);
         if (contentType != null) headers.put("Content-Type", contentType);
         return answer(api.handle(ApiRequest.of(method, path, headers, body.getBytes(StandardCharsets.UTF_8))));
@@ -72,7 +73,7 @@ class RequestAdmissionTest {
 
     @Test
     void theAgentIsLookedUpBeforeTheBodyIsRead() {
-        assertThat(send("POST", "/agents/nobody/runs", TOKEN, "text/plain", "x".repeat(LIMIT * 2)).type())
+        assertThat(send("POST", "/agents/nobody/runs", TOKEN, "application/json", "x".repeat(LIMIT * 2)).type())
                 .isEqualTo("agent-not-found");
     }
 
@@ -92,10 +93,16 @@ class RequestAdmissionTest {
     }
 
     @Test
-    void anOptionalBodyIsReadFirstAndNoBytesNeedNoType() {
+    void anOptionalBodyMayBeEmptyButEveryPostNeedsTheJsonType() {
         String run = "/agents/concierge/runs/no-such-run/continue";
-        assertThat(send("POST", run, TOKEN, "text/plain", "").type()).as("admitted: the run is looked up").isEqualTo("run-not-found");
-        assertThat(send("POST", run, TOKEN, "text/plain", "x".repeat(LIMIT + 1)).status()).isEqualTo(413);
+        assertThat(send("POST", run, TOKEN, "application/json", "").type()).as("admitted: the run is looked up")
+                .isEqualTo("run-not-found");
+        for (String type : new String[] {null, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
+            Answer refused = send("POST", run, TOKEN, type, "");
+            assertThat(refused.status()).as(type).isEqualTo(415);
+            assertThat(refused.json().path("option").asText()).isEqualTo("Content-Type");
+        }
+        assertThat(send("POST", run, TOKEN, "application/json", "x".repeat(LIMIT + 1)).status()).isEqualTo(413);
         assertThat(send("POST", run, TOKEN, "text/plain", "{}").status()).isEqualTo(415);
     }
 
@@ -112,7 +119,7 @@ class RequestAdmissionTest {
             @Override public String method() { return "DELETE"; }
             @Override public String rawPath() { return "/agents/concierge/runs/no-such-run"; }
             @Override public @Nullable String rawQuery() { return null; }
-            @Override public @Nullable String header(String name) { return name.equals("Authorization") ? "Bearer " + TOKEN : null; }
+            @Override public @Nullable String header(String name) { return name.equals("Authorization") ? "Bearer " + TOKEN : name.equals("Host") ? "127.0.0.1" : null; }
             @Override public InputStream body() { throw new AssertionError("the body of a DELETE was read"); }
         };
         assertThat(answer(api.handle(delete)).type()).isEqualTo("run-not-found");
@@ -121,7 +128,7 @@ class RequestAdmissionTest {
     @Test
     void publicFilesNeedNoCredentialsAndIgnoreWrongOnes() {
         for (String path : new String[] {"/", "/inbox.css", "/inbox.js", "/inbox/api.js", "/favicon.svg", "/openapi.json"}) {
-            try (ApiResponse r = api.handle(ApiRequest.of("GET", path, Map.of("Authorization", "Bearer wrong"), new byte[0]))) {
+            try (ApiResponse r = api.handle(ApiRequest.of("GET", path, Map.of("Authorization", "Bearer wrong", "Host", "localhost"), new byte[0]))) {
                 assertThat(r.status()).as(path).isEqualTo(200);
             }
         }

@@ -201,13 +201,16 @@ class DocumentsTest {
                 .contains(testCommand);
     }
 
-    private static final Pattern RULE = Pattern.compile("^(\\d+|[RML]\\d+)\\. ");
+    private static final Pattern RULE = Pattern.compile("^(\\d+|[RMLSDN]\\d+)\\. ");
     private static final Pattern TEST_NAME = Pattern.compile("`([a-z][A-Za-z0-9]{19,})`");
 
     @Test
     void everyRuleNamesTheTckTestsThatProveIt_andEachIsATestOfTheTck() throws IOException {
         Set<String> tests = tckTests();
         assertThat(tests).as("test methods of the TCK").hasSizeGreaterThan(150).contains("onlySuspendedRunsAreListed");
+        // the security rules (S) are about the HTTP surface: their tests are those of baton-http and the starter
+        tests.addAll(testsIn("http/src/test/java"));
+        tests.addAll(testsIn("spring-boot-starter/src/test/java"));
 
         // the delivery rules (N7 to N12) are proven by baton-notify's own tests: delivery is no store duty
         Set<String> delivery = testsIn("notify/src/test/java");
@@ -227,7 +230,7 @@ class DocumentsTest {
             Matcher name = TEST_NAME.matcher(line);
             while (name.find()) {
                 assertThat(deliverySection ? delivery : tests).as("docs/rules.md names `%s`: a test method of the TCK "
-                        + "(tck/src/main/java), or in its Delivery section of baton-notify (notify/src/test/java)", name.group(1))
+                        + "(tck/src/main/java; for the S rules of http or the starter), or in its Delivery section of baton-notify (notify/src/test/java)", name.group(1))
                         .contains(name.group(1));
                 if (current != null) rules.get(current).add(name.group(1));
             }
@@ -235,8 +238,11 @@ class DocumentsTest {
         List<String> expected = new ArrayList<>();
         for (int i = 1; i <= 11; i++) expected.add(String.valueOf(i));
         for (int i = 1; i <= 11; i++) expected.add("R" + i);
-        for (int i = 1; i <= 8; i++) expected.add("M" + i);
+        for (int i = 1; i <= 9; i++) expected.add("M" + i);
         for (int i = 1; i <= 6; i++) expected.add("L" + i);
+        for (int i = 1; i <= 9; i++) expected.add("D" + i);
+        for (int i = 1; i <= 12; i++) expected.add("N" + i);
+        for (int i = 1; i <= 6; i++) expected.add("S" + i);
         assertThat(rules.keySet()).as("the rules of docs/rules.md").containsExactlyElementsOf(expected);
         rules.forEach((rule, names) -> assertThat(names).as("the tests named by rule %s", rule).isNotEmpty());
     }

@@ -82,6 +82,8 @@ public class BatonHttpAutoConfiguration {
                 .authenticator(authenticator(beans, http))
                 .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, http.getMaxBodySize().toBytes()))
                 .inbox(http.isInbox())
+                .allowedHosts(http.getAllowedHosts())
+                .trustedOrigins(http.getTrustedOrigins())
                 .build();
     }
 

@@ -126,7 +126,14 @@ public final class BatonHttpHandler implements HttpRequestHandler {
 
         @Override
         public @Nullable String header(String name) {
-            return request.getHeader(name);
+            String value = request.getHeader(name);
+            if (value == null && name.equalsIgnoreCase("Host")) {
+                // a request without Host (HTTP/1.0): the name the container resolved for it
+                int port = request.getServerPort();
+                String host = request.getServerName();
+                return host == null ? null : port > 0 ? host + ":" + port : host;
+            }
+            return value;
         }
 
         @Override

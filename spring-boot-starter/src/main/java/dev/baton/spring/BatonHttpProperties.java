@@ -41,6 +41,15 @@ public class BatonHttpProperties {
     /** Bearer tokens the API accepts ({@code Authorization: Bearer <token>}), each with its principal. */
     private List<Token> tokens = new ArrayList<>();
 
+    /**
+     * The host names the API answers to, as the {@code Host} header names them ({@code name} for any
+     * port, {@code name:port}, or {@code *} for any host); any other {@code Host} gets 421.
+     */
+    private List<String> allowedHosts = new ArrayList<>(List.of("localhost", "127.0.0.1", "[::1]"));
+
+    /** Origins ({@code scheme://host[:port]}) whose pages may send state-changing requests; others get 403. */
+    private List<String> trustedOrigins = new ArrayList<>();
+
     /** Creates the settings with their defaults (Spring does). */
     public BatonHttpProperties() {
     }
@@ -113,6 +122,26 @@ public class BatonHttpProperties {
     /** @param tokens the bearer tokens the API accepts ({@code baton.http.tokens[i].*}) */
     public void setTokens(List<Token> tokens) {
         this.tokens = tokens;
+    }
+
+    /** {@return the host names the API answers to (default: localhost, 127.0.0.1, [::1], any port)} */
+    public List<String> getAllowedHosts() {
+        return allowedHosts;
+    }
+
+    /** @param allowedHosts the host names the API answers to ({@code baton.http.allowed-hosts}) */
+    public void setAllowedHosts(List<String> allowedHosts) {
+        this.allowedHosts = allowedHosts;
+    }
+
+    /** {@return the origins whose pages may send state-changing requests besides the server's own (default none)} */
+    public List<String> getTrustedOrigins() {
+        return trustedOrigins;
+    }
+
+    /** @param trustedOrigins origins trusted to send state-changing requests ({@code baton.http.trusted-origins}) */
+    public void setTrustedOrigins(List<String> trustedOrigins) {
+        this.trustedOrigins = trustedOrigins;
     }
 
     /** One bearer token of {@code baton.http.tokens}. */

@@ -212,6 +212,42 @@ abstract class AbstractWebTest {
         }
     }
 
+    /** The API's own checks of where a request comes from, under Spring MVC (CSRF is off for /baton/** in this app). */
+    @Nested
+    class CrossSite {
+        /** One request over a plain socket, so Host, Origin and a missing Content-Type are sent exactly as written. */
+        int raw(String head, String body) throws Exception {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                s.setSoTimeout(20_000);
+                byte[] b = body.getBytes(StandardCharsets.UTF_8);
+                String basic = Base64.getEncoder().encodeToString(("alice:" + WebTestApp.PASSWORD).getBytes(StandardCharsets.UTF_8));
+                s.getOutputStream().write((head + "\r\nAuthorization: Basic " + basic + "\r\nContent-Length: " + b.length
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                s.getOutputStream().write(b);
+                String status = new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+                return Integer.parseInt(status.substring(9, 12));
+            }
+        }
+
+        @Test
+        void noTypeAnotherOriginOrAnotherHostChangesNothing() throws Exception {
+            AgentResult run = TestAgents.suspendedRun(agent, "alice");
+            String approve = "{\"toolCallId\":\"" + run.waitingCalls().get(0).toolCallId() + "\"}";
+            String post = "POST " + action(run.runId(), "approve") + " HTTP/1.1\r\n";
+            assertThat(raw(post + "Host: 127.0.0.1:" + port, approve)).as("no Content-Type").isEqualTo(415);
+            assertThat(raw(post + "Host: 127.0.0.1:" + port + "\r\nContent-Type: text/plain", approve)).isEqualTo(415);
+            assertThat(raw(post + "Host: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\nOrigin: http://attacker.example",
+                    approve)).isEqualTo(403);
+            assertThat(raw(post + "Host: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-site",
+                    approve)).isEqualTo(403);
+            assertThat(raw(post + "Host: attacker.example:" + port + "\r\nContent-Type: application/json", approve))
+                    .as("DNS rebinding").isEqualTo(421);
+            assertThat(raw("GET " + runs() + " HTTP/1.1\r\nHost: attacker.example", "")).isEqualTo(421);
+            assertThat(store.find(run.runId())).as("still suspended").isPresent();
+            assertThat(getJson("alice", runs()).path("runs").findValuesAsText("runId")).contains(run.runId());
+        }
+    }
+
     @Test
     void theStoreIsHealthy() throws Exception {
         JsonNode health = getJson(null, "/actuator/health/batonStore");

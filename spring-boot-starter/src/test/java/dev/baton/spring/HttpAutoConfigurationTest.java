@@ -43,7 +43,7 @@ class HttpAutoConfigurationTest {
     private final WebApplicationContextRunner withoutSecurity = runner.withClassLoader(new FilteredClassLoader(SecurityContextHolder.class));
 
     private static ApiResponse get(BatonHttpApi api, String path, String authorization) {
-        return api.handle(ApiRequest.of("GET", path, authorization == null ? Map.of() : Map.of("Authorization", authorization),
+        return api.handle(ApiRequest.of("GET", path, authorization == null ? Map.of("Host", "localhost") : Map.of("Authorization", authorization, "Host", "localhost"),
                 new byte[0]));
     }
 
@@ -139,7 +139,7 @@ class HttpAutoConfigurationTest {
                     .run(ctx -> {
                         BatonHttpApi api = ctx.getBean(BatonHttpApi.class);
                         assertThat(get(api, "/me", "Bearer " + TOKEN).status()).isEqualTo(401);
-                        ApiResponse me = api.handle(ApiRequest.of("GET", "/me", Map.of("X-User", "carol"), new byte[0]));
+                        ApiResponse me = api.handle(ApiRequest.of("GET", "/me", Map.of("X-User", "carol", "Host", "localhost"), new byte[0]));
                         assertThat(body(me)).contains("\"name\":\"carol\"");
                     });
         }

@@ -4,6 +4,8 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.Ids;
+import dev.baton.InvalidOptionException;
 import dev.baton.ResumeMismatchException;
 import dev.baton.RunNotFoundException;
 import dev.baton.SnapshotFormatException;
@@ -13,13 +15,20 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.ResumeOptions;
+import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
+import dev.baton.store.SnapshotStore;
 import dev.baton.store.RunSnapshot;
 import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +44,74 @@ public abstract class BadInput extends AgentRules {
      */
     protected BadInput(StoreUnderTest storeUnderTest) {
         super(storeUnderTest);
+    }
+
+    /**
+     * Every id a caller hands core (run, thread, resource, agent, tool call) is held to one limit,
+     * {@link Ids#LIMIT}, before the store is called or anything runs: an empty id, one of 256 UTF-8
+     * bytes (ASCII or not), one with NUL, a line break or an unpaired surrogate is refused with an
+     * {@link InvalidOptionException} naming the field and the limit; an id of exactly 255 UTF-8 bytes
+     * is kept by the store as it was given, listed by, and approved.
+     */
+    @Test
+    void idsAreCheckedAgainstOneLimitBeforeAnythingRuns() {
+        String longest = "\u00e9".repeat(127) + "x";   // 255 UTF-8 bytes, 128 chars
+        assertThat(longest.getBytes(StandardCharsets.UTF_8)).hasSize(Ids.MAX_BYTES);
+        List<String> bad = List.of("", "x".repeat(256), "\u00e9".repeat(128), "a\u0000b", "line\nbreak", "del\u007f",
+                "half\uD800", "\uDC00low");
+        AtomicInteger storeCalls = new AtomicInteger();
+        SnapshotStore real = store;
+        SnapshotStore counting = (SnapshotStore) Proxy.newProxyInstance(SnapshotStore.class.getClassLoader(),
+                new Class<?>[] {SnapshotStore.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() != Object.class) storeCalls.incrementAndGet();
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Agent agent = agent();
+        AgentResult r = suspendForApproval(agent, "t", "u");
+        RunSnapshot before = stored(r.runId());
+        Agent watched = agentBuilder(agentId).store(counting).build();
+        storeCalls.set(0);
+        for (String id : bad) {
+            refused(() -> RunOptions.builder().threadId(id).build(), "threadId");
+            refused(() -> RunOptions.builder().resourceId(id).build(), "resourceId");
+            refused(() -> options().threadId(id).build(), "threadId");
+            refused(() -> options().resourceId(id).build(), "resourceId");
+            refused(() -> ResumeOptions.of(id), "runId");
+            refused(() -> ResumeOptions.of(r.runId(), id), "toolCallId");
+            refused(() -> watched.approveToolCall(id, onlyCallId(r)), "runId");
+            refused(() -> watched.approveToolCall(r.runId(), id), "toolCallId");
+            refused(() -> watched.declineToolCall(id, onlyCallId(r), "no"), "runId");
+            refused(() -> watched.declineToolCall(r.runId(), id), "toolCallId");
+            refused(() -> watched.resumeStream(Map.of("name", "Paris"), id), "runId");
+            refused(() -> watched.continueRun(id), "runId");
+            refused(() -> watched.discardRun(id), "runId");
+            refused(() -> watched.cancelRun(id, "no"), "runId");
+            if (!id.isBlank()) refused(() -> Agent.builder(id), "id");
+        }
+        assertThat(storeCalls).as("store calls made for refused ids").hasValue(0);
+        assertThat(bookings).hasValue(0);
+        assertThat(stored(r.runId())).isEqualTo(before);
+
+        String resource = "r".repeat(Ids.MAX_BYTES);
+        AgentResult longestIds = suspendForApproval(agent, longest, resource);
+        RunSnapshot kept = stored(longestIds.runId());
+        assertThat(kept.threadId()).isEqualTo(longest);
+        assertThat(kept.resourceId()).isEqualTo(resource);
+        assertThat(runIds(agent.listSuspendedRuns(options().threadId(longest).resourceId(resource).build())))
+                .containsExactly(longestIds.runId());
+        assertThat(agent.approveToolCall(longestIds.runId(), onlyCallId(longestIds)).result().outcome())
+                .isEqualTo(RunOutcome.COMPLETED);
+        assertThat(bookings).hasValue(1);
+    }
+
+    private static void refused(ThrowingCallable call, String field) {
+        assertThatThrownBy(call).isInstanceOf(InvalidOptionException.class)
+                .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo(field))
+                .hasMessageContaining(field).hasMessageContaining(Ids.LIMIT);
     }
 
     @Test

@@ -1,0 +1,147 @@
+package dev.baton.http;
+
+import dev.baton.InvalidOptionException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a request comes from, checked for every request before it is routed (so for every route,
+ * whoever adds it), before credentials are looked at:
+ * <ol>
+ *   <li>{@code Host} must name a host the server answers to (421 {@code misdirected-request}
+ *       otherwise): the loopback names {@code localhost}, {@code 127.0.0.1} and {@code [::1]}, on any
+ *       port, unless configured ({@link BatonHttpApi.Builder#allowedHosts}). This defeats DNS
+ *       rebinding: a page of {@code attacker.example} whose name now resolves to 127.0.0.1 still sends
+ *       {@code Host: attacker.example}.</li>
+ *   <li>A state-changing request ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}) that a
+ *       browser marks as coming from another origin is refused (403 {@code cross-origin}) unless
+ *       that origin is trusted ({@link BatonHttpApi.Builder#trustedOrigins}): an {@code Origin} other
+ *       than the request's own (its scheme's host and port as {@code Host} names them), an
+ *       {@code Origin: null}, or {@code Sec-Fetch-Site} other than {@code same-origin} or
+ *       {@code none} (so {@code same-site}, a page on another port of the same host, is refused too).
+ *       A request without either header (a program, not a browser) passes this check.</li>
+ * </ol>
+ * Together with the {@code Content-Type: application/json} that every {@code POST} needs
+ * ({@link RequestGuard}), a page on another origin cannot make a browser change anything: a form,
+ * {@code sendBeacon} or a {@code no-cors} fetch cannot send that type, and a CORS preflight is never
+ * answered.
+ */
+final class SiteGuard {
+    /** The default host names: loopback. */
+    static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]");
+    private static final Set<String> UNSAFE = Set.of("POST", "PUT", "PATCH", "DELETE");
+
+    private final Set<String> hosts;          // lower case; "name" (any port) or "name:port"; "*" for any
+    private final Set<String> trustedOrigins; // lower case scheme://host[:port]
+
+    SiteGuard(Collection<String> hosts, Collection<String> trustedOrigins) {
+        this.hosts = new LinkedHashSet<>();
+        for (String h : hosts) this.hosts.add(host(h));
+        this.trustedOrigins = new LinkedHashSet<>();
+        for (String o : trustedOrigins) this.trustedOrigins.add(origin(o));
+    }
+
+    /** Throws the problem of a request from a host or a site this server does not answer. */
+    void check(ApiRequest request) {
+        String host = request.header("Host");
+        if (!hostAllowed(host)) {
+            throw Problem.of(421, "misdirected-request", "Misdirected request",
+                            host == null ? "The request names no Host; this server answers only requests naming one of its host names."
+                                    : "This server does not answer for the host named in the Host header. Its host names "
+                                    + "are configured with allowedHosts (baton.http.allowed-hosts).")
+                    .with("option", "Host").raise();
+        }
+        if (!UNSAFE.contains(request.method().toUpperCase(Locale.ROOT))) return;
+        String origin = request.header("Origin");
+        String fetchSite = request.header("Sec-Fetch-Site");
+        boolean trusted = origin != null && trustedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT));
+        if (trusted) return;
+        boolean crossOrigin = origin != null && !sameOrigin(origin, host);
+        String site = fetchSite == null ? null : fetchSite.trim().toLowerCase(Locale.ROOT);
+        boolean crossSite = site != null && !site.equals("same-origin") && !site.equals("none");
+        if (crossOrigin || crossSite) {
+            throw Problem.of(403, "cross-origin", "Cross-origin request refused",
+                            "A browser sent this request for a page of another origin; only pages of this server's own "
+                                    + "origin, or of an origin configured as trusted (trustedOrigins, "
+                                    + "baton.http.trusted-origins), may change anything here.")
+                    .with("option", crossOrigin ? "Origin" : "Sec-Fetch-Site").raise();
+        }
+    }
+
+    private boolean hostAllowed(@Nullable String host) {
+        if (host == null || host.isBlank()) return false;
+        if (hosts.contains("*")) return true;
+        String h = host.trim().toLowerCase(Locale.ROOT);
+        if (hosts.contains(h)) return true;
+        return hosts.contains(nameOf(h));
+    }
+
+    /** Whether the origin's host and port are the ones {@code Host} names (the scheme's default port filled in). */
+    private static boolean sameOrigin(String origin, @Nullable String host) {
+        if (host == null) return false;
+        URI o;
+        try {
+            o = new URI(origin.trim());
+        } catch (URISyntaxException e) {
+            return false;
+        }
+        if (o.getScheme() == null || o.getHost() == null) return false;   // "null", or garbage
+        String scheme = o.getScheme().toLowerCase(Locale.ROOT);
+        int defaultPort = scheme.equals("https") ? 443 : 80;
+        int port = o.getPort() < 0 ? defaultPort : o.getPort();
+        String h = host.trim().toLowerCase(Locale.ROOT);
+        String name = nameOf(h);
+        int hostPort = h.length() > name.length() ? parsePort(h.substring(name.length() + 1)) : defaultPort;
+        return o.getHost().toLowerCase(Locale.ROOT).equals(name) && port == hostPort;
+    }
+
+    /** {@code name} of {@code name:port}, {@code [::1]} of {@code [::1]:8080}. */
+    private static String nameOf(String hostAndPort) {
+        if (hostAndPort.startsWith("[")) {
+            int end = hostAndPort.indexOf(']');
+            return end < 0 ? hostAndPort : hostAndPort.substring(0, end + 1);
+        }
+        int colon = hostAndPort.lastIndexOf(':');
+        return colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
+    }
+
+    private static int parsePort(String s) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** A host name as configured: {@code example.com}, {@code example.com:8443}, {@code [::1]}, or {@code *}. */
+    static String host(String h) {
+        String v = h.trim().toLowerCase(Locale.ROOT);
+        if (v.isEmpty() || v.contains("/") || v.contains(" ") || v.contains("@")) {
+            throw new InvalidOptionException("allowedHosts", "a host name, host:port or *, was '" + h + "'");
+        }
+        return v;
+    }
+
+    /** An origin as configured: {@code https://app.example.com} or {@code http://127.0.0.1:3000}. */
+    static String origin(String o) {
+        String v = o.trim().toLowerCase(Locale.ROOT);
+        while (v.endsWith("/")) v = v.substring(0, v.length() - 1);
+        URI u;
+        try {
+            u = new URI(v);
+        } catch (URISyntaxException e) {
+            throw new InvalidOptionException("trustedOrigins", "not an origin: '" + o + "'");
+        }
+        if (u.getScheme() == null || u.getHost() == null || (u.getPath() != null && !u.getPath().isEmpty())
+                || u.getQuery() != null || u.getUserInfo() != null) {
+            throw new InvalidOptionException("trustedOrigins", "an origin is scheme://host[:port], was '" + o + "'");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.baton.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.Ids;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * No problem the API answers carries a connection URL, credentials, SQL or a stack trace, over real
+ * JDBC stores (SQLite always; PostgreSQL when {@code BATON_TEST_POSTGRES_URL} is set): over-long ids,
+ * NUL bytes and control characters in ids and query parameters (400 naming the field and the limit,
+ * never 503), bad cursors, dates, bodies and types.
+ */
+class ProblemLeakTest {
+    static final Pattern LEAK = Pattern.compile("(?i)jdbc:|postgres(ql)?://|mariadb://|redis://|mongodb://|password|passwd|"
+            + "user=|SELECT |INSERT |UPDATE |DELETE FROM|\\bat dev\\.baton|\\bat java\\.|Exception:|Exception\\b|SQLState|127\\.0\\.0\\.1:5432");
+
+    static List<String> stores() {
+        List<String> urls = new ArrayList<>();
+        urls.add("jdbc:sqlite:" + Path.of("target", "leak-" + UUID.randomUUID() + ".db").toAbsolutePath());
+        String pg = System.getenv("BATON_TEST_POSTGRES_URL");
+        if (pg != null && !pg.isBlank()) urls.add(pg);
+        return urls;
+    }
+
+    @ParameterizedTest
+    @MethodSource("stores")
+    void noProblemCarriesAConnectionUrlCredentialsSqlOrAStackTrace(String url) {
+        String longId = "x".repeat(Ids.MAX_BYTES + 1);
+        String agent = "/agents/concierge";
+        try (SnapshotStore store = SnapshotStores.open(url);
+             TestServer t = new TestServer(store, BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30))) {
+            ApiClient admin = t.admin();
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            List<ApiClient.Response> answers = new ArrayList<>();
+            // ids over the limit, and with NUL or control characters, in the body, the path and the query
+            answers.add(expect400(admin.post(agent + "/runs", "{\"prompt\":\"Book a flight\",\"resourceId\":\"" + longId + "\"}"),
+                    "resourceId"));
+            answers.add(expect400(admin.post(agent + "/runs", "{\"prompt\":\"Book a flight\",\"threadId\":\"" + longId + "\"}"),
+                    "threadId"));
+            answers.add(expect400(admin.post(agent + "/runs", "{\"prompt\":\"Book a flight\",\"resourceId\":\"a\\u0000b\"}"),
+                    "resourceId"));
+            answers.add(expect400(admin.post(agent + "/runs/" + longId + "/approve", "{\"toolCallId\":\"c\"}"), "runId"));
+            answers.add(expect400(admin.post(agent + "/runs/a%00b/approve", "{\"toolCallId\":\"c\"}"), "runId"));
+            answers.add(expect400(admin.post(agent + "/runs/" + run + "/approve", "{\"toolCallId\":\"c\\u0000\"}"), "toolCallId"));
+            answers.add(expect400(admin.post(agent + "/runs/a%0Ab/cancel", "{}"), "runId"));
+            answers.add(expect400(admin.send("DELETE", agent + "/runs/a%00b", null, null), "runId"));
+            answers.add(expect400(admin.get(agent + "/suspended-runs?resourceId=a%00b"), "resourceId"));
+            answers.add(expect400(admin.get(agent + "/suspended-runs?threadId=" + longId), "threadId"));
+            answers.add(expect400(admin.get(agent + "/suspended-runs?threadId=%1B"), "threadId"));
+            // other bad input
+            answers.add(admin.get(agent + "/suspended-runs?cursor=not-a-cursor"));
+            answers.add(admin.get(agent + "/suspended-runs?fromDate=yesterday"));
+            answers.add(admin.post(agent + "/runs", "{\"prompt\":"));
+            answers.add(admin.get("/agents/no-such-agent/suspended-runs"));
+            answers.add(admin.post(agent + "/runs/no-such-run/approve", "{\"toolCallId\":\"c\"}"));
+            for (ApiClient.Response r : answers) {
+                assertThat(r.status()).as(r.body()).isBetween(400, 499);
+                assertThat(LEAK.matcher(r.body()).find()).as("leak in %s", r.body()).isFalse();
+            }
+            assertThat(store.find(run)).as("the run is still there").isPresent();
+        }
+    }
+
+    static ApiClient.Response expect400(ApiClient.Response r, String field) {
+        assertThat(r.status()).as(r.body()).isEqualTo(400);
+        assertThat(r.body()).contains("\"option\":\"" + field + "\"").contains(Ids.LIMIT);
+        return r;
+    }
+}
