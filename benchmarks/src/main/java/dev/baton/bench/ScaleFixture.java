@@ -25,7 +25,7 @@ final class ScaleFixture implements AutoCloseable {
         this.store = data.openStore();
         for (int a = 0; a < ScaleData.AGENTS; a++) {
             agents[a] = agent(a, Clock.fixed(ScaleData.NOW, ZoneOffset.UTC), ExpiryPolicy.keep());
-            idleExpirers[a] = agent(a, Clock.fixed(ScaleData.START, ZoneOffset.UTC), ExpiryPolicy.keep());
+            idleExpirers[a] = agent(a, Clock.fixed(ScaleData.START, ZoneOffset.UTC), ExpiryPolicy.cancel("scale benchmark"));
         }
         long threadCount = data.n / ScaleData.PER_THREAD;
         long resourceCount = data.n / ScaleData.PER_RESOURCE;
