@@ -41,6 +41,8 @@ public final class ScaleRun {
     }
 
     public static void main(String[] argv) throws Exception {
+        // a shared machine may run another JMH at the same time: this one runs in-process, its own lock is not needed
+        if (System.getProperty("jmh.ignoreLock") == null) System.setProperty("jmh.ignoreLock", "true");
         List<String> args = new ArrayList<>(List.of(argv));
         boolean quick = args.remove("--quick");
         Map<String, String> o = new LinkedHashMap<>();
