@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  * java -jar benchmarks/target/baton-benchmarks.jar --quick            # CI: N = 1,000 and 10,000, 1 x 0.5 s
  * java -jar benchmarks/target/baton-benchmarks.jar --report docs/BENCHMARKS.md   # the full run
  * java -jar benchmarks/target/baton-benchmarks.jar report --out DIR --report docs/BENCHMARKS.md   # redraw
+ * java -jar benchmarks/target/baton-benchmarks.jar scale [--quick]     # ten million runs: see ScaleRun
+ * java -jar benchmarks/target/baton-benchmarks.jar footprint [--quick] # bytes per run on every store: see Footprint
  * </pre>
  *
  * Options: {@code --backends postgres,mariadb,sqlite,h2,redis,mongo,memory}, {@code --plan
@@ -38,6 +40,14 @@ public final class BenchMain {
     public static void main(String[] argv) throws Exception {
         System.setProperty("java.awt.headless", "true");   // the charts are drawn off-screen
         List<String> args = new ArrayList<>(Arrays.asList(argv));
+        if (!args.isEmpty() && args.get(0).equals("scale")) {   // ScaleRun: ten million runs on PostgreSQL and MariaDB
+            ScaleRun.main(args.subList(1, args.size()).toArray(String[]::new));
+            return;
+        }
+        if (!args.isEmpty() && args.get(0).equals("footprint")) {   // Footprint: bytes per run on every store
+            Footprint.main(args.subList(1, args.size()).toArray(String[]::new));
+            return;
+        }
         boolean reportOnly = !args.isEmpty() && args.get(0).equals("report");
         if (reportOnly) args.remove(0);
         boolean quick = args.remove("--quick");

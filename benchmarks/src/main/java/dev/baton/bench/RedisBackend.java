@@ -164,7 +164,7 @@ final class RedisBackend extends Backend {
         }
     }
 
-    private static void deleteKeys(RedisCommands<String, String> sync, String pattern) {
+    static void deleteKeys(RedisCommands<String, String> sync, String pattern) {
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<String> page = sync.scan(cursor, ScanArgs.Builder.matches(pattern).limit(10_000));

@@ -190,7 +190,7 @@ final class SqlBackend extends Backend {
      * creates it ({@code CREATE INDEX}, or {@code ALTER TABLE ... ADD INDEX} on MySQL), without
      * the indexes a later migration drops and without those of the thread-memory tables.
      */
-    private List<String[]> secondaryIndexes(String t) {
+    List<String[]> secondaryIndexes(String t) {
         Map<String, String[]> out = new java.util.LinkedHashMap<>();
         for (String raw : JdbcSnapshotStore.ddl(dialect, t).split(";\n")) {
             String st = raw.lines().filter(l -> !l.strip().startsWith("--")).map(String::strip)

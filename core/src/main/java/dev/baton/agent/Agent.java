@@ -60,8 +60,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Thread-safety.</b> An agent is immutable once built and thread-safe: any number of threads
  * may start, list, approve and resume runs at once. Each {@link AgentStream} it returns is read by
- * one thread. <b>Closing.</b> {@link #close()} closes the store only if the agent opened it (it was
- * built without {@link Builder#store}); see there for streams still in flight. Leases of claimed
+ * one thread. <b>Closing.</b> {@link #close()} leaves gracefully: it lets the tools under way finish
+ * within a grace period and hands every claimed run back for another instance; it closes the store
+ * only if the agent opened it (it was built without {@link Builder#store}). Leases of claimed
  * runs are kept alive by a heartbeat on JVM-wide daemon threads shared by every agent (one
  * scheduler thread, and pool threads for the renewals that idle out after a minute); a claim stops
  * its heartbeat when its stream ends, so those threads hold no work once no stream is in flight,
@@ -89,6 +90,7 @@ public final class Agent implements AutoCloseable {
     private final @Nullable Duration decisionRetention;
     private final Decisions decisions;
     private final NotificationPolicy notifications;
+    private final AgentShutdown shutdown;
 
     private Agent(Builder b, SnapshotStore store, boolean ownsStore) {
         this.id = b.id;
@@ -112,6 +114,7 @@ public final class Agent implements AutoCloseable {
         this.decisionRetention = b.decisionRetention;
         this.decisions = new Decisions(this);
         this.notifications = RunNotifications.check(b.notifications, store);
+        this.shutdown = new AgentShutdown(b.id, b.shutdownGrace);
     }
 
     /**
@@ -220,6 +223,15 @@ public final class Agent implements AutoCloseable {
     RunActions actions() { return actions; }
 
     Decisions decisions() { return decisions; }
+
+    AgentShutdown shutdown() { return shutdown; }
+
+    /**
+     * How long {@link #close()} lets the steps under way (a tool) finish before it hands their runs back.
+     *
+     * @return the grace period
+     */
+    public Duration shutdownGrace() { return shutdown.grace(); }
 
     /**
      * This agent as a tool named {@code agent-<id>}, for a supervisor: input {@code {"prompt": "..."}}.
@@ -581,17 +593,21 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Closes the store if this agent opened it (no store was given to the builder); a store given
-     * to the builder belongs to the caller, who closes it. Idempotent.
-     *
-     * <p>Streams in flight are not waited for and not closed: their owners close them. A stream
-     * still being read after its agent closed its own store fails at its next store write with a
-     * {@link dev.baton.StorageException} (its run stays as it was last stored, and is listed again
-     * once its lease lapses); close or drain streams before closing the agent. Runs claimed but
-     * not read are given back after the pickup timeout as usual.
+     * Leaves gracefully (rule R12): stops taking new runs and claims (they fail with
+     * {@link IllegalStateException}), lets the steps under way (a tool) finish within
+     * {@link Builder#shutdownGrace(Duration)}, and hands back every claim this agent still holds at
+     * once, each with one compare-and-set to suspended, marked interrupted, the decision kept, so
+     * another instance continues it with {@link #continueRun(String)} at once instead of waiting for
+     * the lease to lapse. A stream being read stops at its next step with outcome interrupted; a
+     * claim not read yet is handed back at once; a step still under way when the grace ends is
+     * handed back from what the store holds (a tool under way then runs again when the run is
+     * continued). Then closes the store if this agent opened it (no store was given to the
+     * builder); a store given to the builder belongs to the caller, who closes it. Idempotent.
+     * Blocks at most the grace period (plus the hand-back writes).
      */
     @Override
     public void close() {
+        shutdown.close();
         if (ownsStore) store.close();
     }
 
@@ -619,6 +635,7 @@ public final class Agent implements AutoCloseable {
         private ExpiryPolicy expiryPolicy = ExpiryPolicy.keep();
         private dev.baton.memory.@Nullable Memory memory;
         private @Nullable Duration decisionRetention;
+        private Duration shutdownGrace = Duration.ofSeconds(10);
 
         private Builder(String id) {
             Objects.requireNonNull(id, "id");
@@ -850,6 +867,21 @@ public final class Agent implements AutoCloseable {
          */
         public Builder listeners(RunListener... listeners) {
             for (RunListener l : listeners) this.listeners.add(Objects.requireNonNull(l, "listener"));
+            return this;
+        }
+
+        /**
+         * How long {@link Agent#close()} lets the steps under way (a tool) finish before it hands
+         * their runs back to the store (default 10 s; zero hands everything back at once).
+         *
+         * @param grace zero or positive
+         * @return this builder
+         * @throws InvalidOptionException if {@code grace} is negative
+         */
+        public Builder shutdownGrace(Duration grace) {
+            Objects.requireNonNull(grace, "shutdownGrace");
+            if (grace.isNegative()) throw new InvalidOptionException("shutdownGrace", "must not be negative, was " + grace);
+            this.shutdownGrace = grace;
             return this;
         }
 

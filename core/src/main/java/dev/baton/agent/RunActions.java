@@ -83,6 +83,7 @@ final class RunActions {
                       String runId) {
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(options, "options");
+        agent.shutdown().refuseIfClosing("runs");
         RunState state = new RunState();
         state.runId = runId;
         state.agentId = agent.id();
@@ -270,6 +271,7 @@ final class RunActions {
     /** The compare-and-set that claims the run and records the decision already applied to {@code state}. */
     RunClaim claim(RunSnapshot snapshot, RunState state, RunAction action, boolean releaseUnread, String what,
                    List<DecisionRecord> records) {
+        agent.shutdown().refuseIfClosing("claims");
         state.interruption = null;
         Instant now = agent.clock().instant();
         SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
@@ -284,6 +286,7 @@ final class RunActions {
         agent.listeners().claimed(agent.id(), snapshot.runId(), action);
         RunClaim claim = new RunClaim(agent.store(), agent.clock(), agent.leaseDuration(), agent.instanceId(),
                 agent.listeners(), claimed, agent.notifications());
+        agent.shutdown().track(claim);
         if (releaseUnread) {
             state.interruption = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
                     + "; continueRun goes on";

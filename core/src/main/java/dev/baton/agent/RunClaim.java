@@ -50,6 +50,10 @@ final class RunClaim {
     private volatile boolean releasedUnread;
     private volatile int busy;
     private @Nullable ScheduledFuture<?> heartbeat;
+    /** The claim was handed back because its agent closed (see {@link AgentShutdown}). */
+    private volatile boolean handedBack;
+    /** Encodes the run as the loop holds it, marked interrupted with the given reason; read only while nobody works on it. */
+    private java.util.function.@Nullable Function<String, Encoded> live;
 
     RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunListeners listeners, RunSnapshot claimed,
             NotificationPolicy notifications) {
@@ -73,6 +77,58 @@ final class RunClaim {
 
     boolean ended() {
         return ended;
+    }
+
+    boolean pickedUp() {
+        return pickedUp;
+    }
+
+    boolean isBusy() {
+        return busy > 0;
+    }
+
+    /** True if the claim was handed back because its agent closed. */
+    boolean handedBack() {
+        return handedBack;
+    }
+
+    /** How to encode the run as its loop holds it (results not yet stored included), for a hand-back between steps. */
+    void liveState(java.util.function.Function<String, Encoded> encoder) {
+        this.live = encoder;
+    }
+
+    /**
+     * Hands the claim back at once because its agent closes: one compare-and-set to
+     * {@code SUSPENDED}, marked interrupted with {@code why}, the decision kept. Between steps the
+     * loop's own state is written (results not yet stored included); while a step is still under
+     * way (past the grace period), what the store holds is. Never throws.
+     *
+     * @return true if this call handed the claim back
+     */
+    boolean handBack(String why) {
+        lock.lock();
+        try {
+            if (ended || lost) return false;
+            java.util.function.Function<String, Encoded> l = live;
+            Encoded state;
+            if (busy <= 0 && l != null) {
+                state = l.apply(why);
+            } else {
+                dev.baton.internal.RunState stored = dev.baton.internal.SnapshotCodec.decode(current);
+                stored.interruption = why;
+                state = dev.baton.internal.SnapshotCodec.encodeAll(stored);
+            }
+            write(suspended(state));
+            handedBack = true;
+            end();
+            LOG.debug("Handed back run {}: {}", runId(), why);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("Could not hand back run {} (it is listed again once its lease lapses): {}", runId(), e.toString());
+            return false;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

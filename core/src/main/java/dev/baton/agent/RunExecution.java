@@ -130,10 +130,15 @@ final class RunExecution implements Iterator<AgentEvent> {
     // ---- driving --------------------------------------------------------------------------------
 
     private void step() {
+        agent.shutdown().stepStarted();
         try {
             writes.begin();
             if (Thread.currentThread().isInterrupted()) {
                 stop("its thread was interrupted", null);
+                return;
+            }
+            if (agent.shutdown().closing()) {   // the agent closes: stop between steps, hand the run back
+                stop(AgentShutdown.reason(false), null);
                 return;
             }
             switch (phase) {
@@ -157,6 +162,7 @@ final class RunExecution implements Iterator<AgentEvent> {
             }
         } finally {
             writes.end();
+            agent.shutdown().stepEnded();
         }
     }
 

@@ -39,6 +39,13 @@ final class RunWrites {
         this.claim = claim;
         this.claimedExecuting = claimedExecuting;
         this.forParent = forParent;
+        if (claim != null) {
+            claim.liveState(why -> {   // a hand-back between steps (the agent closes): what the loop holds
+                stampDeadlines();
+                state.interruption = why;
+                return SnapshotCodec.encodeAll(state);
+            });
+        }
     }
 
     boolean claimed() {
@@ -66,7 +73,8 @@ final class RunWrites {
     void begin() {
         RunClaim c = claim;
         if (c == null || c.busy(true)) return;
-        if (!c.releasedUnread()) throw new LeaseLostException(state.runId);
+        if (c.handedBack()) throw new RunExecution.Stop(AgentShutdown.reason(false), null);   // kept by the hand-back
+        if (!c.releasedUnread() || agent.shutdown().closing()) throw new LeaseLostException(state.runId);
         c.reclaim(SnapshotCodec.encodeAll(state));   // read late, but nobody took it: go on
     }
 

@@ -413,9 +413,15 @@ final class InboxCommands {
                 throw e instanceof java.io.UncheckedIOException io ? new UsageException("--port: " + io.getMessage()) : e;
             }
             CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                server.close();
-                agents.close();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {   // SIGTERM or Ctrl+C: leave gracefully
+                Thread closing = new Thread(agents::close, "inbox-agents-close");   // tools finish, runs handed back
+                closing.start();
+                server.close(java.time.Duration.ofSeconds(10));   // stops listening; requests under way end
+                try {
+                    closing.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 store.close();
                 stopped.countDown();
             }, "inbox-stop"));

@@ -212,9 +212,15 @@ public final class McpNotes {
     /** What {@code serve} runs: the store, the MCP server, the agent and the HTTP server, closed together. */
     record Served(SnapshotStore store, McpToolset toolset, Agent agent, BatonHttpServer server) implements AutoCloseable {
         @Override
-        public void close() {
-            server.close();
-            agent.close();
+        public void close() {   // graceful: the agent lets its tools finish and hands its runs back while the server drains
+            Thread closing = new Thread(agent::close, "notes-agent-close");
+            closing.start();
+            server.close(java.time.Duration.ofSeconds(10));
+            try {
+                closing.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             toolset.close();
             store.close();
         }

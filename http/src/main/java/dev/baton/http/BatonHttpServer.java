@@ -4,9 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.baton.InvalidOptionException;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -23,7 +21,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,12 +123,28 @@ public final class BatonHttpServer implements AutoCloseable {
      * waiting for a person are left, else interrupted: {@code continueRun} goes on later), as when a
      * client goes away. Waits up to 10 seconds for the handlers to finish (a tool that ignores
      * interruption may outlast that; it is logged). Does not close the agents served nor their
-     * stores. Calling it again does nothing more.
+     * stores. Calling it again does nothing more. The same as {@code close(Duration.ZERO)}.
      */
     @Override
     public void close() {
+        close(Duration.ZERO);
+    }
+
+    /**
+     * Drains, then closes: stops listening at once (new connections are refused), lets the requests
+     * under way finish for up to {@code drain} (whole seconds, rounded up), then ends what is left as
+     * {@link #close()} does. For a graceful shutdown, drain the server first, then close the agents
+     * ({@code Agent.close()} hands back the runs they still hold).
+     *
+     * @param drain how long requests under way may take to finish; zero or positive
+     * @throws InvalidOptionException if {@code drain} is negative
+     */
+    public void close(Duration drain) {
+        Objects.requireNonNull(drain, "drain");
+        if (drain.isNegative()) throw new InvalidOptionException("drain", "must not be negative, was " + drain);
         if (!closed.compareAndSet(false, true)) return;
-        server.stop(0);
+        long seconds = drain.isZero() ? 0 : Math.max(1, (drain.toMillis() + 999) / 1000);
+        server.stop((int) Math.min(Integer.MAX_VALUE, seconds));   // stops listening at once, waits for exchanges under way
         executor.shutdownNow();
         timer.shutdownNow();
         try {
@@ -144,7 +157,7 @@ public final class BatonHttpServer implements AutoCloseable {
     // ---- one exchange --------------------------------------------------------------------------
 
     private void handle(HttpExchange exchange) {
-        ReadGuard guard = new ReadGuard(exchange);
+        HttpExchanges.ReadGuard guard = new HttpExchanges.ReadGuard(exchange);
         Headers requestHeaders = exchange.getRequestHeaders();
         String length = requestHeaders.getFirst("Content-Length");
         if (requestHeaders.getFirst("Transfer-Encoding") == null && (length == null || length.trim().equals("0"))) {
@@ -163,7 +176,7 @@ public final class BatonHttpServer implements AutoCloseable {
             }
             // the JDK's context also matches /batonX for /baton: the API answers 404 for a path without "/"
             String relative = path == null ? "" : path.startsWith(basePath) ? path.substring(mount.length()) : "";
-            ExchangeRequest request = new ExchangeRequest(exchange, relative, guard);
+            HttpExchanges.ExchangeRequest request = new HttpExchanges.ExchangeRequest(exchange, relative, guard);
             try (ApiResponse response = api.handle(request)) {
                 if (!guard.startResponse()) return;   // too slow: the connection is closed already
                 send(exchange, response);
@@ -195,89 +208,6 @@ public final class BatonHttpServer implements AutoCloseable {
                 response.writeTo(out);
             }
         }
-    }
-
-    /**
-     * The request-time limit: armed when the handler starts, disarmed when the body is read (or
-     * closed). If it fires first, the connection is closed under the reading thread: the JDK server
-     * closes the socket itself when an exchange is closed before its response started.
-     */
-    private static final class ReadGuard {
-        private enum State { READING, READ, EXPIRED, RESPONDING }
-
-        private final HttpExchange exchange;
-        private final AtomicReference<State> state = new AtomicReference<>(State.READING);
-
-        ReadGuard(HttpExchange exchange) {
-            this.exchange = exchange;
-        }
-
-        void bodyRead() {
-            state.compareAndSet(State.READING, State.READ);
-        }
-
-        void expire() {
-            if (state.compareAndSet(State.READING, State.EXPIRED)) {
-                LOG.debug("request {} {} not read within the time limit: connection closed",
-                        exchange.getRequestMethod(), exchange.getRequestURI());
-                exchange.close();
-            }
-        }
-
-        /** False if the time limit closed the connection. */
-        boolean startResponse() {
-            return state.getAndUpdate(s -> s == State.EXPIRED ? State.EXPIRED : State.RESPONDING) != State.EXPIRED;
-        }
-    }
-
-    /** The exchange as an {@link ApiRequest}; the body tells the guard when it is read. */
-    private static final class ExchangeRequest implements ApiRequest {
-        private final HttpExchange exchange;
-        private final String rawPath;
-        private final InputStream body;
-
-        ExchangeRequest(HttpExchange exchange, String rawPath, ReadGuard guard) {
-            this.exchange = exchange;
-            this.rawPath = rawPath;
-            this.body = new FilterInputStream(exchange.getRequestBody()) {
-                private boolean closed;
-
-                @Override
-                public int read() throws IOException {
-                    int b = super.read();
-                    if (b < 0) guard.bodyRead();
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] buf, int off, int len) throws IOException {
-                    int n = super.read(buf, off, len);
-                    if (n < 0) guard.bodyRead();
-                    return n;
-                }
-
-                @Override
-                public void close() throws IOException {
-                    if (closed) return;
-                    closed = true;
-                    try {
-                        super.close();   // the JDK drains what is left (at most 64 KiB), still under the guard
-                    } finally {
-                        guard.bodyRead();
-                    }
-                }
-            };
-        }
-
-        @Override public String method() { return exchange.getRequestMethod(); }
-
-        @Override public String rawPath() { return rawPath; }
-
-        @Override public @Nullable String rawQuery() { return exchange.getRequestURI().getRawQuery(); }
-
-        @Override public @Nullable String header(String name) { return exchange.getRequestHeaders().getFirst(name); }
-
-        @Override public InputStream body() { return body; }
     }
 
     private static ThreadFactory threads(String prefix) {

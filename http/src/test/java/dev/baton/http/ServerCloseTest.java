@@ -65,4 +65,42 @@ class ServerCloseTest {
             release.countDown();
         }
     }
+
+    @Test
+    void closingWithADrainLetsTheRequestUnderWayFinishAndRefusesNewConnections() throws Exception {
+        CountDownLatch toolStarted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (SnapshotStore store = MemorySnapshotStore.create()) {
+            Agent gated = TestAgents.gated("gated", store, toolStarted, release);
+            String run = gated.generate("Launch it", RunOptions.DEFAULT).runId();
+            BatonHttpApi api = BatonHttpApi.builder().agents(gated).authenticator(Authenticator.anonymous()).build();
+            BatonHttpServer server = BatonHttpServer.builder(api).port(0).start();
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpRequest approve = HttpRequest.newBuilder(server.uri().resolve("agents/gated/runs/" + run + "/approve"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"toolCallId\":\"call_1_0\"}")).build();
+            HttpResponse<InputStream> streaming = http.send(approve, HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(toolStarted.await(10, TimeUnit.SECONDS)).isTrue();
+            Thread releaser = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                release.countDown();
+            });
+            releaser.start();
+            server.close(Duration.ofSeconds(20));   // returns once the request under way has finished
+            String body;
+            try (InputStream in = streaming.body()) {
+                body = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            assertThat(body).as("the stream ran to its end").contains("finish");
+            assertThat(store.find(run)).as("the run completed while the server drained").isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(server.uri()).build(),
+                    HttpResponse.BodyHandlers.discarding())).as("no new connection once closing").isInstanceOf(java.io.IOException.class);
+        } finally {
+            release.countDown();
+        }
+    }
 }

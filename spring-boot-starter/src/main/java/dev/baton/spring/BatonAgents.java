@@ -12,7 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
  * Starts agent builders that already have what the application configured: the
  * {@link SnapshotStore} bean, the {@link Clock} bean (or the store's clock with
  * {@code baton.agent.use-store-clock}), every {@link RunListener} bean (the starter's metrics and
- * tracing listeners among them), the lease duration, pickup timeout, instance id and step limit of
+ * tracing listeners among them), the lease duration, pickup timeout, shutdown grace, instance id and step limit of
  * {@code baton.agent.*}, then every {@link AgentCustomizer}. Declare your agents as beans with it:
  *
  * <pre>{@code
@@ -73,7 +73,8 @@ public final class BatonAgents {
         Agent.Builder b = Agent.builder(id)
                 .store(store)
                 .leaseDuration(defaults.getLeaseDuration())
-                .pickupTimeout(defaults.getPickupTimeout());
+                .pickupTimeout(defaults.getPickupTimeout())
+                .shutdownGrace(defaults.getShutdownGrace());
         if (defaults.isUseStoreClock()) {
             b.useStoreClock();
         } else {

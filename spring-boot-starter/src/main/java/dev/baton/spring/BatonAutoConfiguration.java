@@ -7,6 +7,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -18,7 +19,9 @@ import org.springframework.context.annotation.Import;
  *
  * <p>Closing: Spring closes the store bean it made at shutdown (a store opened from
  * {@code baton.store.url} releases its pool or client; one built on the application's
- * {@code DataSource}, {@code MongoClient} or {@code RedisClient} leaves that bean open).
+ * {@code DataSource}, {@code MongoClient} or {@code RedisClient} leaves that bean open). Before
+ * that, every {@code Agent} bean closes gracefully (a {@code SmartLifecycle}): it lets its tools
+ * under way finish within {@code baton.agent.shutdown-grace} and hands back the runs it holds.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
@@ -59,5 +62,18 @@ public class BatonAutoConfiguration {
     public BatonAgents batonAgents(SnapshotStore store, Clock clock, BatonProperties properties,
                                    ObjectProvider<RunListener> listeners, ObjectProvider<AgentCustomizer> customizers) {
         return new BatonAgents(store, clock, properties.getAgent(), listeners, customizers);
+    }
+
+    /**
+     * Closes every {@link dev.baton.agent.Agent} bean gracefully when the context closes, before the
+     * web server drains (rule R12): tools under way finish within {@code baton.agent.shutdown-grace},
+     * and every run still held is handed back for another instance.
+     *
+     * @param agents every agent bean
+     * @return the lifecycle
+     */
+    @Bean
+    SmartLifecycle batonAgentShutdown(ObjectProvider<dev.baton.agent.Agent> agents) {
+        return new AgentShutdownLifecycle(agents);
     }
 }

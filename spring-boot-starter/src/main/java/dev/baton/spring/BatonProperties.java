@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * baton.store.url=jdbc:postgresql://db:5432/app
  * baton.store.properties.user=app
  * baton.agent.lease-duration=2m
+ * baton.agent.shutdown-grace=20s
  * baton.http.enabled=true
  * </pre>
  *
@@ -68,6 +69,9 @@ public class BatonProperties {
         /** How long a claimed run waits for its stream to be read before it is given back (decision kept). */
         private Duration pickupTimeout = Duration.ofSeconds(5);
 
+        /** How long an agent closing with the context lets its tools under way finish before it hands their runs back. */
+        private Duration shutdownGrace = Duration.ofSeconds(10);
+
         /** The name this instance claims runs under (default: host, process id and a random suffix). */
         private @Nullable String instanceId;
 
@@ -99,6 +103,16 @@ public class BatonProperties {
         /** @param pickupTimeout how long a claimed run waits for its stream to be read ({@code baton.agent.pickup-timeout}) */
         public void setPickupTimeout(Duration pickupTimeout) {
             this.pickupTimeout = pickupTimeout;
+        }
+
+        /** {@return how long a closing agent lets its tools under way finish (default 10 s)} */
+        public Duration getShutdownGrace() {
+            return shutdownGrace;
+        }
+
+        /** @param shutdownGrace how long a closing agent lets its tools under way finish ({@code baton.agent.shutdown-grace}) */
+        public void setShutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = shutdownGrace;
         }
 
         /** {@return the name this instance claims runs under, or null for a generated one} */

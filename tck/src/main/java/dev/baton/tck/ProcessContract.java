@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The cross-process half of the TCK: real separate JVMs (a {@code ProcessWorker} each) share the
  * store under test. Two of them race to approve the same run, 50 times; processes are killed
- * with {@code kill -9} while a run waits, while its tool runs, and after its result was stored.
+ * with {@code kill -9} while a run waits, while its tool runs, and after its result was stored; one
+ * is stopped with {@code SIGTERM} while its tool runs and hands its run back as it leaves (rule R12).
  * The tool's side effect is a line in a file outside the JVMs, so executions are counted even
  * for killed processes.
  *
@@ -44,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>What it proves: the race proves {@link StoreCapability#SHARED} (compare-and-set atomic
  * across processes), and runs only for a store that declares it; the five {@code kill -9} tests
  * (while a run waits, while its tool runs, after its result was stored, and in the second step of
- * a two-step run) prove {@link StoreCapability#DURABLE} (a run outlives the process that stored it,
- * and its lease lapses so another process continues it), and run only for a store that declares
+ * a two-step run) and the {@code SIGTERM} test prove {@link StoreCapability#DURABLE} (a run outlives the
+ * process that stored it, and its lease lapses, or it is handed back, so another process continues it), and run only for a store that declares
  * that. A store that declares neither has nothing to prove here: its tests are skipped, and the
  * certification report says so without counting it against the store.
  */
@@ -131,10 +132,14 @@ public abstract class ProcessContract {
         final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
 
         Worker(String name) throws IOException {
+            this(name, leaseMillis());
+        }
+
+        Worker(String name, long leaseMillis) throws IOException {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
                     System.getProperty("java.class.path"), ProcessWorker.class.getName(), storeUrl(), agentId,
-                    sideEffects.toString(), Long.toString(leaseMillis())));
+                    sideEffects.toString(), Long.toString(leaseMillis)));
             storeProperties().forEach((k, v) -> cmd.add(k + "=" + v));
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.redirectError(dir.resolve(name + ".stderr.log").toFile());
@@ -181,6 +186,12 @@ public abstract class ProcessContract {
         void kill() throws InterruptedException {
             process.destroyForcibly();
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+
+        /** {@code SIGTERM}: the JVM runs its shutdown hooks, so its agent closes gracefully. */
+        void terminate() throws InterruptedException {
+            process.destroy();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the worker ends on SIGTERM").isTrue();
         }
     }
 
@@ -311,6 +322,27 @@ public abstract class ProcessContract {
         assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
         assertThat(executions(s[1])).isEqualTo(1);
         assertThat(executions(s[1] + " weather")).isEqualTo(1);
+        assertThat(b.ask("list")[1]).isEqualTo("0");
+    }
+
+    @Test
+    @ProvesCapability(StoreCapability.DURABLE)
+    void aProcessStoppedWithSigtermDuringAToolHandsTheRunBackAndAnotherContinuesItWellWithinTheLease() throws Exception {
+        requires(StoreCapability.DURABLE);
+        long lease = 60_000;   // a run that waited for its lease would not be listed again within this test
+        Worker a = new Worker("a", lease);
+        String[] s = a.ask("start sigterm-in-tool");
+        a.send("approve-slow-tool " + s[1] + " " + s[2]);
+        assertThat(a.answer(60)).isEqualTo("tool-started " + s[1]);
+        a.terminate();
+        long exited = System.nanoTime();
+        awaitListedAgain(s[1]);
+        long listedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exited);
+        assertThat(listedAfterMillis).as("listed again at once, not after the %d ms lease", lease).isLessThan(5_000);
+        assertThat(executions(s[1])).as("the tool finished within the grace period").isEqualTo(1);
+        Worker b = new Worker("b", lease);
+        assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
+        assertThat(executions(s[1])).as("its result was handed back with the run: the tool ran once").isEqualTo(1);
         assertThat(b.ask("list")[1]).isEqualTo("0");
     }
 }

@@ -34,7 +34,7 @@ import java.util.Map;
  */
 final class ProcessWorker {
 
-    private enum Mode { NORMAL, HANG_IN_TOOL, HANG_AFTER_TOOL, HANG_IN_SECOND_TOOL, HANG_AFTER_SECOND_TOOL }
+    private enum Mode { NORMAL, SLOW_TOOL, HANG_IN_TOOL, HANG_AFTER_TOOL, HANG_IN_SECOND_TOOL, HANG_AFTER_SECOND_TOOL }
 
     private static volatile Mode mode = Mode.NORMAL;
     /** When set, the model asks for getWeather (no approval) after the approved bookFlight: a second step. */
@@ -61,6 +61,10 @@ final class ProcessWorker {
             if (mode == Mode.HANG_IN_TOOL) {
                 say("tool-started " + ctx.runId());
                 Thread.sleep(Long.MAX_VALUE);
+            }
+            if (mode == Mode.SLOW_TOOL) {   // the test stops this JVM with SIGTERM now: the tool finishes within the grace
+                say("tool-started " + ctx.runId());
+                Thread.sleep(1500);
             }
             Files.writeString(sideEffects, ctx.runId() + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND, StandardOpenOption.SYNC);
@@ -98,7 +102,10 @@ final class ProcessWorker {
 
         try (SnapshotStore store = SnapshotStores.open(url, props)) {
             Agent agent = Agent.builder(agentId).model(model).tools(bookFlight, getWeather).store(store)
-                    .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid()).build();
+                    .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid())
+                    .shutdownGrace(Duration.ofSeconds(10)).build();
+            // SIGTERM: the agent lets the tool under way finish and hands its run back before the JVM ends
+            Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "worker-shutdown"));
             say("ready");
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;
@@ -134,6 +141,10 @@ final class ProcessWorker {
                         case "approve-hang-after-second-tool" -> {
                             mode = Mode.HANG_AFTER_SECOND_TOOL;
                             agent.approveToolCall(cmd[1], cmd[2]).result();
+                        }
+                        case "approve-slow-tool" -> {
+                            mode = Mode.SLOW_TOOL;
+                            say("won " + agent.approveToolCall(cmd[1], cmd[2]).result().outcome());
                         }
                         case "approve-hang-in-tool" -> {
                             mode = Mode.HANG_IN_TOOL;

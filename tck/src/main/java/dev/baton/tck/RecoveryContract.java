@@ -8,7 +8,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The recovery half of the TCK: a crash at every store write of a three-step run, a slow store,
- * skewed clocks, dropped and closed streams, interrupts, and subagents whose runs outlive their
+ * skewed clocks, dropped and closed streams, interrupts, instances that shut down, and subagents whose runs outlive their
  * process. Extend it and implement {@link #openStore()} (the same database on every call). The
  * rules, one group per {@code @Nested} class, are in {@code dev.baton.tck.recovery}.
  */
@@ -72,6 +72,14 @@ public abstract class RecoveryContract {
     @Nested
     class Subagents extends dev.baton.tck.recovery.Subagents {
         Subagents() {
+            super(storeUnderTest);
+        }
+    }
+
+    /** Instances leave gracefully: {@code Agent.close()} lets a tool finish and hands every claim back at once (rule R12). */
+    @Nested
+    class Shutdown extends dev.baton.tck.recovery.Shutdown {
+        Shutdown() {
             super(storeUnderTest);
         }
     }
