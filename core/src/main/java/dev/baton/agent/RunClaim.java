@@ -118,7 +118,7 @@ final class RunClaim {
                 stored.interruption = why;
                 state = dev.baton.internal.SnapshotCodec.encodeAll(stored);
             }
-            write(suspended(state));
+            write(suspended(state, true));
             handedBack = true;
             end();
             LOG.debug("Handed back run {}: {}", runId(), why);
