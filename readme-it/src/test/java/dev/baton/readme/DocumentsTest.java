@@ -237,7 +237,7 @@ class DocumentsTest {
         }
         List<String> expected = new ArrayList<>();
         for (int i = 1; i <= 11; i++) expected.add(String.valueOf(i));
-        for (int i = 1; i <= 11; i++) expected.add("R" + i);
+        for (int i = 1; i <= 12; i++) expected.add("R" + i);
         for (int i = 1; i <= 9; i++) expected.add("M" + i);
         for (int i = 1; i <= 6; i++) expected.add("L" + i);
         for (int i = 1; i <= 9; i++) expected.add("D" + i);
