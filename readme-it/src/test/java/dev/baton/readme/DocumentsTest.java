@@ -202,7 +202,7 @@ class DocumentsTest {
     }
 
     private static final Pattern RULE = Pattern.compile("^(\\d+|[RMLSDN]\\d+)\\. ");
-    private static final Pattern TEST_NAME = Pattern.compile("`([a-z][A-Za-z0-9]{19,})`");
+    private static final Pattern TEST_NAME = Pattern.compile("`([a-z][A-Za-z0-9_]{19,})`");
 
     @Test
     void everyRuleNamesTheTckTestsThatProveIt_andEachIsATestOfTheTck() throws IOException {
