@@ -51,8 +51,8 @@ class LiveListingTest {
     }
 
     ApiResponse get(String token, String etag) {
-        Map<String, String> h = etag == null ? Map.of("Authorization", "Bearer " + token)
-                : Map.of("Authorization", "Bearer " + token, "If-None-Match", etag);
+        Map<String, String> h = etag == null ? Map.of("Authorization", "Bearer " + token, "Host", "127.0.0.1")
+                : Map.of("Authorization", "Bearer " + token, "If-None-Match", etag, "Host", "127.0.0.1");
         return api.handle(ApiRequest.of("GET", "/agents/concierge/suspended-runs?perPage=20", h, new byte[0]));
     }
 
