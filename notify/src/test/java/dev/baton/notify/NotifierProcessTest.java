@@ -124,7 +124,7 @@ class NotifierProcessTest {
         String runId = a.expect("stored");
         a.kill();
         RunSnapshot stored;
-        try (SnapshotStore store = SnapshotStores.open(url)) {
+        try (SnapshotStore store = open(url)) {
             stored = store.find(runId).orElseThrow();
             assertThat(stored.notifyAt()).as("the obligation survived the kill").isNotNull();
         }
@@ -136,7 +136,7 @@ class NotifierProcessTest {
         assertThat(receiver.received).allMatch(Receiver.Received::verified);
         b.exit();
         assertThat(b.expect("stats")).isEqualTo("1");
-        try (SnapshotStore store = SnapshotStores.open(url)) {
+        try (SnapshotStore store = open(url)) {
             assertThat(store.find(runId).orElseThrow().notifyAt()).as("done").isNull();
         }
     }
@@ -152,7 +152,7 @@ class NotifierProcessTest {
         hang.expect("ready");
         String id = hang.expect("delivering");
         hang.kill();
-        try (SnapshotStore store = SnapshotStores.open(url)) {
+        try (SnapshotStore store = open(url)) {
             NotificationState claimed = NotificationState.of(store.find(runId).orElseThrow());
             assertThat(claimed.attempts()).as("the killed JVM's claim counted its attempt").isEqualTo(1);
         }
@@ -163,5 +163,21 @@ class NotifierProcessTest {
         assertThat(receiver.deliveredIds()).as("delivered once, with the id the killed JVM was sending").containsExactly(id);
         b.exit();
         b.expect("stats");
+    }
+
+    /**
+     * Opens the store in this JVM. An H2 file with AUTO_SERVER=TRUE is served by whichever process
+     * opened it first: right after that process exits or is killed, its lock file may still name its
+     * port for a moment, and a connection then ends with EOF; H2 takes the file over on a retry.
+     */
+    private static SnapshotStore open(String url) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return SnapshotStores.open(url);
+            } catch (dev.baton.StorageException e) {
+                if (attempt == 20) throw e;
+                Thread.sleep(250);
+            }
+        }
     }
 }
