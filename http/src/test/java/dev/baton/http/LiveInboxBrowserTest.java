@@ -59,8 +59,9 @@ class LiveInboxBrowserTest {
         server = BatonHttpServer.builder(api).port(0).start();
     }
 
-    void seed(String resource, String thread, String prompt) {
+    void seed(String resource, String thread, String prompt) throws InterruptedException {
         concierge.generate(prompt, RunOptions.builder().resourceId(resource).threadId(thread).build());
+        Thread.sleep(5); // the next run is created in a later millisecond: the order asserted is by creation, not the tie-break
     }
 
     ChromeDriver page(String name) throws Exception {
