@@ -3,7 +3,6 @@ package dev.baton.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.baton.RunNotFoundException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
@@ -96,7 +95,8 @@ class McpApprovalTest {
         assertThat(Files.readString(root.resolve("files/todo.txt"))).isEqualTo("buy milk");
         assertThat(TestServers.ledger(root)).containsExactly("write_file todo.txt key=" + run.runId() + ":" + call.toolCallId() + " attempt=1");
         assertThatThrownBy(() -> agent.approveToolCall(run.runId(), call.toolCallId()).result())
-                .as("a completed run is gone: a second approval finds nothing to run").isInstanceOf(RunNotFoundException.class);
+                .as("a completed run is gone: a second approval is told it was decided and nothing runs")
+                .isInstanceOf(dev.baton.AlreadyDecidedException.class);
         assertThat(TestServers.ledger(root)).hasSize(1);
     }
 
