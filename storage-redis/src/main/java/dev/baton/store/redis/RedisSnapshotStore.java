@@ -234,7 +234,13 @@ public final class RedisSnapshotStore implements SnapshotStore {
                     args.toArray(String[]::new));
             if (((Long) r.get(0)) == 1L) return true;
             // the run exists: point the lookup key back at it (unless someone changed it meanwhile)
-            SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, nonce + s.agentId(), r.get(1) + s.agentId());
+            String existing = (String) r.get(1);
+            Long restored = SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, nonce + s.agentId(), existing + s.agentId());
+            // a delete between the script and the swap found our reservation in the lookup key and left it;
+            // the key now names a run that is gone: clear it (unless an insert re-pointed it since)
+            if (restored != null && restored == 1L && !existing.equals(redis.hget(keys.run(s.agentId(), s.runId()), "rsv"))) {
+                SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, existing + s.agentId(), "");
+            }
             return false;
         });
     }
