@@ -1,6 +1,7 @@
 package dev.baton.examples;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOutcome;
@@ -35,7 +36,7 @@ final class InboxCommands {
     static CommandLine commandLine(PrintStream out, java.util.function.UnaryOperator<String> env) {
         Root root = new Root(out, env);
         CommandLine line = new CommandLine(root);
-        for (Object sub : List.of(new Demo(), new DemoRestart(), new Start(), new ListRuns(), new InboxRunCommands.Approve(),
+        for (Object sub : List.of(new Demo(), new DemoRestart(), new Start(), new ListRuns(), new Decisions(), new InboxRunCommands.Approve(),
                 new InboxRunCommands.Decline(), new InboxRunCommands.Resume(), new InboxRunCommands.ContinueRun(),
                 new InboxRunCommands.Cancel(), new InboxRunCommands.Discard(), new InboxServeCommand.Serve(), new Help())) {
             line.addSubcommand(sub);
@@ -103,7 +104,8 @@ final class InboxCommands {
             String agentId = root.agentId();
             ModelOptions m = modelOptions();
             ModelChoice model = ModelChoice.parse(m == null ? null : m.model, m == null ? null : m.baseUrl, root.env);
-            Inbox inbox = new Inbox(root.out);
+            String actor = actor();
+            Inbox inbox = actor == null ? new Inbox(root.out) : new Inbox(root.out, actor);
             try (SnapshotStore store = InboxApp.openStore(root.storeUrl());
                  TravelAgents agents = new TravelAgents(store, Clock.systemUTC(), model.model())) {
                 return run(agents, agents.byId(agentId), inbox);
@@ -112,6 +114,11 @@ final class InboxCommands {
 
         /** The model options of commands that call the model; null for the others. */
         @Nullable ModelOptions modelOptions() {
+            return null;
+        }
+
+        /** Who decides ({@code --actor}); null for {@link Inbox#defaultActor()}. */
+        @Nullable String actor() {
             return null;
         }
 
@@ -238,6 +245,48 @@ final class InboxCommands {
         @Override
         int run(TravelAgents agents, Agent agent, Inbox inbox) {
             inbox.list(agent, java.util.Objects.requireNonNull(options));
+            return 0;
+        }
+    }
+
+    @Command(name = "decisions", description = {"the audit trail: who decided what, when and why, newest first,",
+            "kept after the runs end (dates inclusive; --cursor: the next page)"})
+    static final class Decisions extends OnAgents {
+        @Option(names = "--run", paramLabel = "RUN") @Nullable String run;
+        @Option(names = "--thread", paramLabel = "T") @Nullable String thread;
+        @Option(names = "--resource", paramLabel = "R") @Nullable String resource;
+        @Option(names = "--actor", paramLabel = "NAME") @Nullable String actor;
+        @Option(names = "--from", paramLabel = "DATE") @Nullable String from;
+        @Option(names = "--to", paramLabel = "DATE") @Nullable String to;
+        @Option(names = "--limit", paramLabel = "N", converter = IntegerOption.class) @Nullable Integer limit;
+        @Option(names = "--cursor", paramLabel = "C") @Nullable String cursor;
+        @Parameters(paramLabel = "", hidden = true) List<String> args = new ArrayList<>();
+        private @Nullable AgentListDecisionsOptions options;
+
+        @Override
+        @Nullable String actor() {
+            return null;   // here --actor filters; nobody decides
+        }
+
+        @Override
+        void check() {
+            exactly(args, 0, "decisions", "no arguments, only options");
+            AgentListDecisionsOptions.Builder b = AgentListDecisionsOptions.builder().runId(run).threadId(thread)
+                    .resourceId(resource).actor(actor).cursor(cursor)
+                    .from(from == null ? null : InboxApp.fromDate(from))
+                    // core's "to" is exclusive, the command's inclusive (as list's): the millisecond after
+                    .to(to == null ? null : InboxApp.toDate(to).plusMillis(1));
+            if (limit != null) b.limit(limit);
+            options = b.build();
+        }
+
+        @Override
+        int run(TravelAgents agents, Agent agent, Inbox inbox) {
+            try {
+                inbox.decisions(agent, java.util.Objects.requireNonNull(options));
+            } catch (UnsupportedOperationException e) {
+                throw new UsageException("--store: " + e.getMessage());
+            }
             return 0;
         }
     }
