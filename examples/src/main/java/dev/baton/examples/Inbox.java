@@ -192,7 +192,7 @@ final class Inbox {
         Table table = new Table("DECIDED (UTC)", "WHO", "DECISION", "TOOL", "RUN", "USER", "REASON", "DIGEST SHOWN -> RUN");
         for (DecisionRecord d : page.items()) {
             table.row(SECONDS.format(d.decidedAt()), d.actor(), d.kind().wireName(), d.toolName() == null ? "(the run)" : d.toolName(),
-                    d.runId().substring(0, 8), d.resourceId(), d.reason(), digests(d));
+                    d.runId().substring(0, Math.min(8, d.runId().length())), d.resourceId(), d.reason(), digests(d));
         }
         if (!table.isEmpty()) table.print(out, INDENT);
         int n = page.items().size();

@@ -131,6 +131,37 @@ class InboxDecisionsTest {
     }
 
     @Test
+    void aDecisionBoundToAnotherDigestIsRefusedAndNothingRuns() {
+        String run = runOf("carol", "bookFlight");
+        Cli stale = cli("approve", run, "call_1_0", "--digest", "0".repeat(64));
+        assertThat(stale.code()).as(stale.err()).isEqualTo(1);
+        assertThat(stale.err()).startsWith("error: Tool call 'call_1_0' of run ").contains("is no longer the one that was shown");
+        assertThat(stale.out()).doesNotContain("tool-result");
+        assertThat(rows(ok("list", "--resource", "carol").out())).anySatisfy(r -> assertThat(r).contains(run, "bookFlight"));
+    }
+
+    @Test
+    void decisionsArePagedByTheCursorPrintedUnderTheTable() {
+        ok("approve", runOf("carol", "bookFlight"), "call_1_0", "--actor", "maria");
+        ok("decline", runOf("bob", "250"), "call_1_0", "--actor", "tom");
+
+        Cli first = ok("decisions", "--limit", "1");
+        assertThat(first.out()).contains("tom", "decline").doesNotContain("maria");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("more after --cursor (\\S+)").matcher(first.out());
+        assertThat(m.find()).as(first.out()).isTrue();
+        Cli second = ok("decisions", "--limit", "1", "--cursor", m.group(1));
+        assertThat(second.out()).contains("maria", "approve").doesNotContain("tom");
+
+        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);   // yesterday too: a test run across midnight
+        assertThat(ok("decisions", "--from", today.minusDays(1).toString(), "--to", today.toString()).out())
+                .contains("2 decisions, newest first");
+        assertThat(ok("decisions", "--to", "2000-01-01").out()).contains("(no decisions)");
+        Cli badLimit = cli("decisions", "--limit", "0");
+        assertThat(badLimit.code()).isEqualTo(2);
+        assertThat(badLimit.err()).startsWith("error: limit: must be 1..1000, was 0");
+    }
+
+    @Test
     void aBlankActorIsAUsageError() {
         Cli blank = cli("cancel", "some-run", "--actor", " ");
         assertThat(blank.code()).isEqualTo(2);
