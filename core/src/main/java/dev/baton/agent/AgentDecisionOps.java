@@ -30,7 +30,9 @@ abstract sealed class AgentDecisionOps permits Agent {
      * reading the returned stream runs the tool, then the model goes on.
      *
      * @throws RunNotFoundException      no suspended run with this id for this agent
-     * @throws ToolCallNotFoundException the run has no waiting call with this id
+     * @throws ToolCallNotFoundException the run has no waiting call with this id, and had none
+     * @throws dev.baton.AlreadyDecidedException the call was decided before (its tool may have run in an
+     *                                   earlier step): by whom, when, and what to do now
      * @throws ResumeMismatchException   the call waits for resume data, not for an approval
      * @throws RunNotSuspendedException  another caller is resuming the run (it won the race)
      * @throws UnknownToolException      this agent lacks the call's tool
