@@ -136,6 +136,9 @@ final class Decisions {
         try {
             return decide.get();
         } catch (AlreadyDecidedException e) {
+            // a retry racing with its own first attempt, which decided meanwhile: the first outcome
+            Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
+            if (racer.isPresent()) return replay.apply(racer.get());
             throw e;
         } catch (RunNotSuspendedException e) {
             Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
@@ -148,6 +151,9 @@ final class Decisions {
             }
             throw e;
         } catch (RunNotFoundException e) {
+            // the first attempt with this key may have decided and finished the run (deleting it) meanwhile
+            Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
+            if (racer.isPresent()) return replay.apply(racer.get());
             if (recording()) {
                 Optional<DecisionRecord> r = lastRecordFor(runId, toolCallId);
                 if (r.isPresent()) throw already(runId, toolCallId, r.get(), "the run has ended; there is nothing left to decide");
