@@ -30,15 +30,15 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The audit trail on PostgreSQL: {@code Agent.listDecisions} (first page of 50, newest first) by
+ * The audit trail on PostgreSQL and MariaDB: {@code Agent.listDecisions} (first page of 50, newest first) by
  * run, thread, resource and actor, against the hand-written query on the same table, at {@code n}
- * seeded records (default 1,000,000) of one agent (and as many of another, so scoping is real).
+ * seeded records (default 1,000,000) of one agent (and a tenth as many of another, so scoping is real).
  * Before measuring, Baton's pages and the raw query's are compared on every target.
  *
  * <pre>
- * java -cp benchmarks/target/baton-benchmarks.jar dev.baton.bench.DecisionBenchmark [n] [iterations]
+ * java -cp benchmarks/target/baton-benchmarks.jar dev.baton.bench.DecisionBenchmark [n] [iterations] [postgres|mariadb]
  * </pre>
- * The database comes from {@code BATON_TEST_POSTGRES_URL}; the table {@code bench_dec_<n>_decisions}
+ * The database comes from {@code BATON_TEST_POSTGRES_URL} or {@code BATON_TEST_MARIADB_URL}; the table {@code bench_dec_<n>_decisions}
  * is seeded once (COPY-free multi-row inserts) and kept for the next run.
  */
 @State(Scope.Benchmark)
@@ -50,9 +50,16 @@ public class DecisionBenchmark {
     static final int TARGETS = 64;
     static final int RUNS_PER_THREAD = 5;
     static final int DECISIONS_PER_RUN = 4;
+    /** The columns of a record, in the store's order ({@code decided_at}, the 11th, is a number). */
+    static final String COLUMNS = "decision_id, agent_id, run_id, thread_id, resource_id, tool_call_id, tool_name, kind,"
+            + " actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key";
 
     @Param("1000000")
     public int n;
+
+    /** {@code postgres} or {@code mariadb}. */
+    @Param("postgres")
+    public String db;
 
     dev.baton.store.SnapshotStore store;
     Agent agent;
@@ -64,9 +71,12 @@ public class DecisionBenchmark {
     final String[] actors = new String[TARGETS];
     int i;
 
-    static String url() {
-        String u = System.getenv("BATON_TEST_POSTGRES_URL");
-        return u == null ? "jdbc:postgresql://127.0.0.1:5432/test?user=postgres" : u;
+    static String url(String db) {
+        return switch (db) {
+            case "postgres" -> Backend.env("BATON_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+            case "mariadb" -> Backend.env("BATON_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root&sslMode=disable");
+            default -> throw new IllegalArgumentException("db must be postgres or mariadb, not " + db);
+        };
     }
 
     @Setup(Level.Trial)
@@ -74,9 +84,9 @@ public class DecisionBenchmark {
         String runsTable = "bench_dec_" + n;
         table = runsTable + "_decisions";
         // pooled, as an application opens it (the raw query keeps one connection: no pool cost either)
-        store = dev.baton.store.SnapshotStores.open(url(), java.util.Map.of("table", runsTable, "poolSize", "4"));
+        store = dev.baton.store.SnapshotStores.open(url(db), java.util.Map.of("table", runsTable, "poolSize", "4"));
         agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
-        raw = DriverManager.getConnection(url());
+        raw = DriverManager.getConnection(url(db));
         seed(raw, table, n);
         Random r = new Random(7);
         int runCount = n / DECISIONS_PER_RUN;
@@ -134,7 +144,8 @@ public class DecisionBenchmark {
             c.setAutoCommit(true);
         }
         try (Statement s = c.createStatement()) {
-            s.execute("ANALYZE " + table);
+            s.execute((c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("postgres")
+                    ? "ANALYZE " : "ANALYZE TABLE ") + table);
         }
     }
 
@@ -176,14 +187,25 @@ public class DecisionBenchmark {
         store.close();
     }
 
+    /**
+     * The hand-written query, like for like: the columns a record has, one row more than the page
+     * (to know whether there is a next page), every column read; the store's JDBC statement costs the
+     * same plus Jdbi and the decoding into records.
+     */
     private List<String> rawQuery(String column, String value) throws SQLException {
-        try (PreparedStatement p = raw.prepareStatement("SELECT decision_id FROM " + table + " WHERE agent_id = ? AND " + column
-                + " = ? ORDER BY decided_at DESC, decision_id DESC LIMIT " + PAGE)) {
+        try (PreparedStatement p = raw.prepareStatement("SELECT " + COLUMNS + " FROM " + table + " WHERE agent_id = ? AND " + column
+                + " = ? ORDER BY decided_at DESC, decision_id DESC LIMIT " + (PAGE + 1))) {
             p.setString(1, AGENT);
             p.setString(2, value);
             List<String> out = new ArrayList<>(PAGE);
             try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) out.add(rs.getString(1));
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    for (int c = 2; c <= columns; c++) {
+                        if (c == 11) rs.getLong(c); else rs.getString(c);
+                    }
+                    if (out.size() < PAGE) out.add(rs.getString(1));
+                }
             }
             return out;
         }
@@ -232,13 +254,14 @@ public class DecisionBenchmark {
     /**
      * Runs this benchmark alone.
      *
-     * @param args {@code [n] [iterations]}
+     * @param args {@code [n] [iterations] [postgres|mariadb]}
      * @throws Exception if JMH fails
      */
     public static void main(String[] args) throws Exception {
         String n = args.length > 0 ? args[0] : "1000000";
         int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        new Runner(new OptionsBuilder().include(DecisionBenchmark.class.getName()).param("n", n).forks(1)
+        String db = args.length > 2 ? args[2] : "postgres";
+        new Runner(new OptionsBuilder().include(DecisionBenchmark.class.getName()).param("n", n).param("db", db).forks(1)
                 .warmupIterations(1).warmupTime(TimeValue.seconds(2)).measurementIterations(iterations)
                 .measurementTime(TimeValue.seconds(2)).jvmArgs("-Xmx512m").build()).run();
     }

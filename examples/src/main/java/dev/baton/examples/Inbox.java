@@ -36,9 +36,18 @@ final class Inbox {
     private final PrintStream out;
     private final String actor;
 
-    /** An inbox whose decisions are recorded as taken by the person at this terminal ({@code user.name}). */
+    /** An inbox whose decisions are recorded as taken by the person at this terminal ({@link #defaultActor()}). */
     Inbox(PrintStream out) {
-        this(out, System.getProperty("user.name", "unknown"));
+        this(out, defaultActor());
+    }
+
+    /**
+     * {@return who the command line decides as when {@code --actor} is not given: {@code cli:} and the
+     * OS user ({@code user.name}), e.g. {@code cli:alice}, so the audit trail tells the CLI's decisions apart}
+     */
+    static String defaultActor() {
+        String user = System.getProperty("user.name");
+        return "cli:" + (user == null || user.isBlank() ? "unknown" : user.strip());
     }
 
     /** An inbox whose decisions are recorded as taken by {@code actor}. */
@@ -127,18 +136,54 @@ final class Inbox {
 
     /** {@code decline}: declines the call (the tool never runs) and streams the rest of the run. */
     AgentResult decline(Agent agent, String runId, String toolCallId, @Nullable String reason) {
-        return follow(agent.declineToolCall(runId, toolCallId, DeclineOptions.builder().reason(reason).actor(actor).build()));
+        return decline(agent, runId, toolCallId, DeclineOptions.builder().reason(reason).build());
+    }
+
+    /** {@code decline} with options (reason, the digest shown, an idempotency key), as this inbox's actor. */
+    AgentResult decline(Agent agent, String runId, String toolCallId, DeclineOptions options) {
+        DeclineOptions as = DeclineOptions.builder().reason(options.reason()).digest(options.digest())
+                .idempotencyKey(options.idempotencyKey()).actor(actor).build();
+        return follow(agent.declineToolCall(runId, toolCallId, as));
     }
 
     /** {@code resume}: sends the data to the suspended call and streams the rest of the run. */
     AgentResult resume(Agent agent, String runId, @Nullable String toolCallId, JsonNode data) {
+        return resume(agent, runId, toolCallId, data, DecisionOptions.none());
+    }
+
+    /** {@code resume} with options (reason, digest, idempotency key), as this inbox's actor. */
+    AgentResult resume(Agent agent, String runId, @Nullable String toolCallId, JsonNode data, DecisionOptions decision) {
         ResumeOptions options = toolCallId == null ? ResumeOptions.of(runId) : ResumeOptions.of(runId, toolCallId);
-        return follow(agent.resumeStream(data, options, DecisionOptions.by(actor)));
+        return follow(agent.resumeStream(data, options, as(decision)));
     }
 
     /** {@code continue}: continues a run that stopped part-way and streams the rest of it. */
     AgentResult continueRun(Agent agent, String runId) {
-        return follow(agent.continueRun(runId, DecisionOptions.by(actor)));
+        return continueRun(agent, runId, DecisionOptions.none());
+    }
+
+    /** {@code continue} with options (reason, idempotency key), as this inbox's actor. */
+    AgentResult continueRun(Agent agent, String runId, DecisionOptions decision) {
+        return follow(agent.continueRun(runId, as(decision)));
+    }
+
+    /** {@code cancel}: cancels a stored run (nothing more runs), as this inbox's actor, and says so. */
+    AgentResult cancel(Agent agent, String runId, DecisionOptions decision) {
+        AgentResult r = agent.cancelRun(runId, as(decision));
+        out.println("Cancelled run " + r.runId() + (decision.reason() == null ? "" : ": " + decision.reason()) + " (by " + actor + ")");
+        return r;
+    }
+
+    /** {@code discard}: removes a stored run nobody will resume, as this inbox's actor, and says so. */
+    void discard(Agent agent, String runId, DecisionOptions decision) {
+        agent.discardRun(runId, as(decision));
+        out.println("Discarded run " + runId + (decision.reason() == null ? "" : ": " + decision.reason()) + " (by " + actor + ")");
+    }
+
+    /** {@code decision} with this inbox's actor in place of its own. */
+    private DecisionOptions as(DecisionOptions decision) {
+        return DecisionOptions.builder().reason(decision.reason()).digest(decision.digest())
+                .idempotencyKey(decision.idempotencyKey()).actor(actor).build();
     }
 
     /** {@code decisions}: the audit trail, newest first: who decided what, when, why, and the digests shown and run. */
@@ -147,7 +192,7 @@ final class Inbox {
         Table table = new Table("DECIDED (UTC)", "WHO", "DECISION", "TOOL", "RUN", "USER", "REASON", "DIGEST SHOWN -> RUN");
         for (DecisionRecord d : page.items()) {
             table.row(SECONDS.format(d.decidedAt()), d.actor(), d.kind().wireName(), d.toolName() == null ? "(the run)" : d.toolName(),
-                    d.runId().substring(0, 8), d.resourceId(), d.reason(), digests(d));
+                    d.runId().substring(0, Math.min(8, d.runId().length())), d.resourceId(), d.reason(), digests(d));
         }
         if (!table.isEmpty()) table.print(out, INDENT);
         int n = page.items().size();
@@ -166,6 +211,11 @@ final class Inbox {
     /** Prints each event as it comes, then how the run ended. */
     AgentResult follow(AgentStream stream) {
         AgentResult result;
+        if (stream.replayed()) {   // the same idempotency key again: nothing ran this time
+            out.println(INDENT + "(already decided with this idempotency key"
+                    + stream.decision().map(d -> ": " + d.kind().wireName() + " by " + d.actor() + " at " + SECONDS.format(d.decidedAt()))
+                            .orElse("") + "; nothing ran again)");
+        }
         try (stream) {
             result = stream.forEachEvent(e -> {
                 out.println(INDENT + "| " + eventLine(e));
@@ -180,6 +230,7 @@ final class Inbox {
                     + (result.error() == null ? "?" : result.error().getMessage()));
             case INTERRUPTED -> out.println(INDENT + "=> run " + result.runId() + " INTERRUPTED, still stored: "
                     + (result.error() == null ? "?" : result.error().getMessage()));
+            case CANCELLED -> out.println(INDENT + "=> run " + result.runId() + " CANCELLED");
         }
         return result;
     }

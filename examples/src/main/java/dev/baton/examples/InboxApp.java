@@ -184,6 +184,7 @@ public final class InboxApp {
             }
             for (int i = 1; i < description.length; i++) b.append(nl).append(" ".repeat(41)).append(description[i]);
         }
+        b.append(nl).append("approve, decline, resume, continue, cancel and discard also take:").append(nl).append(InboxRunCommands.USAGE);
         b.append(nl).append("start, approve, decline, resume and continue also take:").append(nl).append(ModelChoice.USAGE);
         for (OptionSpec o : globalOptions(root)) {
             String[] description = o.description();
@@ -251,12 +252,19 @@ public final class InboxApp {
     }
 
     static JsonNode json(String text) {
+        return json("JSON", text);
+    }
+
+    /** {@code text} as JSON; a usage error naming {@code what} (the argument or option) if it is not. */
+    static JsonNode json(String what, String text) {
         try {
             JsonNode node = new ObjectMapper().readTree(text);
-            if (node == null || node.isMissingNode()) throw new UsageException("JSON: resume data is empty");
+            if (node == null || node.isMissingNode()) {
+                throw new UsageException(what + ": " + (what.equals("JSON") ? "resume data" : "the JSON") + " is empty");
+            }
             return node;
         } catch (JsonProcessingException e) {
-            throw new UsageException("JSON: not valid JSON: " + e.getOriginalMessage() + " in '" + text + "'");
+            throw new UsageException(what + ": not valid JSON: " + e.getOriginalMessage() + " in '" + text + "'");
         }
     }
 }

@@ -1,23 +1,16 @@
 package dev.baton.examples;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOutcome;
-import dev.baton.http.Authenticator;
-import dev.baton.http.BatonHttpApi;
-import dev.baton.http.BatonHttpServer;
-import dev.baton.http.Principal;
 import dev.baton.store.SnapshotStore;
 import java.io.PrintStream;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,7 +22,9 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The commands of {@link InboxApp}, as picocli classes. To add an option every command takes,
+ * The commands of {@link InboxApp}, as picocli classes: here the root, the shared pieces and
+ * {@code demo}, {@code start}, {@code list}, {@code help}; the commands on one run are in
+ * {@link InboxRunCommands}, {@code serve} in {@link InboxServeCommand}. To add an option every command takes,
  * add an inherited {@code @Option} to {@link Root}; to add one to a command, add it to that
  * command's class. The usage text follows the annotations.
  */
@@ -41,8 +36,9 @@ final class InboxCommands {
     static CommandLine commandLine(PrintStream out, java.util.function.UnaryOperator<String> env) {
         Root root = new Root(out, env);
         CommandLine line = new CommandLine(root);
-        for (Object sub : List.of(new Demo(), new DemoRestart(), new Start(), new ListRuns(), new Approve(), new Decline(),
-                new Resume(), new ContinueRun(), new Cancel(), new Discard(), new Serve(), new Help())) {
+        for (Object sub : List.of(new Demo(), new DemoRestart(), new Start(), new ListRuns(), new Decisions(), new InboxRunCommands.Approve(),
+                new InboxRunCommands.Decline(), new InboxRunCommands.Resume(), new InboxRunCommands.ContinueRun(),
+                new InboxRunCommands.Cancel(), new InboxRunCommands.Discard(), new InboxServeCommand.Serve(), new Help())) {
             line.addSubcommand(sub);
         }
         line.setPosixClusteredShortOptionsAllowed(false);
@@ -108,7 +104,8 @@ final class InboxCommands {
             String agentId = root.agentId();
             ModelOptions m = modelOptions();
             ModelChoice model = ModelChoice.parse(m == null ? null : m.model, m == null ? null : m.baseUrl, root.env);
-            Inbox inbox = new Inbox(root.out);
+            String actor = actor();
+            Inbox inbox = actor == null ? new Inbox(root.out) : new Inbox(root.out, actor);
             try (SnapshotStore store = InboxApp.openStore(root.storeUrl());
                  TravelAgents agents = new TravelAgents(store, Clock.systemUTC(), model.model())) {
                 return run(agents, agents.byId(agentId), inbox);
@@ -117,6 +114,11 @@ final class InboxCommands {
 
         /** The model options of commands that call the model; null for the others. */
         @Nullable ModelOptions modelOptions() {
+            return null;
+        }
+
+        /** Who decides ({@code --actor}); null for {@link Inbox#defaultActor()}. */
+        @Nullable String actor() {
             return null;
         }
 
@@ -247,206 +249,45 @@ final class InboxCommands {
         }
     }
 
-    @Command(name = "approve", description = "approve a waiting tool call and run on")
-    static final class Approve extends OnAgents {
-        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
-
-        @Override
-        @Nullable ModelOptions modelOptions() {
-            return models;
-        }
-
-        @Parameters(paramLabel = "RUN CALL") List<String> args = new ArrayList<>();
-
-        @Override
-        void check() {
-            exactly(args, 2, "approve", "RUN and CALL");
-        }
-
-        @Override
-        int run(TravelAgents agents, Agent agent, Inbox inbox) {
-            return exitCode(inbox.approve(agent, args.get(0), args.get(1)));
-        }
-    }
-
-    @Command(name = "decline", description = "decline it: the tool does not run, the model is told why")
-    static final class Decline extends OnAgents {
-        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
-
-        @Override
-        @Nullable ModelOptions modelOptions() {
-            return models;
-        }
-
-        @Option(names = "--reason", paramLabel = "TEXT") @Nullable String reason;
-        @Parameters(paramLabel = "RUN CALL") List<String> args = new ArrayList<>();
-
-        @Override
-        void check() {
-            exactly(args, 2, "decline", "RUN and CALL");
-        }
-
-        @Override
-        int run(TravelAgents agents, Agent agent, Inbox inbox) {
-            return exitCode(inbox.decline(agent, args.get(0), args.get(1), reason));
-        }
-    }
-
-    @Command(name = "resume", description = "send data to a call that waits for it, e.g. '{\"passportNumber\":\"X123\"}'")
-    static final class Resume extends OnAgents {
-        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
-
-        @Override
-        @Nullable ModelOptions modelOptions() {
-            return models;
-        }
-
-        @Option(names = "--call", paramLabel = "CALL") @Nullable String call;
-        @Parameters(paramLabel = "RUN JSON") List<String> args = new ArrayList<>();
-        private @Nullable JsonNode data;
-
-        @Override
-        void check() {
-            exactly(args, 2, "resume", "RUN and JSON");
-            data = InboxApp.json(args.get(1));
-        }
-
-        @Override
-        int run(TravelAgents agents, Agent agent, Inbox inbox) {
-            return exitCode(inbox.resume(agent, args.get(0), call, java.util.Objects.requireNonNull(data)));
-        }
-    }
-
-    @Command(name = "continue", description = "continue a run that stopped part-way and waits for nobody (listed as interrupted)")
-    static final class ContinueRun extends OnAgents {
-        @picocli.CommandLine.Mixin ModelOptions models = new ModelOptions();
-        @Parameters(paramLabel = "RUN") List<String> args = new ArrayList<>();
-
-        @Override
-        @Nullable ModelOptions modelOptions() {
-            return models;
-        }
-
-        @Override
-        void check() {
-            exactly(args, 1, "continue", "RUN");
-        }
-
-        @Override
-        int run(TravelAgents agents, Agent agent, Inbox inbox) {
-            return exitCode(inbox.continueRun(agent, args.get(0)));
-        }
-    }
-
-    @Command(name = "cancel", description = "cancel a waiting run: nothing more runs, its snapshot goes")
-    static final class Cancel extends OnAgents {
-        @Option(names = "--reason", paramLabel = "TEXT") @Nullable String reason;
-        @Parameters(paramLabel = "RUN") List<String> args = new ArrayList<>();
-
-        @Override
-        void check() {
-            exactly(args, 1, "cancel", "RUN");
-        }
-
-        @Override
-        int run(TravelAgents agents, Agent agent, Inbox inbox) {
-            AgentResult r = agent.cancelRun(args.get(0), reason);
-            root.out.println("Cancelled run " + r.runId() + (reason == null ? "" : ": " + reason));
-            return 0;
-        }
-    }
-
-    @Command(name = "discard", description = "remove a stored run that nobody will resume (nothing runs)")
-    static final class Discard extends OnAgents {
-        @Parameters(paramLabel = "RUN") List<String> args = new ArrayList<>();
-
-        @Override
-        void check() {
-            exactly(args, 1, "discard", "RUN");
-        }
-
-        @Override
-        int run(TravelAgents agents, Agent agent, Inbox inbox) {
-            agent.discardRun(args.get(0));
-            root.out.println("Discarded run " + args.get(0));
-            return 0;
-        }
-    }
-
-    /** The web inbox and the HTTP API over the three agents, until the process is stopped. */
-    @Command(name = "serve", description = {"serve the inbox page and the HTTP API over the agents (baton-http)",
-            "until Ctrl+C; prints the page's address with a fresh access token"})
-    static final class Serve implements Callable<Integer> {
-        @ParentCommand Root root;
-        @Option(names = "--port", paramLabel = "N", converter = IntegerOption.class) int port = 8080;
-        @Option(names = "--host", paramLabel = "ADDR") String host = "127.0.0.1";
-        @Option(names = "--token", paramLabel = "TOKEN") @Nullable String token;
-        /** Host names the server answers to besides loopback's (the Host header; DNS rebinding is refused). */
-        @Option(names = "--allowed-host", paramLabel = "NAME") List<String> allowedHosts = new ArrayList<>();
-        /** JWTs of an identity provider instead of the printed token: all three or none. */
-        @Option(names = "--jwks", paramLabel = "URL") @Nullable String jwks;
-        @Option(names = "--issuer", paramLabel = "ISS") @Nullable String issuer;
-        @Option(names = "--audience", paramLabel = "AUD") @Nullable String audience;
+    @Command(name = "decisions", description = {"the audit trail: who decided what, when and why, newest first,",
+            "kept after the runs end (dates inclusive; --cursor: the next page)"})
+    static final class Decisions extends OnAgents {
+        @Option(names = "--run", paramLabel = "RUN") @Nullable String run;
+        @Option(names = "--thread", paramLabel = "T") @Nullable String thread;
+        @Option(names = "--resource", paramLabel = "R") @Nullable String resource;
+        @Option(names = "--actor", paramLabel = "NAME") @Nullable String actor;
+        @Option(names = "--from", paramLabel = "DATE") @Nullable String from;
+        @Option(names = "--to", paramLabel = "DATE") @Nullable String to;
+        @Option(names = "--limit", paramLabel = "N", converter = IntegerOption.class) @Nullable Integer limit;
+        @Option(names = "--cursor", paramLabel = "C") @Nullable String cursor;
         @Parameters(paramLabel = "", hidden = true) List<String> args = new ArrayList<>();
+        private @Nullable AgentListDecisionsOptions options;
 
         @Override
-        public Integer call() throws InterruptedException {
-            OnAgents.exactly(args, 0, "serve", "no arguments, only options");
-            if (port < 0 || port > 65535) throw new UsageException("--port must be 0..65535, was " + port);
-            String secret = token != null ? token : newToken();
-            Authenticator auth;
-            try {
-                auth = jwks != null || issuer != null || audience != null ? ServeJwt.authenticator(jwks, issuer, audience, token)
-                        : Authenticator.bearerTokens().token(secret, Principal.unrestricted("inbox")).build();
-            } catch (IllegalArgumentException e) {
-                String option = jwks != null ? "--jwks/--issuer/--audience" : "--token";
-                throw new UsageException(option + ": " + e.getMessage().substring(e.getMessage().indexOf(':') + 2));
-            }
-            // the JDK server reads request headers before any handler: bound that too (JVM-wide, seconds)
-            if (System.getProperty("sun.net.httpserver.maxReqTime") == null) System.setProperty("sun.net.httpserver.maxReqTime", "30");
-
-            SnapshotStore store = InboxApp.openStore(root.storeUrl());
-            TravelAgents agents = new TravelAgents(store, Clock.systemUTC());
-            BatonHttpServer server;
-            try {
-                List<String> hosts = new ArrayList<>(List.of("localhost", "127.0.0.1", "[::1]"));
-                hosts.addAll(allowedHosts);
-                BatonHttpApi api = BatonHttpApi.builder().agents(agents.all()).authenticator(auth).allowedHosts(hosts).build();
-                server = BatonHttpServer.builder(api).host(host).port(port).start();
-            } catch (RuntimeException e) {
-                agents.close();
-                store.close();
-                throw e instanceof java.io.UncheckedIOException io ? new UsageException("--port: " + io.getMessage()) : e;
-            }
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {   // SIGTERM or Ctrl+C: leave gracefully
-                Thread closing = new Thread(agents::close, "inbox-agents-close");   // tools finish, runs handed back
-                closing.start();
-                server.close(java.time.Duration.ofSeconds(10));   // stops listening; requests under way end
-                try {
-                    closing.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                store.close();
-                stopped.countDown();
-            }, "inbox-stop"));
-            PrintStream out = root.out;
-            out.println("Baton inbox over " + TravelAgents.ids() + " (store: " + store.describe() + ")");
-            String shown = jwks != null ? "<a JWT of " + issuer + " for " + audience + ">" : secret;
-            out.println("  open   " + server.uri() + "#token=" + shown);
-            out.println("  API    " + server.uri() + "agents  with  Authorization: Bearer " + shown);
-            out.println("  OpenAPI " + server.uri() + "openapi.json");
-            out.println("No runs yet? In another shell: java -jar examples/target/baton-examples.jar start. Ctrl+C stops the server.");
-            out.flush();
-            stopped.await();
-            return 0;
+        @Nullable String actor() {
+            return null;   // here --actor filters; nobody decides
         }
 
-        private static String newToken() {
-            byte[] bytes = new byte[24];
-            new SecureRandom().nextBytes(bytes);
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        @Override
+        void check() {
+            exactly(args, 0, "decisions", "no arguments, only options");
+            AgentListDecisionsOptions.Builder b = AgentListDecisionsOptions.builder().runId(run).threadId(thread)
+                    .resourceId(resource).actor(actor).cursor(cursor)
+                    .from(from == null ? null : InboxApp.fromDate(from))
+                    // core's "to" is exclusive, the command's inclusive (as list's): the millisecond after
+                    .to(to == null ? null : InboxApp.toDate(to).plusMillis(1));
+            if (limit != null) b.limit(limit);
+            options = b.build();
+        }
+
+        @Override
+        int run(TravelAgents agents, Agent agent, Inbox inbox) {
+            try {
+                inbox.decisions(agent, java.util.Objects.requireNonNull(options));
+            } catch (UnsupportedOperationException e) {
+                throw new UsageException("--store: " + e.getMessage());
+            }
+            return 0;
         }
     }
 

@@ -71,7 +71,7 @@ class InboxArgumentsTest {
 
         assertThat(code).isEqualTo(2);
         assertThat(stderr).startsWith("error: no command given" + System.lineSeparator() + "usage: java -jar baton-examples.jar")
-                .contains("approve RUN CALL").doesNotContain("\tat ");
+                .contains("approve [--args JSON] [--reason TEXT] RUN CALL").doesNotContain("\tat ");
     }
 
     @Test
@@ -95,6 +95,6 @@ class InboxArgumentsTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code = InboxApp.run(new String[] {"--help"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         assertThat(code).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: ").contains("approve RUN CALL", "--per-page");
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: ").contains("approve [--args JSON] [--reason TEXT] RUN CALL", "--per-page");
     }
 }

@@ -40,7 +40,7 @@ class InboxStepByStepTest {
         Jvm.Result again = Jvm.inboxApp(dir, "approve", runId(tokyo.get(0)), "call_1_0");
         assertThat(again.exitCode()).as(again.all()).isEqualTo(1);
         assertThat(again.err()).startsWith("error: Run '" + runId(tokyo.get(0)) + "' is no longer suspended: tool call 'call_1_0' "
-                        + "was already decided (approve) by '" + System.getProperty("user.name") + "' at ")
+                        + "was already decided (approve) by '" + Inbox.defaultActor() + "' at ")
                 .contains("the run has ended; there is nothing left to decide")
                 .doesNotContain("Exception").doesNotContain("\tat ");
 
