@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,7 @@ final class JwtKeys {
     private final Duration cacheLifetime;
     private final Duration minRefetchInterval;
     private final Clock clock;
-    private final Object fetchLock = new Object();
+    private final ReentrantLock fetchLock = new ReentrantLock();
     private volatile List<JWK> keys;
     private volatile @Nullable Instant fetchedAt;
     private volatile @Nullable Instant lastAttempt;
@@ -85,9 +86,15 @@ final class JwtKeys {
         return found;
     }
 
-    /** Fetches the JWKS unless another thread just did, or the last attempt is too recent. */
+    /**
+     * Fetches the JWKS unless another thread just did, or the last attempt is too recent. Only the
+     * first fetch is waited for: while one is under way, the others go on with the keys held, so a
+     * slow provider never holds up tokens of the keys already known.
+     */
     private void refresh(Instant now, @Nullable Instant seen) {
-        synchronized (fetchLock) {
+        if (keys.isEmpty() && fetchedAt == null) fetchLock.lock();
+        else if (!fetchLock.tryLock()) return;
+        try {
             if (fetchedAt != seen && fetchedAt != null) return;   // another thread fetched meanwhile
             Instant last = lastAttempt;
             if (last != null && now.isBefore(last.plus(minRefetchInterval))) return;
@@ -102,6 +109,8 @@ final class JwtKeys {
             } catch (Exception e) {   // keep the keys we had; the message names the URL, never a token
                 LOG.warn("JWKS from {} could not be fetched, keeping the {} keys held: {}", jwksUri, keys.size(), e.toString());
             }
+        } finally {
+            fetchLock.unlock();
         }
     }
 
