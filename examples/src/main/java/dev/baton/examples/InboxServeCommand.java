@@ -56,8 +56,7 @@ final class InboxServeCommand {
                 String option = jwks != null ? "--jwks/--issuer/--audience" : "--token";
                 throw new UsageException(option + ": " + e.getMessage().substring(e.getMessage().indexOf(':') + 2));
             }
-            // the JDK server reads request headers before any handler: bound that too (JVM-wide, seconds)
-            if (System.getProperty("sun.net.httpserver.maxReqTime") == null) System.setProperty("sun.net.httpserver.maxReqTime", "30");
+            // request headers and bodies are bounded by the server's requestTimeout (30 s): no JVM-wide setting
 
             SnapshotStore store = InboxApp.openStore(root.storeUrl());
             TravelAgents agents = new TravelAgents(store, Clock.systemUTC());
