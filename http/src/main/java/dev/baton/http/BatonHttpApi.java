@@ -72,6 +72,7 @@ public final class BatonHttpApi {
 
     private final List<Agent> agents;
     private final int maxBodyBytes;
+    private final int maxStreamsPerPrincipal;
     private final Router router;
     private final RequestGuard guard;
     private final SiteGuard site;
@@ -80,6 +81,7 @@ public final class BatonHttpApi {
     private BatonHttpApi(Builder b) {
         this.agents = List.copyOf(b.agents.values());
         this.maxBodyBytes = b.maxBodyBytes;
+        this.maxStreamsPerPrincipal = b.maxStreamsPerPrincipal;
         this.site = new SiteGuard(b.allowedHosts, b.trustedOrigins);
         this.guard = new RequestGuard(Objects.requireNonNull(b.authenticator), b.agents, b.maxBodyBytes);
         StreamLimit streams = new StreamLimit(b.maxStreamsPerPrincipal);
@@ -130,6 +132,11 @@ public final class BatonHttpApi {
     /** {@return the largest request body accepted, in bytes} */
     public int maxBodyBytes() {
         return maxBodyBytes;
+    }
+
+    /** {@return how many event streams one principal may have open at once} */
+    public int maxStreamsPerPrincipal() {
+        return maxStreamsPerPrincipal;
     }
 
     /**
