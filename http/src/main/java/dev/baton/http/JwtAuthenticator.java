@@ -2,9 +2,6 @@ package dev.baton.http;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -18,10 +15,8 @@ import java.security.interfaces.RSAPublicKey;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -78,9 +73,6 @@ public final class JwtAuthenticator implements Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
     /** The longest token read; a longer one is refused without being parsed. */
     public static final int MAX_TOKEN_LENGTH = 16 * 1024;
-    /** The algorithms that may be allowed: public-key signatures only. */
-    static final Set<JWSAlgorithm> ASYMMETRIC = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
-            JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512);
 
     private final JwtKeys keys;
     private final Set<JWSAlgorithm> algorithms;
@@ -101,7 +93,7 @@ public final class JwtAuthenticator implements Authenticator {
         this.skew = b.clockSkew;
         this.nameClaim = b.nameClaim;
         String claim = b.resourcesClaim;
-        this.resources = b.resources != null ? b.resources : claims -> resourceIds(claims.get(claim));
+        this.resources = b.resources != null ? b.resources : claims -> JwtChecks.resourceIds(claims.get(claim));
         this.unrestricted = b.unrestricted;
         this.defaultResources = b.defaultResources == null ? null : List.copyOf(b.defaultResources);
         this.clock = b.clock;
@@ -122,7 +114,7 @@ public final class JwtAuthenticator implements Authenticator {
         if (token == null) return Optional.empty();
         try {
             return Optional.of(check(token));
-        } catch (Refused e) {
+        } catch (JwtChecks.Refused e) {
             LOG.debug("bearer JWT refused: {}", e.getMessage());
         } catch (ParseException | JOSEException | RuntimeException e) {
             // the class only: a parser's message may quote the token
@@ -136,63 +128,21 @@ public final class JwtAuthenticator implements Authenticator {
         return keys.fetches();
     }
 
-    private Principal check(String token) throws ParseException, JOSEException, Refused {
-        if (token.length() > MAX_TOKEN_LENGTH) throw new Refused("longer than " + MAX_TOKEN_LENGTH + " characters");
+    private Principal check(String token) throws ParseException, JOSEException, JwtChecks.Refused {
+        if (token.length() > MAX_TOKEN_LENGTH) throw new JwtChecks.Refused("longer than " + MAX_TOKEN_LENGTH + " characters");
         SignedJWT jwt = SignedJWT.parse(token);   // alg none is not a JWS: ParseException
         JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-        if (!algorithms.contains(alg)) throw new Refused("algorithm not allowed");
-        boolean verified = false;
-        for (JWK key : keys.candidates(jwt.getHeader().getKeyID(), alg)) {
-            if (jwt.verify(verifier(key))) {
-                verified = true;
-                break;
-            }
-        }
-        if (!verified) throw new Refused("no configured key verifies the signature");
+        if (!algorithms.contains(alg)) throw new JwtChecks.Refused("algorithm not allowed");
+        JwtChecks.signature(jwt, keys.candidates(jwt.getHeader().getKeyID(), alg));
         JWTClaimsSet claims = jwt.getJWTClaimsSet();
-        Instant now = clock.instant();
-        Date exp = claims.getExpirationTime();
-        if (exp == null) throw new Refused("no exp claim");
-        if (now.isAfter(exp.toInstant().plus(skew))) throw new Refused("expired");
-        Date nbf = claims.getNotBeforeTime();
-        if (nbf != null && now.isBefore(nbf.toInstant().minus(skew))) throw new Refused("not valid yet (nbf)");
-        if (!issuer.equals(claims.getIssuer())) throw new Refused("wrong issuer");
-        List<String> aud = claims.getAudience();
-        if (aud == null || !aud.contains(audience)) throw new Refused("wrong audience");
+        JwtChecks.timeIssuerAudience(claims, clock.instant(), skew, issuer, audience);
         Object name = claims.getClaim(nameClaim);
-        if (!(name instanceof String n) || n.isBlank()) throw new Refused("no " + nameClaim + " claim");
+        if (!(name instanceof String n) || n.isBlank()) throw new JwtChecks.Refused("no " + nameClaim + " claim");
         Collection<String> ids = resources.apply(claims.getClaims());
         if (ids != null && !ids.isEmpty()) return Principal.limitedTo(n, ids);
         if (unrestricted) return Principal.unrestricted(n);
-        if (defaultResources == null) throw new Refused("no resources");
+        if (defaultResources == null) throw new JwtChecks.Refused("no resources");
         return Principal.limitedTo(n, defaultResources);
-    }
-
-    private static JWSVerifier verifier(JWK key) throws JOSEException {
-        if (key instanceof RSAKey rsa) return new RSASSAVerifier(rsa);
-        if (key instanceof ECKey ec) return new ECDSAVerifier(ec);
-        throw new JOSEException("unsupported key type");
-    }
-
-    /** A string is one resource id, an array of strings several; anything else none. */
-    static @Nullable Collection<String> resourceIds(@Nullable Object claim) {
-        if (claim instanceof String s) return s.isBlank() ? null : List.of(s);
-        if (claim instanceof Collection<?> c) {
-            Set<String> ids = new LinkedHashSet<>();
-            for (Object o : c) {
-                if (!(o instanceof String s) || s.isBlank()) return null;   // an odd claim is no claim
-                ids.add(s);
-            }
-            return ids;
-        }
-        return null;
-    }
-
-    /** Why a token was refused: never holds the token or a claim's value. */
-    private static final class Refused extends Exception {
-        Refused(String why) {
-            super(why, null, false, false);
-        }
     }
 
     /** Builder of {@link JwtAuthenticator}. */
@@ -262,8 +212,8 @@ public final class JwtAuthenticator implements Authenticator {
             Set<JWSAlgorithm> algs = new LinkedHashSet<>();
             for (String n : names) {
                 JWSAlgorithm a = JWSAlgorithm.parse(n.trim().toUpperCase(Locale.ROOT));
-                if (!ASYMMETRIC.contains(a)) {
-                    throw new InvalidOptionException("algorithms", "only public-key signatures " + ASYMMETRIC + ", was " + n);
+                if (!JwtChecks.ASYMMETRIC.contains(a)) {
+                    throw new InvalidOptionException("algorithms", "only public-key signatures " + JwtChecks.ASYMMETRIC + ", was " + n);
                 }
                 algs.add(a);
             }
