@@ -163,6 +163,32 @@ class LiveInboxBrowserTest {
     }
 
     @Test
+    void aPersonInTheMiddleOfACardKeepsTheFocusWhileOtherCardsChangeLive() throws Exception {
+        ChromeDriver b = page("focus");
+        awaitThreads(b, Duration.ofSeconds(20), "carol-tokyo", "bob-orders", "alice-lisbon");
+        // bob's card: a person is typing a reason for cancelling it
+        WebElement bob = b.findElement(By.cssSelector("#run-list > li.run[data-thread-id='bob-orders']"));
+        WebElement reason = bob.findElement(By.cssSelector("input.cancel-reason"));
+        reason.click();
+        reason.sendKeys("already refunded at");
+        assertThat(b.switchTo().activeElement()).isEqualTo(reason);
+
+        // meanwhile a run starts waiting above it and another is decided below it, elsewhere
+        seed("dave", "dave-osaka", "Book a flight to Osaka");
+        String aliceRun = concierge.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                .resourceId("alice").build()).runs().get(0).runId();
+        concierge.cancelRun(aliceRun, "withdrawn elsewhere");
+        awaitThreads(b, Duration.ofSeconds(5), "dave-osaka", "carol-tokyo", "bob-orders");
+
+        // the same card, the half-typed reason kept, the focus where the person left it: typing goes on
+        assertThat(b.findElement(By.cssSelector("#run-list > li.run[data-thread-id='bob-orders']"))).isEqualTo(bob);
+        assertThat(b.switchTo().activeElement()).as("the focus stays in the reason").isEqualTo(reason);
+        b.switchTo().activeElement().sendKeys(" the till");
+        assertThat(reason.getAttribute("value")).isEqualTo("already refunded at the till");
+        assertThat(consoleErrors(b)).isEmpty();
+    }
+
+    @Test
     void aNotificationsLinkOpensTheInboxAtTheRun() throws Exception {
         String runId = concierge.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
                 .resourceId("bob").build()).runs().get(0).runId();

@@ -119,9 +119,22 @@ function show(page, more) {
     return node;
   });
   list.cards = cards;
-  const shown = $('run-list').children;
-  if (shown.length !== nodes.length || nodes.some((n, i) => shown[i] !== n)) $('run-list').replaceChildren(...nodes);
+  placeCards($('run-list'), nodes);
   renderSummary();
+}
+
+/**
+ * Puts the cards in the list touching only those that changed: a card that stays where it is is
+ * never moved (moving a node out of the document and back drops the keyboard focus, so a person in
+ * the middle of a card, say in its discard confirmation, would lose their place whenever another
+ * card changed, for example when its expiry text turned a minute).
+ */
+function placeCards(ul, nodes) {
+  const keep = new Set(nodes);
+  for (const child of [...ul.children]) if (!keep.has(child)) child.remove();
+  nodes.forEach((n, i) => {
+    if (ul.children[i] !== n) ul.insertBefore(n, ul.children[i] || null);
+  });
 }
 
 /** The expiry texts a card shows (they change with time alone, not with the listing). */
