@@ -104,6 +104,7 @@ public final class ApiBaseline {
                 if (!visible(m.access) || (m.access & (SYNTHETIC | VOLATILE_OR_BRIDGE)) != 0 || m.name.equals("<clinit>")) continue;
                 members.add("  " + m.renderMethod(c));
             }
+            inheritHidden(c, all, members);
             members.sort(null);
             List<String> lines = new ArrayList<>();
             lines.add(c.renderHeader());
@@ -113,6 +114,27 @@ public final class ApiBaseline {
         List<String> out = new ArrayList<>();
         for (List<String> lines : byType.values()) out.addAll(lines);
         return out;
+    }
+
+    /**
+     * A public class whose superclass is a non-public class of the module (one half of a split
+     * file) has that class's public and protected members as its own API: they are listed under it,
+     * and the header names the nearest superclass that is not hidden.
+     */
+    private static void inheritHidden(ClassInfo c, Map<String, ClassInfo> all, List<String> members) {
+        ClassInfo hidden;
+        while (c.superName != null && (hidden = all.get(c.superName)) != null && !isApi(hidden, all)) {
+            for (Member m : hidden.fields) {
+                String line = "  " + m.renderField();
+                if (visible(m.access) && (m.access & SYNTHETIC) == 0 && !members.contains(line)) members.add(line);
+            }
+            for (Member m : hidden.methods) {
+                if (!visible(m.access) || (m.access & (SYNTHETIC | VOLATILE_OR_BRIDGE)) != 0 || m.name.startsWith("<")) continue;
+                String line = "  " + m.renderMethod(c);
+                if (!members.contains(line)) members.add(line);
+            }
+            c.superName = hidden.superName;
+        }
     }
 
     private static boolean visible(int access) {

@@ -7,6 +7,7 @@ module dev.baton.http {
     requires jdk.httpserver;
     requires com.fasterxml.jackson.datatype.jsr310;
     requires org.slf4j;
+    requires com.nimbusds.jose.jwt;
     requires static transitive org.jspecify;
 
     exports dev.baton.http;

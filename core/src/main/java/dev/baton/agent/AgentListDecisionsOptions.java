@@ -15,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  */
 public final class AgentListDecisionsOptions {
+    /** Stands for the agent while the options are checked, before {@link #toQuery} names the real one. */
+    private static final String ANY_AGENT = "any-agent";
+
     private final @Nullable String runId;
     private final @Nullable String threadId;
     private final @Nullable String resourceId;
@@ -26,9 +29,11 @@ public final class AgentListDecisionsOptions {
     private final @Nullable String cursor;
 
     private AgentListDecisionsOptions(Builder b) {
-        if (b.limit < 1 || b.limit > DecisionQuery.MAX_LIMIT) {
-            throw new InvalidOptionException("limit", "must be 1.." + DecisionQuery.MAX_LIMIT + ", was " + b.limit);
-        }
+        // the page size's range is the store query's rule, kept in one place: DecisionQuery checks it
+        // (InvalidOptionException naming limit); the agent is filled in by toQuery
+        DecisionQuery.forAgent(ANY_AGENT).limit(b.limit).build();
+        // an empty time range is a query a store must answer (DecisionQuery allows it); a caller who
+        // asks for one is told instead
         if (b.from != null && b.to != null && !b.from.isBefore(b.to)) {
             throw new InvalidOptionException("from", "must be before to (" + b.from + " is not before " + b.to + ")");
         }
@@ -161,7 +166,7 @@ public final class AgentListDecisionsOptions {
         /**
          * {@return the options}
          *
-         * @throws InvalidOptionException naming {@code limit}, {@code from} or {@code cursor}
+         * @throws InvalidOptionException naming {@code limit} (checked by {@link DecisionQuery}), {@code from} or {@code cursor}
          */
         public AgentListDecisionsOptions build() {
             return new AgentListDecisionsOptions(this);

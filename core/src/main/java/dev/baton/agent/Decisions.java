@@ -12,6 +12,7 @@ import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.internal.SnapshotCodec;
+import dev.baton.model.Message;
 import dev.baton.store.DecisionKind;
 import dev.baton.store.DecisionPage;
 import dev.baton.store.DecisionQuery;
@@ -135,6 +136,9 @@ final class Decisions {
         try {
             return decide.get();
         } catch (AlreadyDecidedException e) {
+            // a retry racing with its own first attempt, which decided meanwhile: the first outcome
+            Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
+            if (racer.isPresent()) return replay.apply(racer.get());
             throw e;
         } catch (RunNotSuspendedException e) {
             Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
@@ -147,6 +151,9 @@ final class Decisions {
             }
             throw e;
         } catch (RunNotFoundException e) {
+            // the first attempt with this key may have decided and finished the run (deleting it) meanwhile
+            Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
+            if (racer.isPresent()) return replay.apply(racer.get());
             if (recording()) {
                 Optional<DecisionRecord> r = lastRecordFor(runId, toolCallId);
                 if (r.isPresent()) throw already(runId, toolCallId, r.get(), "the run has ended; there is nothing left to decide");
@@ -261,14 +268,36 @@ final class Decisions {
 
     /** A decision on a call of a stored run that is no longer waiting: by whom, when, and what now. */
     AlreadyDecidedException alreadyDecided(RunSnapshot snapshot, RunState state, CallState call) {
+        String decision = call.declinedReason != null ? "decline" : call.waitedFor == Status.AWAITING_DATA ? "resume" : "approve";
+        return alreadyDecided(state, call.toolCallId, decision);
+    }
+
+    /**
+     * A decision on a call of an earlier step of the run: its result is in the run's messages (the
+     * tool ran, or the call was declined, and the run went on; for example the model then failed and
+     * the run is listed as interrupted). Empty if no step of the run had the call.
+     */
+    Optional<AlreadyDecidedException> decidedInAnEarlierStep(RunState state, String toolCallId) {
+        for (int i = state.messages.size() - 1; i >= 0; i--) {
+            if (state.messages.get(i) instanceof Message.ToolResult done && done.toolCallId().equals(toolCallId)) {
+                // without records, what the history shows: a declined call's result is its reason
+                JsonNode result = done.result();
+                String decision = result.isObject() && EDIT_NOTE.equals(result.path("note").asText(null)) ? "edit"
+                        : result.isTextual() && RunExecution.NOT_APPROVED.equals(result.asText()) ? "decline" : "approve";
+                return Optional.of(alreadyDecided(state, toolCallId, decision));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private AlreadyDecidedException alreadyDecided(RunState state, String toolCallId, String unrecorded) {
         List<String> waiting = state.waitingCalls().stream().map(c -> c.toolCallId).toList();
         String next = waiting.isEmpty()
                 ? "the run is listed as interrupted: continueRun(\"" + state.runId + "\") goes on from its last stored step"
                 : "the run now waits for " + waiting + ": decide those";
-        Optional<DecisionRecord> r = recording() ? lastRecordFor(state.runId, call.toolCallId) : Optional.empty();
-        if (r.isPresent()) return already(state.runId, call.toolCallId, r.get(), next);
-        String decision = call.declinedReason != null ? "decline" : call.waitedFor == Status.AWAITING_DATA ? "resume" : "approve";
-        return new AlreadyDecidedException(state.runId, call.toolCallId, decision, null, null, next);
+        Optional<DecisionRecord> r = recording() ? lastRecordFor(state.runId, toolCallId) : Optional.empty();
+        if (r.isPresent()) return already(state.runId, toolCallId, r.get(), next);
+        return new AlreadyDecidedException(state.runId, toolCallId, unrecorded, null, null, next);
     }
 
     private static AlreadyDecidedException already(String runId, @Nullable String toolCallId, DecisionRecord r, String next) {

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * What {@link Agent#expireDueRuns(int)} does with a run whose wait expired (a call waited longer than
  * its wait timeout: the tool's {@code waitTimeout}, the run's {@link RunOptions#waitTimeout()}, or
- * the agent's {@link Agent.Builder#waitTimeout}).
+ * the agent's {@link AgentBuilder#waitTimeout}).
  *
  * <ul>
  *   <li>{@link #keep()} (the default): nothing; the run waits on. Nothing changes for agents that

@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.baton.AlreadyDecidedException;
 import dev.baton.Ids;
 import dev.baton.InvalidOptionException;
 import dev.baton.ResumeMismatchException;
@@ -305,8 +306,13 @@ final class RunActions {
         if (decision.toolCallId() != null) {
             Optional<CallState> decided = state.calls.stream().filter(c -> c.toolCallId.equals(decision.toolCallId()) && !c.waiting()).findFirst();
             if (decided.isPresent()) throw agent.decisions().alreadyDecided(snapshot, state, decided.get());
-            call = waiting.stream().filter(c -> c.toolCallId.equals(decision.toolCallId())).findFirst()
-                    .orElseThrow(() -> new ToolCallNotFoundException(state.runId, decision.toolCallId(), waitingIds));
+            Optional<CallState> found = waiting.stream().filter(c -> c.toolCallId.equals(decision.toolCallId())).findFirst();
+            if (found.isEmpty()) {
+                Optional<AlreadyDecidedException> earlier = agent.decisions().decidedInAnEarlierStep(state, decision.toolCallId());
+                if (earlier.isPresent()) throw earlier.get();
+                throw new ToolCallNotFoundException(state.runId, decision.toolCallId(), waitingIds);
+            }
+            call = found.get();
         } else {
             List<CallState> data = waiting.stream().filter(c -> c.status == Status.AWAITING_DATA).toList();
             if (data.isEmpty()) {

@@ -1,15 +1,12 @@
 package dev.baton.agent;
 
 import dev.baton.LeaseLostException;
-import dev.baton.StorageException;
 import dev.baton.internal.SnapshotCodec.Encoded;
 import dev.baton.store.RunSnapshot;
-import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,17 +28,12 @@ import org.slf4j.LoggerFactory;
 final class RunClaim {
     private static final Logger LOG = LoggerFactory.getLogger(RunClaim.class);
 
-    private final SnapshotStore store;
+    private final ClaimedVersion version;
     private final Clock clock;
     private final Duration lease;
-    private final String owner;
     private final RunListeners listeners;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean renewing = new AtomicBoolean();
-    private volatile RunSnapshot current;
-    private final NotificationPolicy notifications;
-    /** A write was sent and its outcome is unknown: this is what it would have stored. */
-    private @Nullable RunSnapshot uncertain;
     private volatile boolean lost;
     private volatile boolean ended;
     /** The stream started reading (set by the loop); a claim nobody picks up is released. */
@@ -57,22 +49,19 @@ final class RunClaim {
 
     RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunListeners listeners, RunSnapshot claimed,
             NotificationPolicy notifications) {
-        this.store = store;
-        this.notifications = notifications;
+        this.version = new ClaimedVersion(store, clock, lease, owner, notifications, claimed, this::lose);
         this.clock = clock;
         this.lease = lease;
-        this.owner = owner;
         this.listeners = listeners;
-        this.current = claimed;
         this.heartbeat = LeaseKeeper.register(this, period());
     }
 
     String runId() {
-        return current.runId();
+        return version.current().runId();
     }
 
     RunSnapshot current() {
-        return current;
+        return version.current();
     }
 
     boolean ended() {
@@ -114,11 +103,11 @@ final class RunClaim {
             if (busy <= 0 && l != null) {
                 state = l.apply(why);
             } else {
-                dev.baton.internal.RunState stored = dev.baton.internal.SnapshotCodec.decode(current);
+                dev.baton.internal.RunState stored = dev.baton.internal.SnapshotCodec.decode(version.current());
                 stored.interruption = why;
                 state = dev.baton.internal.SnapshotCodec.encodeAll(stored);
             }
-            write(suspended(state, true));
+            write(version.suspended(state, true));
             handedBack = true;
             end();
             LOG.debug("Handed back run {}: {}", runId(), why);
@@ -142,7 +131,7 @@ final class RunClaim {
             lock.lock();
             try {
                 if (pickedUp || ended || lost) return;
-                write(suspended(withInterruption, true));
+                write(version.suspended(withInterruption, true));
                 releasedUnread = true;
                 end();
                 LOG.debug("Released run {}: its stream was not read within {}", runId(), pickup);
@@ -187,7 +176,7 @@ final class RunClaim {
         lock.lock();
         try {
             if (!releasedUnread()) throw new LeaseLostException(runId());
-            RunSnapshot next = resuming(state);
+            RunSnapshot next = version.resuming(state);
             ended = false;
             releasedUnread = false;
             try {
@@ -207,7 +196,7 @@ final class RunClaim {
     void progress(Encoded state) {
         lock.lock();
         try {
-            write(resuming(state));
+            write(version.resuming(state));
         } finally {
             lock.unlock();
         }
@@ -221,10 +210,10 @@ final class RunClaim {
         lock.lock();
         try {
             usable();
-            resolveUncertain();
-            Instant expiry = current.leaseExpiresAt();
+            version.resolveUncertain();
+            Instant expiry = version.current().leaseExpiresAt();
             Instant now = clock.instant();
-            if (expiry == null || Duration.between(now, expiry).compareTo(lease.dividedBy(2)) < 0) renew(now);
+            if (expiry == null || Duration.between(now, expiry).compareTo(lease.dividedBy(2)) < 0) version.renew(now);
         } finally {
             lock.unlock();
         }
@@ -234,7 +223,7 @@ final class RunClaim {
     void suspend(Encoded state) {
         lock.lock();
         try {
-            write(suspended(state, false));
+            write(version.suspended(state, false));
             end();
         } finally {
             lock.unlock();
@@ -248,7 +237,7 @@ final class RunClaim {
             if (lost) throw new LeaseLostException(runId());
             if (ended) return;
             try {
-                write(suspended(state, true));
+                write(version.suspended(state, true));
             } finally {
                 end();
             }
@@ -262,16 +251,8 @@ final class RunClaim {
         lock.lock();
         try {
             usable();
-            resolveUncertain();
-            boolean deleted;
-            try {
-                deleted = store.delete(runId(), current.version());
-            } catch (StorageException e) {
-                Optional<RunSnapshot> back = readBack(e);
-                if (back.isPresent() && back.get().version() == current.version()) throw e;
-                deleted = back.isEmpty();
-            }
-            if (!deleted) throw lose();
+            version.resolveUncertain();
+            if (!version.delete()) throw lose();
             end();
         } finally {
             lock.unlock();
@@ -295,7 +276,7 @@ final class RunClaim {
      * read) needs no ticks; they start again if the stream is read again.
      */
     void stopHeartbeatIfAbandoned() {
-        Instant expiry = current.leaseExpiresAt();
+        Instant expiry = version.current().leaseExpiresAt();
         if (busy > 0 || ended || expiry == null || clock.instant().isBefore(expiry)) return;
         if (!lock.tryLock()) return;   // the scheduler thread never waits on a claim
         try {
@@ -322,8 +303,8 @@ final class RunClaim {
         lock.lock();
         try {
             if (ended || lost || busy <= 0) return;
-            resolveUncertain();
-            renew(clock.instant());
+            version.resolveUncertain();
+            version.renew(clock.instant());
         } catch (LeaseLostException e) {
             LOG.warn("Lease on run {} was lost: another caller took it over", runId());
         } catch (RuntimeException e) {
@@ -341,75 +322,9 @@ final class RunClaim {
 
     // ---- internals (lock held) ----------------------------------------------------------------
 
-    private RunSnapshot resuming(Encoded state) {
-        RunSnapshot c = current;
-        return c.toBuilder().status(RunStatus.RESUMING).version(c.version() + 1).lease(owner, clock.instant().plus(lease))
-                .payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).notification(null, null).build();
-    }
-
-    private RunSnapshot suspended(Encoded state, boolean interrupted) {
-        RunSnapshot c = current;
-        return RunNotifications.stamp(c.toBuilder().status(RunStatus.SUSPENDED).suspendedAt(clock.instant()).version(c.version() + 1)
-                .lease(null, null).payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build(),
-                notifications, interrupted);
-    }
-
-    private void renew(Instant now) {
-        RunSnapshot next = current.renewed(now.plus(lease));
-        boolean ok;
-        try {
-            ok = store.renewLease(runId(), current.version(), owner, next.leaseExpiresAt());
-        } catch (StorageException e) {
-            uncertain = next;
-            throw e;
-        }
-        if (!ok) throw lose();
-        current = next;
-    }
-
     private void write(RunSnapshot next) {
         usable();
-        resolveUncertain();
-        boolean ok;
-        try {
-            ok = store.compareAndSet(current.version(), next);
-        } catch (StorageException e) {
-            uncertain = next;
-            Optional<RunSnapshot> back = readBack(e);
-            uncertain = null;
-            if (back.isPresent() && RunNotifications.sameWrite(back.get(), next)) {
-                ok = true;
-            } else if (back.isPresent() && back.get().version() == current.version()) {
-                throw e;   // not applied; the claim is intact
-            } else {
-                ok = false;
-            }
-        }
-        if (!ok) throw lose();
-        current = next;
-    }
-
-    /** After a write whose outcome is unknown: adopt it if it landed, forget it if not, or give up the claim. */
-    private void resolveUncertain() {
-        RunSnapshot attempted = uncertain;
-        if (attempted == null) return;
-        Optional<RunSnapshot> back = store.find(runId());   // a StorageException leaves it uncertain
-        uncertain = null;
-        if (back.isPresent() && back.get().version() == attempted.version() && owner.equals(back.get().leaseOwner())
-                && attempted.leaseExpiresAt() != null && attempted.leaseExpiresAt().equals(back.get().leaseExpiresAt())) {
-            current = back.get();
-        } else if (back.isEmpty() || back.get().version() != current.version()) {
-            throw lose();
-        }
-    }
-
-    private Optional<RunSnapshot> readBack(StorageException original) {
-        try {
-            return store.find(runId());
-        } catch (StorageException again) {
-            original.addSuppressed(again);
-            throw original;
-        }
+        version.write(next);
     }
 
     private void usable() {
@@ -423,7 +338,7 @@ final class RunClaim {
     private LeaseLostException lose() {
         lost = true;
         end();
-        listeners.leaseLost(current.agentId(), runId());
+        listeners.leaseLost(version.current().agentId(), runId());
         return new LeaseLostException(runId());
     }
 

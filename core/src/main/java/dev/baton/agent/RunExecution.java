@@ -3,18 +3,13 @@ package dev.baton.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.baton.BatonException;
 import dev.baton.LeaseLostException;
-import dev.baton.ModelException;
 import dev.baton.RunInterruptedException;
 import dev.baton.StorageException;
 import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.model.Message;
-import dev.baton.model.ModelChunk;
-import dev.baton.model.ModelRequest;
-import dev.baton.model.ToolCall;
 import dev.baton.tool.ApprovalContext;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -39,7 +34,7 @@ final class RunExecution implements Iterator<AgentEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RunExecution.class);
     static final String NOT_APPROVED = "Tool call was not approved by the user";
 
-    private enum Phase { START, TOOLS, AFTER_TOOLS, MODEL_OPEN, MODEL_STREAM, DONE }
+    enum Phase { START, TOOLS, AFTER_TOOLS, MODEL_OPEN, MODEL_STREAM, DONE }
 
     /** A stop that leaves the run resumable (an interrupt, a subagent that cannot go on yet). Not a failure. */
     static final class Stop extends RuntimeException {
@@ -58,12 +53,8 @@ final class RunExecution implements Iterator<AgentEvent> {
     private final ToolRunner tools;
     private final Deque<AgentEvent> buffer = new ArrayDeque<>();
     private final List<AgentEvent> history = new ArrayList<>();
-    private final StringBuilder streamText = new StringBuilder();
+    private final RunModelStep model;
     private Phase phase = Phase.START;
-    /** The model call under way; its step is not counted if the run stops before the answer is complete. */
-    private @Nullable ModelTurn turn;
-    /** True from a step's {@code step-start} until its answer is complete: a stop then does not count the step. */
-    private boolean stepOpen;
     private @Nullable RunOutcome outcome;
     private @Nullable Throwable error;
     private final long startNanos = System.nanoTime();
@@ -77,6 +68,7 @@ final class RunExecution implements Iterator<AgentEvent> {
         this.context = new RunListener.RunContext(agent.id(), state.runId, state.threadId, state.resourceId, action,
                 new ConcurrentHashMap<>());
         this.tools = new ToolRunner(agent, state, context);
+        this.model = new RunModelStep(this, agent, state, writes, context);
     }
 
     String runId() { return state.runId; }
@@ -87,7 +79,7 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     List<AgentEvent> history() { return history; }
 
-    String text() { return streamText.toString(); }
+    String text() { return model.text(); }
 
     RunState state() { return state; }
 
@@ -121,6 +113,10 @@ final class RunExecution implements Iterator<AgentEvent> {
         while (hasNext()) next();
     }
 
+    void phase(Phase next) {
+        phase = next;
+    }
+
     void emit(AgentEvent e) {
         buffer.add(e);
         history.add(e);
@@ -145,8 +141,8 @@ final class RunExecution implements Iterator<AgentEvent> {
                 case START -> begin();
                 case TOOLS -> nextCall();
                 case AFTER_TOOLS -> afterTools();
-                case MODEL_OPEN -> openModel();
-                case MODEL_STREAM -> pullChunk();
+                case MODEL_OPEN -> model.open();
+                case MODEL_STREAM -> model.pull();
                 case DONE -> { }
             }
         } catch (Stop s) {
@@ -184,120 +180,6 @@ final class RunExecution implements Iterator<AgentEvent> {
         } else {
             phase = Phase.MODEL_OPEN;
         }
-    }
-
-    // ---- model ----------------------------------------------------------------------------------
-
-    /**
-     * The run's last messages go to its thread only once its snapshot holds them: a crash after the
-     * append then finds them recorded, so a recovered run never answers differently from its thread.
-     */
-    private void recordThenSave() {
-        if (state.memory && state.memorySaved < state.messages.size()) {
-            writes.changed();
-            writes.progress();
-        }
-        RunMemory.save(agent, state);
-    }
-
-    private void openModel() {
-        if (state.step >= state.maxSteps) {
-            recordThenSave();
-            emit(new AgentEvent.Finish(state.runId, FinishReason.MAX_STEPS, state.text));
-            complete();
-            return;
-        }
-        writes.progress();   // every tool result is stored before the model is called again,
-        RunMemory.save(agent, state);   // and before the thread gets it: the thread never holds a result the run may redo
-        state.step++;
-        stepOpen = true;
-        emit(new AgentEvent.StepStart(state.runId, state.step));
-        phase = Phase.MODEL_STREAM;
-        try {
-            turn = new ModelTurn(agent, context, state.step, new ModelRequest(agent.instructions(), RunMemory.conversation(state),
-                    agent.toolDefinitions()));
-        } catch (RuntimeException e) {
-            modelFailed(e);
-        }
-    }
-
-    private void pullChunk() {
-        ModelTurn t = turn;
-        ModelChunk chunk;
-        try {
-            chunk = t == null ? null : t.next();
-        } catch (RuntimeException e) {
-            modelFailed(e);
-            return;
-        }
-        if (t == null || chunk == null) {
-            endOfModelAnswer();
-            return;
-        }
-        if (chunk instanceof ModelChunk.TextDelta d) {
-            if (d.text().isEmpty()) return;
-            t.text.append(d.text());
-            streamText.append(d.text());
-            emit(new AgentEvent.TextDelta(state.runId, d.text()));
-        } else if (chunk instanceof ModelChunk.ToolCallRequest r) {
-            ToolCall call = r.call();
-            for (ToolCall seen : t.calls) {
-                if (seen.toolCallId().equals(call.toolCallId())) {
-                    modelFailed(new BatonException("the model repeated tool call id '" + call.toolCallId() + "' in one step"));
-                    return;
-                }
-            }
-            t.calls.add(call);
-            emit(new AgentEvent.ToolCall(state.runId, call.toolCallId(), call.toolName(), call.args()));
-        }
-    }
-
-    private void endOfModelAnswer() {
-        ModelTurn t = turn;
-        turn = null;
-        String text = t == null ? "" : t.text.toString();
-        List<ToolCall> calls = t == null ? List.of() : t.calls;
-        if (t != null) t.close(true, null);
-        stepOpen = false;
-        state.messages.add(new Message.Assistant(text, calls));
-        state.text = state.text + text;
-        if (calls.isEmpty()) {
-            recordThenSave();
-            emit(new AgentEvent.StepFinish(state.runId, state.step, FinishReason.STOP));
-            emit(new AgentEvent.Finish(state.runId, FinishReason.STOP, state.text));
-            complete();
-            return;
-        }
-        state.calls = new ArrayList<>();
-        for (ToolCall tc : calls) {
-            CallState cs = new CallState();
-            cs.toolCallId = tc.toolCallId();
-            cs.toolName = tc.toolName();
-            cs.args = tc.args();
-            state.calls.add(cs);
-        }
-        writes.changed();
-        phase = Phase.TOOLS;
-    }
-
-    private void modelFailed(RuntimeException cause) {
-        ModelTurn t = turn;
-        if (t != null) t.close(false, cause);
-        if (ToolRunner.isInterrupt(cause)) {
-            stop("its thread was interrupted while the model answered", cause);
-            return;
-        }
-        String provider = cause.getMessage() == null ? cause.toString() : cause.getMessage();
-        ModelException e = new ModelException("The model failed in step " + state.step + " of run '" + state.runId
-                + "': " + provider, cause, ModelException.retryableCause(cause), state.runId, state.step);
-        if (writes.claimed()) {
-            // a run being resumed is never lost to its model: it is kept, and continueRun asks again
-            stop("the model failed in step " + state.step + ": " + provider, e);
-            return;
-        }
-        turn = null;
-        stepOpen = false;
-        end(RunOutcome.FAILED, e, FinishReason.ERROR, state.step);
     }
 
     // ---- tools ----------------------------------------------------------------------------------
@@ -380,7 +262,7 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     // ---- endings --------------------------------------------------------------------------------
 
-    private void complete() {
+    void complete() {
         writes.complete();
         setOutcome(RunOutcome.COMPLETED, null);
     }
@@ -389,13 +271,10 @@ final class RunExecution implements Iterator<AgentEvent> {
      * Stops the run where it is and keeps it (see {@link RunWrites#keep}); a model call under way is
      * cut and its step not counted. The thread's interrupt flag is kept.
      */
-    private void stop(String why, @Nullable Throwable cause) {
-        ModelTurn t = turn;
-        turn = null;
-        if (t != null) t.close(false, null);
+    void stop(String why, @Nullable Throwable cause) {
+        boolean stepOpen = model.cut(null);
         int step = state.step;   // the step that stopped: what step-finish reports
         if (stepOpen) {
-            stepOpen = false;
             state.step--;   // its answer is not kept (cut, failed, or never begun); continuing asks the model again
         }
         boolean interrupted = Thread.interrupted();   // store I/O on an interrupted thread fails with some drivers
@@ -416,16 +295,13 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     /** The store or the lease failed: nothing can be written, the stored run stays as it was. */
     private void fail(RuntimeException e) {
-        ModelTurn t = turn;
-        turn = null;
-        if (t != null) t.close(false, e);
+        model.cut(e);
         writes.abandon();
-        stepOpen = false;
         end(RunOutcome.FAILED, e, FinishReason.ERROR, state.step);
     }
 
     /** The run fails or is kept: {@code error}, then {@code step-finish} of {@code step} (the step that stopped), then {@code finish}. */
-    private void end(RunOutcome o, Throwable e, FinishReason finishReason, int step) {
+    void end(RunOutcome o, Throwable e, FinishReason finishReason, int step) {
         emit(new AgentEvent.Error(state.runId, e.getMessage() == null ? e.toString() : e.getMessage(), e));
         emit(new AgentEvent.StepFinish(state.runId, step, finishReason));
         emit(new AgentEvent.Finish(state.runId, finishReason, state.text));

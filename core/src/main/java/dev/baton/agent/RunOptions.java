@@ -53,7 +53,7 @@ public final class RunOptions {
     /** {@return the resource (typically the user), stored with the run and usable as a filter, or null} */
     public @Nullable String resourceId() { return resourceId; }
 
-    /** {@return the most model calls the run may make, or null: the agent's default ({@code Agent.Builder.maxSteps}, 10 unless set)} */
+    /** {@return the most model calls the run may make, or null: the agent's default ({@code AgentBuilder.maxSteps}, 10 unless set)} */
     public @Nullable Integer maxSteps() { return maxSteps; }
 
     /**

@@ -1,5 +1,6 @@
 package dev.baton.store;
 
+import dev.baton.InvalidOptionException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -63,7 +64,9 @@ public final class DecisionQuery {
         this.to = roundUp(b.to);
         this.limit = b.limit;
         this.after = b.after;
-        if (limit < 1 || limit > MAX_LIMIT) throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT + ", was " + limit);
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new InvalidOptionException("limit", "must be 1.." + MAX_LIMIT + ", was " + limit);
+        }
     }
 
     private static @Nullable Instant roundUp(@Nullable Instant t) {
@@ -270,7 +273,10 @@ public final class DecisionQuery {
         /**
          * {@return the query}
          *
-         * @throws IllegalArgumentException if the limit is out of range or agentId empty
+         * @throws InvalidOptionException   naming {@code limit} if it is not 1..{@value DecisionQuery#MAX_LIMIT}
+         *                                   (the one place this rule lives: the options of
+         *                                   {@code Agent.listDecisions} are checked by it too)
+         * @throws IllegalArgumentException if agentId is empty
          */
         public DecisionQuery build() {
             return new DecisionQuery(this);

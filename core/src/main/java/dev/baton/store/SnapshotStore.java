@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  *       {@link UnsupportedOperationException}, together with a new {@link StoreCapability}. A store
  *       implements the method and declares the capability together; the TCK tests a capability's
  *       methods on the stores that declare it. Core checks the capabilities an agent needs when the
- *       agent is built ({@code Agent.Builder.build()}), and fails there with a message naming the
+ *       agent is built ({@code AgentBuilder.build()}), and fails there with a message naming the
  *       capability and the store, never later at run time. (Today: {@link #now()} with
  *       {@link StoreCapability#STORE_CLOCK}, {@link #memory()} with {@link StoreCapability#THREAD_MEMORY}, the decision methods with
  *       {@link StoreCapability#DECISIONS}, {@link #listNotificationsDue} and {@link #updateNotification} with

@@ -8,7 +8,7 @@ package dev.baton.store;
  * <p>Core checks the capabilities an agent needs when it is built: {@code useStoreClock()} needs
  * {@link #STORE_CLOCK}, a {@code Memory} bound to the agent's store needs {@link #THREAD_MEMORY},
  * notifications ({@code notifications(...)}) need {@link #NOTIFICATIONS};
- * without them {@code Agent.Builder.build()} fails with an {@link dev.baton.InvalidOptionException}
+ * without them {@code AgentBuilder.build()} fails with an {@link dev.baton.InvalidOptionException}
  * naming the capability and the store. Growth: an SPI method added after 0.1.0 comes with a new
  * constant here (see {@link SnapshotStore}), so a {@code switch} over this enum needs a
  * {@code default}.
@@ -28,7 +28,7 @@ public enum StoreCapability {
     /**
      * {@link SnapshotStore#now()} reads the store's own clock (a database's {@code now()}, Redis
      * {@code TIME}, MongoDB's server time), so agents may judge leases by one clock for every
-     * instance ({@code Agent.Builder#useStoreClock()}).
+     * instance ({@code AgentBuilder#useStoreClock()}).
      */
     STORE_CLOCK,
     /**

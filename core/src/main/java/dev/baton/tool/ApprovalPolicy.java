@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Decides, per call, whether a tool call waits for a person's approval, from its arguments and
  * the run it belongs to (agent, run, thread, resource). Given to
- * {@link Tool.Builder#requireApproval(ApprovalPolicy)}:
+ * {@link ToolBuilder#requireApproval(ApprovalPolicy)}:
  *
  * <pre>{@code
  * Tool transfer = Tool.builder("transfer")

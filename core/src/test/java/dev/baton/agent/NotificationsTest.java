@@ -35,7 +35,7 @@ class NotificationsTest {
     private final TestStore store = new TestStore(EnumSet.of(StoreCapability.NOTIFICATIONS), EnumSet.of(QueryFeature.BASELINE));
     private final AtomicBoolean modelDown = new AtomicBoolean();
 
-    private Agent.Builder agent(NotificationPolicy policy) {
+    private AgentBuilder agent(NotificationPolicy policy) {
         DeterministicModel model = DeterministicModel.scripted(request -> {
             if (request.lastMessage() instanceof Message.User) {
                 return List.of(new ModelChunk.ToolCallRequest(new ToolCall("c1", "bookFlight", null)));

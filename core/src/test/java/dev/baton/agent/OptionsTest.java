@@ -22,6 +22,19 @@ class OptionsTest {
                 .hasMessageStartingWith("cursor");
         assertThatThrownBy(() -> AgentListSuspendedRunsOptions.builder().cursor("nonsense").perPage(1).build())
                 .hasMessageStartingWith("cursor");
+        // the decision listing's page size is DecisionQuery's rule, checked once, with one message
+        for (int limit : new int[] {0, dev.baton.store.DecisionQuery.MAX_LIMIT + 1}) {
+            String message = "limit: must be 1.." + dev.baton.store.DecisionQuery.MAX_LIMIT + ", was " + limit;
+            assertThatThrownBy(() -> AgentListDecisionsOptions.builder().limit(limit).build())
+                    .isInstanceOf(InvalidOptionException.class).hasMessage(message);
+            assertThatThrownBy(() -> dev.baton.store.DecisionQuery.forAgent("a").limit(limit).build())
+                    .isInstanceOf(InvalidOptionException.class).hasMessage(message);
+        }
+        assertThat(AgentListDecisionsOptions.builder().limit(dev.baton.store.DecisionQuery.MAX_LIMIT).build()
+                .toQuery("a").limit()).isEqualTo(dev.baton.store.DecisionQuery.MAX_LIMIT);
+        assertThatThrownBy(() -> AgentListDecisionsOptions.builder().from(Instant.ofEpochSecond(2)).to(Instant.ofEpochSecond(2))
+                .build()).hasMessageStartingWith("from: must be before to");
+        assertThatThrownBy(() -> AgentListDecisionsOptions.builder().cursor("nonsense").build()).hasMessageStartingWith("cursor");
     }
 
     @Test

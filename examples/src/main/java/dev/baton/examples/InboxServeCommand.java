@@ -37,6 +37,10 @@ final class InboxServeCommand {
         @Option(names = "--token", paramLabel = "TOKEN") @Nullable String token;
         /** Host names the server answers to besides loopback's (the Host header; DNS rebinding is refused). */
         @Option(names = "--allowed-host", paramLabel = "NAME") List<String> allowedHosts = new ArrayList<>();
+        /** JWTs of an identity provider instead of the printed token: all three or none. */
+        @Option(names = "--jwks", paramLabel = "URL") @Nullable String jwks;
+        @Option(names = "--issuer", paramLabel = "ISS") @Nullable String issuer;
+        @Option(names = "--audience", paramLabel = "AUD") @Nullable String audience;
         @Parameters(paramLabel = "", hidden = true) List<String> args = new ArrayList<>();
 
         @Override
@@ -46,12 +50,13 @@ final class InboxServeCommand {
             String secret = token != null ? token : newToken();
             Authenticator auth;
             try {
-                auth = Authenticator.bearerTokens().token(secret, Principal.unrestricted("inbox")).build();
+                auth = jwks != null || issuer != null || audience != null ? ServeJwt.authenticator(jwks, issuer, audience, token)
+                        : Authenticator.bearerTokens().token(secret, Principal.unrestricted("inbox")).build();
             } catch (IllegalArgumentException e) {
-                throw new UsageException("--token: " + e.getMessage().substring(e.getMessage().indexOf(':') + 2));
+                String option = jwks != null ? "--jwks/--issuer/--audience" : "--token";
+                throw new UsageException(option + ": " + e.getMessage().substring(e.getMessage().indexOf(':') + 2));
             }
-            // the JDK server reads request headers before any handler: bound that too (JVM-wide, seconds)
-            if (System.getProperty("sun.net.httpserver.maxReqTime") == null) System.setProperty("sun.net.httpserver.maxReqTime", "30");
+            // request headers and bodies are bounded by the server's requestTimeout (30 s): no JVM-wide setting
 
             SnapshotStore store = InboxApp.openStore(root.storeUrl());
             TravelAgents agents = new TravelAgents(store, Clock.systemUTC());
@@ -81,8 +86,9 @@ final class InboxServeCommand {
             }, "inbox-stop"));
             PrintStream out = root.out;
             out.println("Baton inbox over " + TravelAgents.ids() + " (store: " + store.describe() + ")");
-            out.println("  open   " + server.uri() + "#token=" + secret);
-            out.println("  API    " + server.uri() + "agents  with  Authorization: Bearer " + secret);
+            String shown = jwks != null ? "<a JWT of " + issuer + " for " + audience + ">" : secret;
+            out.println("  open   " + server.uri() + "#token=" + shown);
+            out.println("  API    " + server.uri() + "agents  with  Authorization: Bearer " + shown);
             out.println("  OpenAPI " + server.uri() + "openapi.json");
             out.println("No runs yet? In another shell: java -jar examples/target/baton-examples.jar start. Ctrl+C stops the server.");
             out.flush();

@@ -2,6 +2,7 @@ package dev.baton.examples;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.memory.Memory;
 import dev.baton.store.StoreCapability;
 import dev.baton.model.DeterministicModel;
@@ -69,7 +70,7 @@ public final class TravelAgents implements AutoCloseable {
      * all three ask {@code model}, or their deterministic rules when it is null.
      */
     public TravelAgents(SnapshotStore store, Clock clock, @Nullable LanguageModel model) {
-        Agent.Builder concierge = Agent.builder(CONCIERGE)
+        AgentBuilder concierge = Agent.builder(CONCIERGE)
                 .instructions("You book flights, refund orders and collect passport numbers.")
                 .model(model != null ? model : DeterministicModel.builder()
                         // a follow-up only thread memory can answer: the booking was an earlier run of the thread

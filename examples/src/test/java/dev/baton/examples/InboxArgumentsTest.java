@@ -39,7 +39,10 @@ class InboxArgumentsTest {
                 Arguments.of(new String[] {"list", "extra"}, "error: 'list' takes no arguments, only options"),
                 Arguments.of(new String[] {"--agent", "nobody", "list"}, "error: --agent: unknown agent 'nobody'"),
                 Arguments.of(new String[] {"--store", "ftp://nowhere", "list"}, "error: --store: No SnapshotStoreProvider accepts 'ftp://nowhere'"),
-                Arguments.of(new String[] {"--store", "memory:", "demo"}, "error: --store: the demo needs a store that outlives the JVM"));
+                Arguments.of(new String[] {"--store", "memory:", "demo"}, "error: --store: the demo needs a store that outlives the JVM"),
+                Arguments.of(new String[] {"serve", "--jwks", "https://idp.example.com/jwks.json"}, "error: --jwks, --issuer and --audience go together"),
+                Arguments.of(new String[] {"serve", "--jwks", "http://idp.example.com/jwks.json", "--issuer", "https://idp.example.com/",
+                        "--audience", "baton"}, "error: --jwks/--issuer/--audience: must be https (or http on loopback)"));
     }
 
     static final String HINT = "(java -jar baton-examples.jar --help prints the usage)";

@@ -93,6 +93,41 @@ public final class ApiResponse implements AutoCloseable {
         return new ApiResponse(status, h, body, stream);
     }
 
+    /**
+     * This response, calling {@code end} once when its event stream is finished (written to its end
+     * or failed, or released unwritten); the stream moves to the copy. Not a stream: {@code end} runs now.
+     */
+    ApiResponse onStreamEnd(Runnable end) {
+        StreamingBody inner = stream;
+        if (inner == null) {
+            end.run();
+            return this;
+        }
+        AtomicBoolean ended = new AtomicBoolean();
+        Runnable once = () -> {
+            if (ended.compareAndSet(false, true)) end.run();
+        };
+        return new ApiResponse(status, headers, body, new StreamingBody() {
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                try {
+                    inner.writeTo(out);
+                } finally {
+                    once.run();
+                }
+            }
+
+            @Override
+            public void release() {
+                try {
+                    inner.release();
+                } finally {
+                    once.run();
+                }
+            }
+        });
+    }
+
     private static Map<String, String> eventStreamHeaders() {
         Map<String, String> headers = headers(ParsedRequest.EVENT_STREAM + "; charset=utf-8");
         headers.put("X-Accel-Buffering", "no");   // nginx: pass each event through at once

@@ -4,7 +4,8 @@ import java.util.Optional;
 
 /**
  * Maps a request to the {@link Principal} making it: the hook for your own authentication (a
- * session service, a JWT check, a header set by an authenticating proxy).
+ * session service, a header set by an authenticating proxy); {@link #bearerTokens()} and {@link #jwt()}
+ * are built in.
  *
  * <pre>{@code
  * Authenticator byProxyHeader = request -> Optional.ofNullable(request.header("X-Authenticated-User"))
@@ -48,5 +49,15 @@ public interface Authenticator {
      */
     static BearerTokenAuthenticator.Builder bearerTokens() {
         return BearerTokenAuthenticator.builder();
+    }
+
+    /**
+     * Bearer JWTs signed by an identity provider ({@code Authorization: Bearer <jwt>}): signature,
+     * algorithm, {@code exp}/{@code nbf}, {@code iss} and {@code aud} checked, claims mapped to the principal.
+     *
+     * @return a builder of a {@link JwtAuthenticator}
+     */
+    static JwtAuthenticator.Builder jwt() {
+        return JwtAuthenticator.builder();
     }
 }

@@ -67,18 +67,25 @@ public final class BatonHttpApi {
      * most. Deeper pages are a 400 naming {@code page}; the cursor reads any depth at the cost of one page.
      */
     public static final int MAX_MERGED_DEPTH = 10_000;
+    /** The default bound on the event streams one principal may have open at once. */
+    public static final int DEFAULT_MAX_STREAMS_PER_PRINCIPAL = 8;
 
     private final List<Agent> agents;
     private final int maxBodyBytes;
+    private final int maxStreamsPerPrincipal;
     private final Router router;
     private final RequestGuard guard;
     private final SiteGuard site;
+    private final StreamLimit streams;
 
     private BatonHttpApi(Builder b) {
         this.agents = List.copyOf(b.agents.values());
         this.maxBodyBytes = b.maxBodyBytes;
+        this.maxStreamsPerPrincipal = b.maxStreamsPerPrincipal;
         this.site = new SiteGuard(b.allowedHosts, b.trustedOrigins);
         this.guard = new RequestGuard(Objects.requireNonNull(b.authenticator), b.agents, b.maxBodyBytes);
+        StreamLimit streams = new StreamLimit(b.maxStreamsPerPrincipal);
+        this.streams = streams;
         DocumentHandler documents = new DocumentHandler(b.inbox);
         AgentHandler agentsHandler = new AgentHandler(agents);
         ListingHandler listing = new ListingHandler();
@@ -98,11 +105,12 @@ public final class BatonHttpApi {
                 Route.get("/agents", AUTHENTICATED, agentsHandler::agents),
                 Route.get("/agents/{agentId}/suspended-runs", AUTHENTICATED, ListingETag.conditional(listing::list)),
                 Route.get("/agents/{agentId}/decisions", AUTHENTICATED, decisions::list),
-                Route.post("/agents/{agentId}/runs", Body.required("prompt", "threadId", "resourceId", "maxSteps"), runs::start),
-                Route.post(run + "/approve", Body.required("toolCallId", "args", "digest", "reason"), decide::approve),
-                Route.post(run + "/decline", Body.required("toolCallId", "reason", "digest"), decide::decline),
-                Route.post(run + "/resume", Body.required("toolCallId", "resumeData", "digest"), runs::resume),
-                Route.post(run + "/continue", Body.optional(), runs::continueRun),
+                Route.post("/agents/{agentId}/runs", Body.required("prompt", "threadId", "resourceId", "maxSteps"),
+                        streams.limit(runs::start)),
+                Route.post(run + "/approve", Body.required("toolCallId", "args", "digest", "reason"), streams.limit(decide::approve)),
+                Route.post(run + "/decline", Body.required("toolCallId", "reason", "digest"), streams.limit(decide::decline)),
+                Route.post(run + "/resume", Body.required("toolCallId", "resumeData", "digest"), streams.limit(runs::resume)),
+                Route.post(run + "/continue", Body.optional(), streams.limit(runs::continueRun)),
                 Route.post(run + "/cancel", Body.optional("reason"), runs::cancel),
                 Route.delete(run, runs::discard)));
     }
@@ -126,6 +134,11 @@ public final class BatonHttpApi {
         return maxBodyBytes;
     }
 
+    /** {@return how many event streams one principal may have open at once} */
+    public int maxStreamsPerPrincipal() {
+        return maxStreamsPerPrincipal;
+    }
+
     /**
      * Answers one request. Never throws: every failure is a problem response. Exceptions of
      * approve / decline / resume (a missing run, a run another caller claimed first) are answered
@@ -145,6 +158,11 @@ public final class BatonHttpApi {
         }
     }
 
+    /** The event streams {@code principalName} has open now: for tests. */
+    int openStreams(String principalName) {
+        return streams.open(principalName);
+    }
+
     /** Every endpoint, as {@code METHOD /template}, in the order tried. */
     List<String> routes() {
         return router.names();
@@ -158,8 +176,28 @@ public final class BatonHttpApi {
         private boolean inbox = true;
         private List<String> allowedHosts = SiteGuard.LOOPBACK;
         private List<String> trustedOrigins = List.of();
+        private int maxStreamsPerPrincipal = DEFAULT_MAX_STREAMS_PER_PRINCIPAL;
 
         private Builder() {
+        }
+
+        /**
+         * How many event streams one principal (by {@link Principal#name()}) may have open at once
+         * (default {@value BatonHttpApi#DEFAULT_MAX_STREAMS_PER_PRINCIPAL}). Starting, approving,
+         * declining, resuming or continuing a run answers a stream that holds a handler thread until
+         * the run suspends or ends; one more is answered 429 {@code too-many-streams} with
+         * {@code Retry-After} before anything runs. A slot is free again when its stream ends or its
+         * client goes away. Requests for the drained result ({@code Accept: application/json}) are
+         * not streams and not counted.
+         *
+         * @param max a positive number of streams
+         * @return this builder
+         * @throws InvalidOptionException ({@code maxStreamsPerPrincipal}) not positive
+         */
+        public Builder maxStreamsPerPrincipal(int max) {
+            if (max < 1) throw new InvalidOptionException("maxStreamsPerPrincipal", "must be positive, was " + max);
+            this.maxStreamsPerPrincipal = max;
+            return this;
         }
 
         /**

@@ -41,13 +41,12 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Body size</b>: the API's {@link BatonHttpApi#maxBodyBytes()}; a larger declared
  *       {@code Content-Length} gets 413 without the body being read, a larger chunked body gets 413
  *       once the limit is passed, and the connection is closed.</li>
- *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): from the moment the
- *       request's headers are in until its body is read. A client that sends its body too slowly
- *       (or not at all) has its connection closed. A streamed response is not limited: it lasts
- *       until the run suspends or ends, and ends early when the client goes away.</li>
- *   <li><b>Header time</b>: the JDK reads request headers before any handler runs; bound that with
- *       the JVM-wide {@code -Dsun.net.httpserver.maxReqTime=<seconds>} (the examples' {@code serve}
- *       command sets it).</li>
+ *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): from the moment a
+ *       handler thread starts reading the request (its first bytes have arrived) until its headers
+ *       and its body are read. A client that dribbles its headers or its body, or stops sending,
+ *       has its connection closed, and the thread is free again. Per server: no JVM-wide setting
+ *       is needed. A streamed response is not limited: it lasts until the run suspends or ends,
+ *       and ends early when the client goes away.</li>
  *   <li><b>Concurrency</b> ({@link Builder#threads}, default 32): requests are handled by that
  *       many threads; an event stream holds one for its duration. Further requests wait in a queue.</li>
  * </ul>
@@ -85,7 +84,8 @@ public final class BatonHttpServer implements AutoCloseable {
         this.timer = t;
         this.server = HttpServer.create(new InetSocketAddress(b.host, b.port), b.backlog);
         server.createContext(basePath.equals("/") ? "/" : basePath.substring(0, basePath.length() - 1), this::handle);
-        server.setExecutor(executor);
+        long timeoutNanos = b.requestTimeout.toNanos();
+        server.setExecutor(task -> executor.execute(() -> HttpExchanges.HeaderWatch.run(task, timer, timeoutNanos)));
         server.start();
         LOG.info("Baton HTTP API and inbox at {}", uri());
     }
@@ -157,13 +157,19 @@ public final class BatonHttpServer implements AutoCloseable {
     // ---- one exchange --------------------------------------------------------------------------
 
     private void handle(HttpExchange exchange) {
+        HttpExchanges.HeaderWatch watch = HttpExchanges.HeaderWatch.current();
+        if (watch != null && !watch.headersIn()) {   // too slow: its read is being interrupted, the connection closed
+            exchange.close();
+            return;
+        }
+        long bodyNanos = watch == null ? TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis) : watch.remainingNanos();
         HttpExchanges.ReadGuard guard = new HttpExchanges.ReadGuard(exchange);
         Headers requestHeaders = exchange.getRequestHeaders();
         String length = requestHeaders.getFirst("Content-Length");
         if (requestHeaders.getFirst("Transfer-Encoding") == null && (length == null || length.trim().equals("0"))) {
             guard.bodyRead();   // no body to wait for
         }
-        ScheduledFuture<?> expiry = timer.schedule(guard::expire, requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> expiry = timer.schedule(guard::expire, bodyNanos, TimeUnit.NANOSECONDS);
         try {
             String path = exchange.getRequestURI().getRawPath();
             String mount = basePath.substring(0, basePath.length() - 1);
@@ -302,7 +308,8 @@ public final class BatonHttpServer implements AutoCloseable {
         }
 
         /**
-         * How long a client may take to send its request body (default 30 s); then its connection is closed.
+         * How long a client may take to send its request, headers and body, once it has started
+         * (default 30 s); then its connection is closed.
          *
          * @param timeout a positive duration
          * @return this builder

@@ -126,6 +126,8 @@ class HttpLoadTest {
                     .build();
             BatonHttpApi api = BatonHttpApi.builder().agents(agent, racing)
                     .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("load")).build())
+                    // every client is the one principal "load": let all of them stream at once (the bound is StreamLimitTest's)
+                    .maxStreamsPerPrincipal(CLIENTS + RACERS)
                     .build();
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)

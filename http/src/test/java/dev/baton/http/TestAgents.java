@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.model.DeterministicModel;
 import dev.baton.model.LanguageModel;
 import dev.baton.model.ModelChunk;
@@ -35,7 +36,7 @@ final class TestAgents {
     }
 
     /** The concierge, its model wrapped by {@code wrap} (e.g. in a {@link FlakyModel}), to build further. */
-    static Agent.Builder conciergeBuilder(String id, SnapshotStore store, Clock clock, UnaryOperator<LanguageModel> wrap) {
+    static AgentBuilder conciergeBuilder(String id, SnapshotStore store, Clock clock, UnaryOperator<LanguageModel> wrap) {
         return Agent.builder(id)
                 .instructions("You book flights, refund orders and collect passport numbers.")
                 .model(wrap.apply(DeterministicModel.builder()

@@ -28,17 +28,22 @@ final class TestServer implements AutoCloseable {
     }
 
     TestServer(SnapshotStore store, int maxBodyBytes, Duration requestTimeout) {
+        this(store, maxBodyBytes, requestTimeout, Authenticator.bearerTokens()
+                .token(ADMIN, Principal.unrestricted("admin"))
+                .token(ALICE, Principal.limitedTo("alice", "alice"))
+                .token(BOB, Principal.limitedTo("bob", "bob"))
+                .token(ALICE_AND_CAROL, Principal.limitedTo("alice-and-carol", "alice", "carol"))
+                .build());
+    }
+
+    /** Over the test agents, with another authenticator (the token constants mean nothing to it). */
+    TestServer(SnapshotStore store, int maxBodyBytes, Duration requestTimeout, Authenticator authenticator) {
         this.store = store;
         this.concierge = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, clock, m -> flaky = new TestAgents.FlakyModel(m)).build();
         this.other = TestAgents.concierge("other-desk", store, clock);
         this.api = BatonHttpApi.builder()
                 .agents(concierge, other)
-                .authenticator(Authenticator.bearerTokens()
-                        .token(ADMIN, Principal.unrestricted("admin"))
-                        .token(ALICE, Principal.limitedTo("alice", "alice"))
-                        .token(BOB, Principal.limitedTo("bob", "bob"))
-                        .token(ALICE_AND_CAROL, Principal.limitedTo("alice-and-carol", "alice", "carol"))
-                        .build())
+                .authenticator(authenticator)
                 .maxBodyBytes(maxBodyBytes)
                 .build();
         this.server = BatonHttpServer.builder(api).port(0).requestTimeout(requestTimeout).start();

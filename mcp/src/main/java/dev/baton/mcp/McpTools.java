@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.mcp.McpToolCallException.Kind;
 import dev.baton.tool.Tool;
+import dev.baton.tool.ToolBuilder;
 import dev.baton.tool.ToolContext;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class McpTools {
         String server = config.name();
         String mcpName = mcp.name();
         String name = config.toolPrefix() + mcpName;
-        Tool.Builder builder;
+        ToolBuilder builder;
         try {
             builder = Tool.builder(name);
         } catch (IllegalArgumentException e) {

@@ -89,7 +89,7 @@ public final class McpToolset implements AutoCloseable {
      * The tools of every server, in the order the servers were added and the servers list them,
      * minus those their tool filters leave out. Connects to servers not yet connected.
      *
-     * @return the tools, unmodifiable, to give to {@code Agent.Builder.tools(...)}
+     * @return the tools, unmodifiable, to give to {@code AgentBuilder.tools(...)}
      * @throws McpException if a server cannot be reached or listed ({@link McpException#retryable()}
      *                      true), a tool name does not fit
      *                      Baton's rules, two servers offer the same tool name, or a per-tool

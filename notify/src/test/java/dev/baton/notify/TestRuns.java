@@ -1,6 +1,7 @@
 package dev.baton.notify;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.NotificationPolicy;
 import dev.baton.agent.RunOptions;
 import dev.baton.model.DeterministicModel;
@@ -22,7 +23,7 @@ final class TestRuns {
     private TestRuns() {
     }
 
-    static Agent.Builder refunds(String id, SnapshotStore store, Clock clock, NotificationPolicy policy) {
+    static AgentBuilder refunds(String id, SnapshotStore store, Clock clock, NotificationPolicy policy) {
         return Agent.builder(id)
                 .instructions("You refund orders.")
                 .model(DeterministicModel.builder()

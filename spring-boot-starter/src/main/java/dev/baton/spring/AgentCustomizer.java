@@ -1,6 +1,7 @@
 package dev.baton.spring;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 
 /**
  * Changes every agent that {@link BatonAgents} builds, after the starter's settings and before the
@@ -26,5 +27,5 @@ public interface AgentCustomizer {
      * @param agentId the agent's id, as given to {@link BatonAgents#agent(String)}
      * @param builder its builder, with the starter's settings applied
      */
-    void customize(String agentId, Agent.Builder builder);
+    void customize(String agentId, AgentBuilder builder);
 }

@@ -1,6 +1,7 @@
 package dev.baton.spring;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.RunListener;
 import dev.baton.store.SnapshotStore;
 import java.time.Clock;
@@ -69,8 +70,8 @@ public final class BatonAgents {
      * @param id the agent's id
      * @return a new builder; what is set on it afterwards wins
      */
-    public Agent.Builder agent(String id) {
-        Agent.Builder b = Agent.builder(id)
+    public AgentBuilder agent(String id) {
+        AgentBuilder b = Agent.builder(id)
                 .store(store)
                 .leaseDuration(defaults.getLeaseDuration())
                 .pickupTimeout(defaults.getPickupTimeout())

@@ -81,6 +81,7 @@ public class BatonHttpAutoConfiguration {
                 .agents(byId.values())
                 .authenticator(authenticator(beans, http))
                 .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, http.getMaxBodySize().toBytes()))
+                .maxStreamsPerPrincipal(http.getMaxStreamsPerPrincipal())
                 .inbox(http.isInbox())
                 .allowedHosts(http.getAllowedHosts())
                 .trustedOrigins(http.getTrustedOrigins())

@@ -26,6 +26,9 @@ public class BatonHttpProperties {
     /** The largest request body accepted; larger ones get 413. */
     private DataSize maxBodySize = DataSize.ofKilobytes(256);
 
+    /** How many event streams one principal may have open at once; one more is 429 too-many-streams. */
+    private int maxStreamsPerPrincipal = 8;
+
     /**
      * Let every request in as one unrestricted principal when nothing else authenticates it. Only
      * for a server bound to loopback on a single-user machine.
@@ -92,6 +95,16 @@ public class BatonHttpProperties {
     /** @param maxBodySize the largest request body accepted ({@code baton.http.max-body-size}) */
     public void setMaxBodySize(DataSize maxBodySize) {
         this.maxBodySize = maxBodySize;
+    }
+
+    /** {@return how many event streams one principal may have open at once (default 8)} */
+    public int getMaxStreamsPerPrincipal() {
+        return maxStreamsPerPrincipal;
+    }
+
+    /** @param maxStreamsPerPrincipal the bound on one principal's open event streams ({@code baton.http.max-streams-per-principal}) */
+    public void setMaxStreamsPerPrincipal(int maxStreamsPerPrincipal) {
+        this.maxStreamsPerPrincipal = maxStreamsPerPrincipal;
     }
 
     /** {@return whether an unauthenticated request is let in as one unrestricted principal (default false)} */

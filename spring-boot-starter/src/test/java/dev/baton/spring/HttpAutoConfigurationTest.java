@@ -70,6 +70,13 @@ class HttpAutoConfigurationTest {
         }
 
         @Test
+        void theBoundOnEventStreamsPerPrincipalComesFromTheProperties() {
+            runner.run(ctx -> assertThat(ctx.getBean(BatonHttpApi.class).maxStreamsPerPrincipal()).isEqualTo(8));
+            runner.withPropertyValues("baton.http.max-streams-per-principal=3")
+                    .run(ctx -> assertThat(ctx.getBean(BatonHttpApi.class).maxStreamsPerPrincipal()).isEqualTo(3));
+        }
+
+        @Test
         void everyAgentBeanIsServedUnderTheBasePath() {
             runner.withPropertyValues("baton.http.base-path=/ops/inbox/").run(ctx -> {
                 assertThat(ctx.getBean(BatonHttpHandler.class).mount()).isEqualTo("/ops/inbox");

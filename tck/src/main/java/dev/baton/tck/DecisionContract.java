@@ -79,4 +79,15 @@ public abstract class DecisionContract {
             super(storeUnderTest);
         }
     }
+
+    /**
+     * The store's own writes and queries, without an agent, against {@link dev.baton.store.DecisionQuery#matches}
+     * and {@link dev.baton.store.DecisionQuery#ORDER}: every filter combination, cursors, keys, purges; seeded.
+     */
+    @Nested
+    class AgainstTheReference extends dev.baton.tck.decision.AgainstTheReference {
+        AgainstTheReference() {
+            super(storeUnderTest);
+        }
+    }
 }

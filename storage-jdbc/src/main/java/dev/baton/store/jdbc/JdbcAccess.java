@@ -133,4 +133,10 @@ final class JdbcAccess {
     static void bindAll(SqlStatement<?> st, java.util.List<Object> params) {
         for (int i = 0; i < params.size(); i++) st.bind(i, params.get(i));
     }
+
+    /** The database server's clock: one {@link JdbcDialect#nowMillisSql()} query. */
+    Instant now() {
+        return call("reading the clock", null, h -> Instant.ofEpochMilli(
+                h.createQuery(dialect.nowMillisSql()).mapTo(Long.class).one()));
+    }
 }

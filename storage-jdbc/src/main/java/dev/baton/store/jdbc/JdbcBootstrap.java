@@ -108,4 +108,35 @@ final class JdbcBootstrap {
         all.addAll(capabilities);
         return Collections.unmodifiableSet(all);
     }
+
+    /** What {@link JdbcSnapshotStore#main} does: prints the DDL for {@code <dialect> [table]}. */
+    static void printDdl(String[] args) {
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: JdbcSnapshotStore postgresql|mysql|h2|sqlite [table]");
+            System.exit(2);
+        }
+        JdbcDialect d = JdbcDialect.valueOf(args[0].toUpperCase(Locale.ROOT));
+        System.out.print(JdbcSnapshotStore.ddl(d, args.length > 1 ? args[1] : JdbcSnapshotStore.DEFAULT_TABLE));
+    }
+
+    /** Closes the pool a URL-opened store owns, if any, when its open failed: that failure is the one to report. */
+    static void closeQuietly(@Nullable AutoCloseable owned) {
+        if (owned == null) return;
+        try {
+            owned.close();
+        } catch (Exception ignored) {
+            // the open already failed; that error is the one to report
+        }
+    }
+
+    /** Closes the pool a URL-opened store owns, if any, at {@link JdbcSnapshotStore#close()}. */
+    static void close(@Nullable AutoCloseable owned, String description) {
+        if (owned != null) {
+            try {
+                owned.close();
+            } catch (Exception e) {
+                throw new StorageException(description + ": closing the connection pool failed", e);
+            }
+        }
+    }
 }

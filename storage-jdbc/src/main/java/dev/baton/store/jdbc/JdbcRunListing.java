@@ -47,6 +47,7 @@ final class JdbcRunListing {
     // ---------------------------------------------------------------- list
 
     RunPage list(RunQuery q) {
+        Objects.requireNonNull(q, "query");
         if (q.emptyDateRange() || !db.fits(q.agentId()) || !db.fits(q.threadId()) || !db.fits(q.resourceId())) {
             return new RunPage(List.of(), 0);
         }
@@ -138,6 +139,8 @@ final class JdbcRunListing {
     // ---------------------------------------------------------------- due runs
 
     List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(now, "now");
         if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         if (limit == 0 || !db.fits(agentId)) return List.of();
         Statement s = due(agentId, now, limit);

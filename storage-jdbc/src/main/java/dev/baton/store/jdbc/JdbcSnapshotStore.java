@@ -10,16 +10,13 @@ import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,10 +80,10 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private final @Nullable AutoCloseable owned;
     private final Set<StoreCapability> capabilities;
     private final JdbcAccess db;
-    private final RunRows rows;
     private final JdbcRunListing listing;
     private final JdbcMemoryStore memory;
     private final JdbcDecisions decisions;
+    private final JdbcRunWrites writes;
 
     private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
                               @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
@@ -96,10 +93,11 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         this.description = description;
         this.owned = owned;
         this.db = new JdbcAccess(jdbi, dialect, description, queryTimeoutSeconds);
-        this.rows = new RunRows(db);
+        RunRows rows = new RunRows(db);
         this.listing = new JdbcRunListing(db, table, rows);
         this.memory = new JdbcMemoryStore(db, table);
         this.decisions = new JdbcDecisions(db, table);
+        this.writes = new JdbcRunWrites(db, table, rows, decisions);
     }
 
     /**
@@ -221,17 +219,8 @@ public final class JdbcSnapshotStore implements SnapshotStore {
                 return new JdbcSnapshotStore(jdbi, o.dialect(), table, o.description(), owned, queryTimeoutSeconds,
                         o.capabilities());
             } catch (RuntimeException e) {
-                closeOwned();
+                JdbcBootstrap.closeQuietly(owned);
                 throw e;
-            }
-        }
-
-        private void closeOwned() {
-            if (owned == null) return;
-            try {
-                owned.close();
-            } catch (Exception ignored) {
-                // the open already failed; that error is the one to report
             }
         }
     }
@@ -259,12 +248,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      * @param args the dialect's name and, optionally, the table's
      */
     public static void main(String[] args) {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: JdbcSnapshotStore postgresql|mysql|h2|sqlite [table]");
-            System.exit(2);
-        }
-        JdbcDialect d = JdbcDialect.valueOf(args[0].toUpperCase(java.util.Locale.ROOT));
-        System.out.print(ddl(d, args.length > 1 ? args[1] : DEFAULT_TABLE));
+        JdbcBootstrap.printDdl(args);
     }
 
     /** {@return the database this store talks to} */
@@ -277,69 +261,32 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return table;
     }
 
-    // ---------------------------------------------------------------- SnapshotStore
-
     @Override
     public boolean insert(RunSnapshot s) {
-        db.checkFits(s);
-        return db.call("insert", s.runId(), h -> {
-            var u = h.createUpdate("INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (" + RunRows.VALUES + ")");
-            rows.bindRow(u, s);
-            try {
-                return u.execute() == 1;
-            } catch (UnableToExecuteStatementException e) {
-                if (e.getCause() instanceof SQLException se && dialect.isDuplicateKey(se)) return false;
-                throw e;
-            }
-        });
+        return writes.insert(s);
     }
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        Objects.requireNonNull(runId, "runId");
-        if (!dialect.fits(runId)) return Optional.empty();   // too long to have been stored
-        return db.call("find", runId, h -> {
-            var q = h.createQuery("SELECT " + Schema.COLUMNS + " FROM " + table + " WHERE run_id = ?");
-            db.bindId(q, 0, runId);
-            return q.map((rs, ctx) -> rows.read(rs)).findOne();
-        });
+        return writes.find(runId);
     }
 
     /** One {@code UPDATE ... WHERE run_id = ? AND version = ?} of every field a run's life changes. */
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot r) {
-        db.checkFits(r);
-        return db.call("compare-and-set", r.runId(), h -> casOn(h, expectedVersion, r));
-    }
-
-    private boolean casOn(Handle h, long expectedVersion, RunSnapshot r) {
-        var u = h.createUpdate("UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?");
-        RunRows.bindChanging(u, r);
-        db.bindId(u, 10, r.runId());
-        u.bind(11, expectedVersion);
-        return u.execute() == 1;
-    }
-
-    private boolean deleteOn(Handle h, String runId, long expectedVersion) {
-        var u = h.createUpdate("DELETE FROM " + table + " WHERE run_id = ? AND version = ?");
-        db.bindId(u, 0, runId);
-        u.bind(1, expectedVersion);
-        return u.execute() == 1;
+        return writes.compareAndSet(expectedVersion, r);
     }
 
     /** The {@code UPDATE} and an {@code INSERT} into {@code <table>_decisions} per record, in one transaction. */
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot r, List<DecisionRecord> records) {
-        db.checkFits(r);
-        return decisions.write("compare-and-set", r.runId(), records, h -> casOn(h, expectedVersion, r));
+        return writes.compareAndSet(expectedVersion, r, records);
     }
 
     /** The {@code DELETE} and an {@code INSERT} into {@code <table>_decisions} per record, in one transaction. */
     @Override
     public boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
-        Objects.requireNonNull(runId, "runId");
-        if (!dialect.fits(runId)) return false;
-        return decisions.write("delete", runId, records, h -> deleteOn(h, runId, expectedVersion));
+        return writes.delete(runId, expectedVersion, records);
     }
 
     /** One indexed query per page: {@code (agent_id[, run_id | thread_id | resource_id | actor], decided_at, decision_id)}. */
@@ -366,26 +313,13 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      */
     @Override
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(owner, "owner");
-        Objects.requireNonNull(newExpiry, "newExpiry");
-        if (!dialect.fits(runId)) return false;   // too long to have been stored
-        return db.call("lease renewal", runId, h -> {
-            var u = h.createUpdate("UPDATE " + table + " SET lease_expires_at = ?, version = version + 1"
-                    + " WHERE run_id = ? AND version = ? AND status = 'RESUMING' AND " + dialect.leaseOwnerIs());
-            u.bind(0, newExpiry.toEpochMilli());
-            db.bindId(u, 1, runId);
-            u.bind(2, expectedVersion);
-            u.bind(3, owner);
-            return u.execute() == 1;
-        });
+        return writes.renewLease(runId, expectedVersion, owner, newExpiry);
     }
 
     /** The database server's clock, see the class comment. */
     @Override
     public Instant now() {
-        return db.call("reading the clock", null, h -> Instant.ofEpochMilli(
-                h.createQuery(dialect.nowMillisSql()).mapTo(Long.class).one()));
+        return db.now();
     }
 
     /** See the class comment: {@link StoreCapability#STORE_CLOCK}, {@link StoreCapability#THREAD_MEMORY}, and more depending on the database and URL. */
@@ -396,9 +330,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
-        Objects.requireNonNull(runId, "runId");
-        if (!dialect.fits(runId)) return false;
-        return db.call("delete", runId, h -> deleteOn(h, runId, expectedVersion));
+        return writes.delete(runId, expectedVersion);
     }
 
     /**
@@ -407,7 +339,6 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      */
     @Override
     public RunPage list(RunQuery query) {
-        Objects.requireNonNull(query, "query");
         return listing.list(query);
     }
 
@@ -417,8 +348,6 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      */
     @Override
     public List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
-        Objects.requireNonNull(agentId, "agentId");
-        Objects.requireNonNull(now, "now");
         return listing.listDue(agentId, now, limit);
     }
 
@@ -446,8 +375,6 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         return listing;
     }
 
-    // ---------------------------------------------------------------- plumbing
-
     @Override
     public String describe() {
         return description;
@@ -459,14 +386,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      */
     @Override
     public void close() {
-        if (!db.close()) return;
-        if (owned != null) {
-            try {
-                owned.close();
-            } catch (Exception e) {
-                throw new StorageException(description + ": closing the connection pool failed", e);
-            }
-        }
+        if (db.close()) JdbcBootstrap.close(owned, description);
     }
 
     @Override

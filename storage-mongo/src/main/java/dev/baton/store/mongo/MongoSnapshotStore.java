@@ -1,22 +1,8 @@
 package dev.baton.store.mongo;
 
-import static com.mongodb.client.model.Filters.and;
-import static com.mongodb.client.model.Filters.eq;
-import static dev.baton.store.mongo.RunDocuments.FIELDS;
-import static dev.baton.store.mongo.RunDocuments.ID;
-import static dev.baton.store.mongo.RunDocuments.LEASE_EXPIRES_AT;
-import static dev.baton.store.mongo.RunDocuments.LEASE_OWNER;
-import static dev.baton.store.mongo.RunDocuments.STATUS;
-import static dev.baton.store.mongo.RunDocuments.VERSION;
-
-import com.mongodb.MongoException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.model.FindOneAndUpdateOptions;
-import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.Updates;
 import dev.baton.InvalidOptionException;
 import dev.baton.StorageException;
 import dev.baton.store.DecisionPage;
@@ -26,17 +12,14 @@ import dev.baton.store.MemoryStore;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
-import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import java.time.Instant;
-import java.util.Date;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.bson.Document;
-import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -105,15 +88,13 @@ public final class MongoSnapshotStore implements SnapshotStore {
     /** MongoDB's error code for a command the server does not know. */
     static final int COMMAND_NOT_FOUND = 59;
 
-    /** What {@link #find} reads: a run's fields, and the mark of a tombstone. */
-    private static final Bson FIND_FIELDS = Projections.fields(FIELDS, Projections.include(MongoDecisions.TOMBSTONE));
-
     private final MongoAccess access;
     private final MongoCollection<Document> collection;
     private final MongoClock clock;
     private final MongoRunListing listing;
     private final MongoMemoryStore memory;
     private final MongoDecisions decisions;
+    private final MongoRunWrites writes;
     private final @Nullable MongoClient ownedClient;
 
     private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
@@ -126,6 +107,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         this.listing = new MongoRunListing(access, collection);
         this.memory = new MongoMemoryStore(access, collections.threads(), collections.messages());
         this.decisions = new MongoDecisions(access, collection, collections.decisions());
+        this.writes = new MongoRunWrites(access, collection, decisions);
         decisions.catchUp();
     }
 
@@ -213,43 +195,17 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot snapshot) {
-        return insert(snapshot, true);
-    }
-
-    private boolean insert(RunSnapshot snapshot, boolean clearTombstone) {
-        access.checkOpen("insert");
-        Document doc = RunDocuments.toDocument(snapshot);
-        try {
-            collection.insertOne(doc);
-            return true;
-        } catch (MongoWriteException e) {
-            // _id is the only unique index, so a duplicate key means "this run exists", unless it is the
-            // tombstone of a deleted run whose records a crash kept from being copied: copy them, then insert
-            if (e.getError().getCode() == DUPLICATE_KEY) {
-                return clearTombstone && decisions.clearTombstone(snapshot.runId()) && insert(snapshot, false);
-            }
-            throw access.failure("insert", snapshot.runId(), e);
-        } catch (MongoException e) {
-            throw access.failure("insert", snapshot.runId(), e);
-        }
+        return writes.insert(snapshot, true);
     }
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        // a deleted run's tombstone (MongoDecisions), which a crash may have left, is no run
-        Document doc = access.run("find", runId, () -> collection.find(eq(ID, runId)).projection(FIND_FIELDS).first());
-        if (doc == null || doc.containsKey(MongoDecisions.TOMBSTONE)) return Optional.empty();
-        return Optional.of(RunDocuments.fromDocument(doc));
+        return writes.find(runId);
     }
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
-        Bson filter = and(eq(ID, replacement.runId()), eq(VERSION, expectedVersion));
-        // the projection keeps the (possibly megabytes large) old payload off the wire
-        FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
-        Document before = access.run("compare-and-set", replacement.runId(),
-                () -> collection.findOneAndUpdate(filter, RunDocuments.replacing(replacement), options));
-        return before != null;
+        return writes.compareAndSet(expectedVersion, replacement);
     }
 
     /**
@@ -292,13 +248,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
      */
     @Override
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(owner, "owner");
-        Bson filter = and(eq(ID, runId), eq(VERSION, expectedVersion), eq(STATUS, RunStatus.RESUMING.name()),
-                eq(LEASE_OWNER, owner));
-        Bson update = Updates.combine(Updates.set(LEASE_EXPIRES_AT, Date.from(newExpiry)), Updates.inc(VERSION, 1L));
-        long matched = access.run("lease renewal", runId, () -> collection.updateOne(filter, update).getMatchedCount());
-        return matched == 1;
+        return writes.renewLease(runId, expectedVersion, owner, newExpiry);
     }
 
     /**
@@ -334,9 +284,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
-        long deleted = access.run("delete", runId,
-                () -> collection.deleteOne(and(eq(ID, runId), eq(VERSION, expectedVersion))).getDeletedCount());
-        return deleted == 1;
+        return writes.delete(runId, expectedVersion);
     }
 
     /**
@@ -379,12 +327,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
     @Override
     public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
             @Nullable String notifyState) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
-        Bson filter = and(eq(ID, runId), eq(VERSION, expectedVersion), eq(RunDocuments.NOTIFY_AT, Date.from(expectedNotifyAt)));
-        Bson update = Updates.combine(Updates.set(RunDocuments.NOTIFY_AT, RunDocuments.date(notifyAt)),
-                Updates.set(RunDocuments.NOTIFY_STATE, notifyState));
-        return access.run("notification update", runId, () -> collection.updateOne(filter, update).getMatchedCount()) == 1;
+        return writes.updateNotification(runId, expectedVersion, expectedNotifyAt, notifyAt, notifyState);
     }
 
     @Override

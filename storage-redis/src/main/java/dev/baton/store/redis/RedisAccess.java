@@ -3,6 +3,8 @@ package dev.baton.store.redis;
 import dev.baton.StorageException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.time.Instant;
+import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -55,6 +57,17 @@ final class RedisAccess {
     /** A Redis failure as the {@link StorageException} the store throws. */
     StorageException failure(String operation, @Nullable String runId, RedisException e) {
         return StorageException.failed(description, operation, runId, e.getMessage(), e);
+    }
+
+    /** The server's {@code TIME}, in milliseconds. */
+    Instant now() {
+        return call("reading the clock", null, () -> {
+            List<String> time = redis.time();
+            if (time == null || time.size() != 2) {
+                throw new StorageException(description + ": TIME answered " + time + " instead of seconds and microseconds");
+            }
+            return Instant.ofEpochMilli(Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000);
+        });
     }
 
     private StorageException closed(String operation) {

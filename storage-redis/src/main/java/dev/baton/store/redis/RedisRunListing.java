@@ -8,10 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The reads of many runs: {@link RedisSnapshotStore#list}, {@link RedisSnapshotStore#listDue} and
- * {@link RedisSnapshotStore#listNotificationsDue}, each one Lua script on the sorted sets of one agent
+ * {@link RedisSnapshotStore#listNotificationsDue} (with their one write,
+ * {@link RedisSnapshotStore#updateNotification}, {@code notify.lua}), each one Lua script on the sorted sets of one agent
  * ({@code list.lua}, {@code due.lua}, {@code notifydue.lua}), so one
  * round trip to the node that holds the agent's slot. The script picks the index from the query's
  * filters, counts the matches ({@code ZCOUNT}), takes the page as a rank range (after a cursor, from
@@ -21,13 +23,16 @@ final class RedisRunListing {
     private static final LuaScript LIST = LuaScript.load("list", true);
     private static final LuaScript DUE = LuaScript.load("due", true);
     private static final LuaScript NOTIFY_DUE = LuaScript.load("notifydue", true);
+    private static final LuaScript NOTIFY = LuaScript.load("notify", true);
 
     private final RedisAccess access;
     private final RunHashes hashes;
+    private final RunLookup lookup;
 
-    RedisRunListing(RedisAccess access, RunHashes hashes) {
+    RedisRunListing(RedisAccess access, RunHashes hashes, RunLookup lookup) {
         this.access = access;
         this.hashes = hashes;
+        this.lookup = lookup;
     }
 
     RunPage list(RunQuery q) {
@@ -84,6 +89,23 @@ final class RedisRunListing {
             List<RunSnapshot> items = new ArrayList<>(r.size());
             for (Object o : r) items.add(hashes.row(o));
             return items;
+        });
+    }
+
+    /** notify.lua on the run's hash and the agent's notification set; the version stays. */
+    boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
+            @Nullable String notifyState) {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
+        RedisKeys keys = access.keys;
+        return access.call("notification update", runId, () -> {
+            String agentId = lookup.agentOf(runId);
+            if (agentId == null) return false;
+            Long r = NOTIFY.run(access.redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
+                    keys.agentBase(agentId), runId, Long.toString(expectedVersion), Long.toString(expectedNotifyAt.toEpochMilli()),
+                    notifyAt == null ? "" : Long.toString(notifyAt.toEpochMilli()), notifyState == null ? "0" : "1",
+                    notifyState == null ? "" : notifyState);
+            return r != null && r == 1L;
         });
     }
 }

@@ -16,11 +16,9 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -84,11 +82,6 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private static final LuaScript CAS = LuaScript.load("cas", true);
     private static final LuaScript DELETE = LuaScript.load("delete", true);
     private static final LuaScript RENEW = LuaScript.load("renew", true);
-    private static final LuaScript NOTIFY = LuaScript.load("notify", true);
-    private static final LuaScript RESERVE = LuaScript.load("reserve", false);
-    private static final LuaScript SWAP = LuaScript.load("swap", false);
-    private static final SecureRandom RANDOM = new SecureRandom();
-    private static final int NONCE_LENGTH = 16;
 
     private final RedisConnection connection;
     private final RedisAccess access;
@@ -98,6 +91,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private final RedisRunListing listing;
     private final RedisMemoryStore memory;
     private final RedisDecisions decisions;
+    private final RunLookup lookup;
 
     private RedisSnapshotStore(RedisConnection connection, RedisKeys keys) {
         this.connection = connection;
@@ -105,7 +99,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
         this.keys = keys;
         this.access = new RedisAccess(redis, keys, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "')");
         this.hashes = new RunHashes(access.description);
-        this.listing = new RedisRunListing(access, hashes);
+        this.lookup = new RunLookup(access);
+        this.listing = new RedisRunListing(access, hashes, lookup);
         this.memory = new RedisMemoryStore(access);
         this.decisions = new RedisDecisions(access);
         connection.checkPersistence(access);
@@ -222,10 +217,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean insert(RunSnapshot s) {
         return access.call("insert", s.runId(), () -> {
-            String nonce = nonce();
-            String lookup = keys.lookup(s.runId());
-            Long reserved = RESERVE.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, s.agentId(), nonce);
-            if (reserved == null || reserved == 0) return false; // the run id belongs to another agent's run
+            String nonce = lookup.reserve(s.agentId(), s.runId());
+            if (nonce == null) return false; // the run id belongs to another agent's run
             List<String> args = new ArrayList<>(List.of(keys.agentBase(s.agentId()), s.runId()));
             RunHashes.fields(s, args);
             args.add("rsv");
@@ -233,14 +226,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
             List<Object> r = INSERT.run(redis, ScriptOutputType.MULTI, new String[] {keys.run(s.agentId(), s.runId())},
                     args.toArray(String[]::new));
             if (((Long) r.get(0)) == 1L) return true;
-            // the run exists: point the lookup key back at it (unless someone changed it meanwhile)
-            String existing = (String) r.get(1);
-            Long restored = SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, nonce + s.agentId(), existing + s.agentId());
-            // a delete between the script and the swap found our reservation in the lookup key and left it;
-            // the key now names a run that is gone: clear it (unless an insert re-pointed it since)
-            if (restored != null && restored == 1L && !existing.equals(redis.hget(keys.run(s.agentId(), s.runId()), "rsv"))) {
-                SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {lookup}, existing + s.agentId(), "");
-            }
+            // the run exists: point the lookup key back at it (and clear it if a delete took the run meanwhile)
+            lookup.restore(s.agentId(), s.runId(), nonce, (String) r.get(1));
             return false;
         });
     }
@@ -248,7 +235,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public Optional<RunSnapshot> find(String runId) {
         return access.call("find", runId, () -> {
-            String agentId = agentOf(runId);
+            String agentId = lookup.agentOf(runId);
             if (agentId == null) return Optional.empty();
             Map<String, String> h = redis.hgetall(keys.run(agentId, runId));
             return h.isEmpty() ? Optional.empty() : Optional.of(hashes.snapshot(h));
@@ -277,12 +264,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
         return access.call("delete", runId, () -> {
-            String agentId = agentOf(runId);
+            String agentId = lookup.agentOf(runId);
             if (agentId == null) return false;
             RedisDecisions.check(agentId, runId, decisions);
             String nonce = this.decisions.delete(agentId, runId, expectedVersion, decisions);
             if (nonce == null) return false;
-            SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {keys.lookup(runId)}, nonce + agentId, "");
+            lookup.release(agentId, runId, nonce);
             return true;
         });
     }
@@ -309,7 +296,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(owner, "owner");
         return access.call("lease renewal", runId, () -> {
-            String agentId = agentOf(runId);
+            String agentId = lookup.agentOf(runId);
             if (agentId == null) return false;
             Long r = RENEW.run(redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
                     keys.agentBase(agentId), runId, Long.toString(expectedVersion), owner,
@@ -321,13 +308,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     /** The server's {@code TIME}, in milliseconds. */
     @Override
     public Instant now() {
-        return access.call("reading the clock", null, () -> {
-            List<String> time = redis.time();
-            if (time == null || time.size() != 2) {
-                throw new StorageException(access.description + ": TIME answered " + time + " instead of seconds and microseconds");
-            }
-            return Instant.ofEpochMilli(Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000);
-        });
+        return access.now();
     }
 
     /** Shared, durable (as far as the server's persistence settings make it), with the server's clock, thread memory, decisions
@@ -341,13 +322,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion) {
         return access.call("delete", runId, () -> {
-            String agentId = agentOf(runId);
+            String agentId = lookup.agentOf(runId);
             if (agentId == null) return false;
             String nonce = DELETE.run(redis, ScriptOutputType.VALUE, new String[] {keys.run(agentId, runId)},
                     keys.agentBase(agentId), runId, Long.toString(expectedVersion));
             if (nonce == null) return false;
-            // only if no insert of the same run id re-pointed it since
-            SWAP.run(redis, ScriptOutputType.INTEGER, new String[] {keys.lookup(runId)}, nonce + agentId, "");
+            lookup.release(agentId, runId, nonce);   // only if no insert of the same run id re-pointed it since
             return true;
         });
     }
@@ -379,17 +359,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
             @Nullable String notifyState) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
-        return access.call("notification update", runId, () -> {
-            String agentId = agentOf(runId);
-            if (agentId == null) return false;
-            Long r = NOTIFY.run(redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
-                    keys.agentBase(agentId), runId, Long.toString(expectedVersion), Long.toString(expectedNotifyAt.toEpochMilli()),
-                    notifyAt == null ? "" : Long.toString(notifyAt.toEpochMilli()), notifyState == null ? "0" : "1",
-                    notifyState == null ? "" : notifyState);
-            return r != null && r == 1L;
-        });
+        return listing.updateNotification(runId, expectedVersion, expectedNotifyAt, notifyAt, notifyState);
     }
 
     /**
@@ -400,17 +370,6 @@ public final class RedisSnapshotStore implements SnapshotStore {
     public Optional<MemoryStore> memory() {
         access.checkOpen("memory");
         return Optional.of(memory);
-    }
-
-    private @Nullable String agentOf(String runId) {
-        String v = redis.get(keys.lookup(runId));
-        return v == null || v.length() <= NONCE_LENGTH ? null : v.substring(NONCE_LENGTH);
-    }
-
-    private static String nonce() {
-        byte[] b = new byte[NONCE_LENGTH / 2];
-        RANDOM.nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 
     @Override

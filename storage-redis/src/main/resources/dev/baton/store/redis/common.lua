@@ -112,3 +112,31 @@ local function row(id, withPayload)
   r[13] = ''
   return r
 end
+
+-- The page of a listing as a rank range of the sorted set key in listing order (ZREVRANGE: score descending,
+-- then member descending), for list.lua and dlist.lua. It starts after the members scored at or above `above`
+-- (a ZCOUNT bound: '(' .. max when max is inclusive, max when exclusive; nil for no upper bound) and after the
+-- cursor (cursorScore, cursorId; cursorId nil for none), and ends before the members scored below min.
+-- Returns first, last: 0-based ranks, first > last when the range is empty.
+local function pageRanks(key, above, min, cursorScore, cursorId)
+  local first = 0
+  if above then first = redis.call('ZCOUNT', key, above, '+inf') end
+  if cursorId then
+    local at = redis.call('ZSCORE', key, cursorId)
+    local after
+    if at and tonumber(at) == tonumber(cursorScore) then
+      after = redis.call('ZREVRANK', key, cursorId) + 1
+    else
+      -- The cursor's member has left this set (a run resumed or deleted, a record purged), or is filed at another
+      -- score (a cursor not made by Baton): its place is where it would be. Filed there and put back inside this
+      -- script, so no other client ever sees it.
+      redis.call('ZADD', key, cursorScore, cursorId)
+      after = redis.call('ZREVRANK', key, cursorId)
+      if at then redis.call('ZADD', key, at, cursorId) else redis.call('ZREM', key, cursorId) end
+    end
+    if after > first then first = after end
+  end
+  local last = redis.call('ZCARD', key) - 1
+  if min ~= '-inf' then last = redis.call('ZCOUNT', key, min, '+inf') - 1 end
+  return first, last
+end

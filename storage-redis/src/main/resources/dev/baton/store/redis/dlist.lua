@@ -20,26 +20,13 @@ cond(8, 9, 'actor', 'u:')
 if not key then key = DEC_ALL end
 
 local min, max = ARGV[10], ARGV[11]
--- ranks in listing order (ZREVRANGE): skip the records at or after "to", and those up to the cursor
-local first = 0
-if max ~= '+inf' then first = redis.call('ZCOUNT', key, max, '+inf') end
-if ARGV[12] == '1' then
-  local score, id = ARGV[13], ARGV[14]
-  local at = redis.call('ZSCORE', key, id)
-  local after
-  if at and tonumber(at) == tonumber(score) then
-    after = redis.call('ZREVRANK', key, id) + 1
-  else
-    -- the cursor's record is gone (purged) or not in this index: its place is where it would be; filed there and
-    -- put back inside this script, so no other client ever sees it
-    redis.call('ZADD', key, score, id)
-    after = redis.call('ZREVRANK', key, id)
-    if at then redis.call('ZADD', key, at, id) else redis.call('ZREM', key, id) end
-  end
-  if after > first then first = after end
-end
-local last = redis.call('ZCARD', key) - 1
-if min ~= '-inf' then last = redis.call('ZCOUNT', key, min, '+inf') - 1 end
+-- ranks in listing order (decidedAt descending, then decisionId descending), see pageRanks: skip the records at
+-- or after "to" (exclusive), and those up to the cursor
+local above = nil
+if max ~= '+inf' then above = max end
+local cursorId = nil
+if ARGV[12] == '1' then cursorId = ARGV[14] end
+local first, last = pageRanks(key, above, min, ARGV[13], cursorId)
 
 local out = {}
 local batch = want

@@ -38,29 +38,14 @@ local out = { redis.call('ZCOUNT', key, min, max) }
 local limit = tonumber(ARGV[11])
 if limit == 0 or out[1] == 0 then return out end
 
--- The page as a rank range in listing order (ZREVRANGE: createdAt descending, then runId descending):
--- it starts after the runs newer than max (and after the cursor), and ends before the runs older than min.
-local first = 0
-if max ~= '+inf' then first = redis.call('ZCOUNT', key, '(' .. max, '+inf') end
-if ARGV[13] == '1' then
-  local score, id = ARGV[14], ARGV[15]
-  local at = redis.call('ZSCORE', key, id)
-  local after
-  if at and tonumber(at) == tonumber(score) then
-    after = redis.call('ZREVRANK', key, id) + 1
-  else
-    -- The cursor's run has left this index (resumed, deleted), or is filed at another time (a cursor not
-    -- made by Baton): its place is where it would be. Filed there and put back inside this script, so no
-    -- other client ever sees it.
-    redis.call('ZADD', key, score, id)
-    after = redis.call('ZREVRANK', key, id)
-    if at then redis.call('ZADD', key, at, id) else redis.call('ZREM', key, id) end
-  end
-  if after > first then first = after end
-end
+-- The page as a rank range in listing order (createdAt descending, then runId descending), see pageRanks;
+-- the offset counts from the cursor.
+local above = nil
+if max ~= '+inf' then above = '(' .. max end
+local cursorId = nil
+if ARGV[13] == '1' then cursorId = ARGV[15] end
+local first, last = pageRanks(key, above, min, ARGV[14], cursorId)
 first = first + tonumber(ARGV[10])
-local last = redis.call('ZCARD', key) - 1
-if min ~= '-inf' then last = redis.call('ZCOUNT', key, min, '+inf') - 1 end
 if limit > 0 and first + limit - 1 < last then last = first + limit - 1 end
 if first > last then return out end
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
@@ -134,7 +135,7 @@ abstract class AgentRules {
         };
     }
 
-    Agent.Builder agentBuilder(String id) {
+    AgentBuilder agentBuilder(String id) {
         return Agent.builder(id).instructions("You help with travel.").model(recording(rules().build()))
                 .tools(bookFlight(), getWeather(), askCity(), pay(), audit(), flaky())
                 .store(store).clock(clock).instanceId("tck-" + id);

@@ -4,6 +4,7 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.model.DeterministicModel;
 import dev.baton.model.LanguageModel;
 import dev.baton.store.DecisionKind;
@@ -145,7 +146,7 @@ abstract class DecisionRules {
         return all(DecisionQuery.forAgent(agentId).runId(runId).build());
     }
 
-    Agent.Builder agentBuilder(SnapshotStore s) {
+    AgentBuilder agentBuilder(SnapshotStore s) {
         return Agent.builder(agentId).model(model()).tools(charge()).store(s).clock(clock)
                 .instanceId("tck-" + agentId).pickupTimeout(Duration.ofMinutes(30));
     }

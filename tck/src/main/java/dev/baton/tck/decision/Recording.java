@@ -183,4 +183,41 @@ public abstract class Recording extends DecisionRules {
                 .satisfies(e -> assertThat(((AlreadyDecidedException) e).actor()).isEqualTo("alice"));
         assertThat(recordsOf(r.runId())).hasSize(1);
     }
+
+    @Test
+    void aSecondApprovalOfACallThatRanBeforeTheModelFailedSaysByWhomAndNamesContinueRun() {
+        java.util.concurrent.atomic.AtomicBoolean modelDown = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.baton.model.LanguageModel rules = model();
+        Agent agent = agentBuilder(store).model(request -> {
+            if (modelDown.get()) throw new IllegalStateException("the model is down");
+            return rules.stream(request);
+        }).build();
+        AgentResult r = suspend(agent, "t-8", "u-8");
+        String callId = callId(r);
+        java.time.Instant decidedAt = clock.instant();
+        modelDown.set(true);
+        // the approval is recorded, the tool runs, then the model fails: the run is kept, interrupted
+        AgentResult first = agent.approveToolCall(r.runId(), callId, ApproveOptions.builder().actor("alice").build()).result();
+        assertThat(first.outcome()).isEqualTo(RunOutcome.INTERRUPTED);
+        assertThat(charges).hasValue(1);
+        clock.advance(Duration.ofMinutes(1));
+        RunSnapshot interrupted = store.find(r.runId()).orElseThrow();
+        for (ApproveOptions again : List.of(ApproveOptions.builder().actor("bob").build(), ApproveOptions.builder().build())) {
+            assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId, again))
+                    .isInstanceOf(AlreadyDecidedException.class).hasMessageContaining("'alice'")
+                    .hasMessageContaining(decidedAt.toString()).hasMessageContaining("continueRun(\"" + r.runId() + "\")")
+                    .satisfies(e -> {
+                        AlreadyDecidedException already = (AlreadyDecidedException) e;
+                        assertThat(already.actor()).isEqualTo("alice");
+                        assertThat(already.decidedAt()).isEqualTo(decidedAt);
+                        assertThat(already.decision()).isEqualTo("approve");
+                        assertThat(already.toolCallId()).isEqualTo(callId);
+                    });
+        }
+        assertThat(store.find(r.runId())).contains(interrupted);
+        assertThat(recordsOf(r.runId())).extracting(DecisionRecord::kind).containsExactly(DecisionKind.APPROVE);
+        modelDown.set(false);
+        assertThat(agent.continueRun(r.runId()).result().outcome()).isEqualTo(RunOutcome.COMPLETED);
+        assertThat(charges).hasValue(1);
+    }
 }

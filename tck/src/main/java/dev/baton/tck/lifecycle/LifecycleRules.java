@@ -4,6 +4,7 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
@@ -77,7 +78,7 @@ abstract class LifecycleRules {
         };
     }
 
-    Agent.Builder agentBuilder(String id) {
+    AgentBuilder agentBuilder(String id) {
         return Agent.builder(id).model(model()).tools(bookFlight(), askCity(Duration.ofMinutes(5))).store(store).clock(clock)
                 .instanceId("tck-" + id);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.RunOutcome;
@@ -84,7 +85,7 @@ public abstract class Crashes extends MemoryRules {
     }
 
     /** The booking tool of the history tests: its result names the attempt, so a redone call shows. */
-    private Agent.Builder attemptsAgent(dev.baton.store.SnapshotStore s, String instance) {
+    private AgentBuilder attemptsAgent(dev.baton.store.SnapshotStore s, String instance) {
         dev.baton.tool.Tool tool = dev.baton.tool.Tool.builder("bookFlight").requireApproval(true).execute((input, ctx) -> {
             bookings.incrementAndGet();
             return java.util.Map.of("booked", "SFO-attempt" + ctx.attempt());

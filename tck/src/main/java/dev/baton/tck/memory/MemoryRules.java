@@ -4,6 +4,7 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.RunOptions;
 import dev.baton.memory.Memory;
 import dev.baton.memory.ThreadMessage;
@@ -74,11 +75,11 @@ abstract class MemoryRules {
         };
     }
 
-    Agent.Builder agentBuilder(SnapshotStore s, int lastMessages) {
+    AgentBuilder agentBuilder(SnapshotStore s, int lastMessages) {
         return agentBuilder(s, lastMessages, bookFlight());
     }
 
-    Agent.Builder agentBuilder(SnapshotStore s, int lastMessages, Tool tool) {
+    AgentBuilder agentBuilder(SnapshotStore s, int lastMessages, Tool tool) {
         return Agent.builder(agentId).model(model()).tools(tool).store(s).clock(clock)
                 .memory(Memory.builder().lastMessages(lastMessages).build()).instanceId("tck-" + agentId)
                 .pickupTimeout(Duration.ofMinutes(30));

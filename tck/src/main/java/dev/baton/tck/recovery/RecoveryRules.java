@@ -4,6 +4,7 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentBuilder;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
@@ -69,7 +70,7 @@ abstract class RecoveryRules {
         return DeterministicModel.builder().whenUserSays("flight", "bookFlight", Map.of("to", "SFO")).build();
     }
 
-    Agent.Builder agentBuilder(SnapshotStore s, Tool... tools) {
+    AgentBuilder agentBuilder(SnapshotStore s, Tool... tools) {
         return Agent.builder(agentId).model(rules()).tools(tools.length == 0 ? new Tool[] {bookFlight()} : tools)
                 .store(s).clock(clock).instanceId("tck-" + agentId);
     }

@@ -1,4 +1,4 @@
-package dev.baton.examples.filestore;
+package dev.baton.tck.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,39 +8,34 @@ import dev.baton.store.DecisionQuery;
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
-import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * This store's decision records against the SPI's reference predicate and order ({@link DecisionQuery#matches},
- * {@link DecisionQuery#ORDER}): written with their run's change, refused with it, kept after the run, every filter
- * combination paged through with cursors, looked up by key, purged oldest first. The TCK's DecisionContract proves
- * the rules through the agent; this checks the store's own indexes and scripts directly, seeded.
+ * Rules of {@code DecisionContract}: see the contract's nested class of this name. Not API.
+ *
+ * <p>The store's decision records written straight through the SPI, without an agent, against its reference
+ * predicate and order ({@link DecisionQuery#matches}, {@link DecisionQuery#ORDER}): written with their run's
+ * change, refused with it, kept after the run, every filter combination paged through with cursors, looked up
+ * by key, purged oldest first; seeded.
  */
-abstract class DecisionStoreChecks {
+public abstract class AgainstTheReference extends DecisionRules {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-    private SnapshotStore store;
-    private String agent;
 
-    protected abstract SnapshotStore openStore();
-
-    @BeforeEach
-    void open() {
-        store = openStore();
-        agent = "agent-" + UUID.randomUUID();
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
+    /**
+     * For the contract's {@code @Nested} class of this name.
+     *
+     * @param storeUnderTest the store under test, as the contract's {@code openStore()} opens it
+     */
+    protected AgainstTheReference(StoreUnderTest storeUnderTest) {
+        super(storeUnderTest);
     }
 
     private static RunSnapshot run(String agentId, String runId, String thread, String resource) {
@@ -48,7 +43,7 @@ abstract class DecisionStoreChecks {
                 .resourceId(resource).createdAt(T0).suspendedAt(T0).payload("{\"p\":1}").summary("{}").build();
     }
 
-    private static DecisionRecord record(RunSnapshot run, String actor, Instant at, String key) {
+    private static DecisionRecord recordOf(RunSnapshot run, String actor, Instant at, String key) {
         return DecisionRecord.builder().decisionId(UUID.randomUUID().toString()).agentId(run.agentId()).runId(run.runId())
                 .threadId(run.threadId()).resourceId(run.resourceId()).toolCallId("call-1").toolName("charge")
                 .kind(DecisionKind.APPROVE).actor(actor).instanceId("i-1").decidedAt(at).reason("ok \u00e9")
@@ -58,49 +53,49 @@ abstract class DecisionStoreChecks {
     @Test
     void recordsGoWithTheirWriteAndStayAfterTheRun() {
         assertThat(store.capabilities()).contains(StoreCapability.DECISIONS);
-        RunSnapshot r = run(agent, "run-" + UUID.randomUUID(), "t\u00fc*", null);
+        RunSnapshot r = run(agentId, "run-" + UUID.randomUUID(), "t\u00fc*", null);
         assertThat(store.insert(r)).isTrue();
-        DecisionRecord first = record(r, "alice", T0.plusMillis(5), "key-1");
+        DecisionRecord first = recordOf(r, "alice", T0.plusMillis(5), "key-1");
         RunSnapshot v2 = r.suspended(T0.plusSeconds(1), "{\"p\":2}");
         assertThat(store.compareAndSet(1, v2, List.of(first))).isTrue();
         assertThat(store.find(r.runId())).contains(v2);
 
         // a taken key, or a taken id, refuses the whole write
         RunSnapshot v3 = v2.suspended(T0.plusSeconds(2), "{\"p\":3}");
-        assertThat(store.compareAndSet(2, v3, List.of(record(r, "bob", T0.plusMillis(6), "key-1")))).isFalse();
+        assertThat(store.compareAndSet(2, v3, List.of(recordOf(r, "bob", T0.plusMillis(6), "key-1")))).isFalse();
         assertThat(store.compareAndSet(2, v3, List.of(first.toBuilder().idempotencyKey(null).build()))).isFalse();
-        assertThat(store.delete(r.runId(), 2, List.of(record(r, "bob", T0.plusMillis(6), "key-1")))).isFalse();
+        assertThat(store.delete(r.runId(), 2, List.of(recordOf(r, "bob", T0.plusMillis(6), "key-1")))).isFalse();
         assertThat(store.find(r.runId())).contains(v2);
         // a lost race records nothing
-        assertThat(store.compareAndSet(1, v3, List.of(record(r, "bob", T0.plusMillis(6), null)))).isFalse();
+        assertThat(store.compareAndSet(1, v3, List.of(recordOf(r, "bob", T0.plusMillis(6), null)))).isFalse();
 
-        DecisionRecord last = record(r, "bob", T0.plusMillis(7), null).toBuilder().kind(DecisionKind.DISCARD)
+        DecisionRecord last = recordOf(r, "bob", T0.plusMillis(7), null).toBuilder().kind(DecisionKind.DISCARD)
                 .toolCallId(null).toolName(null).argsDigestBefore(null).argsDigestAfter(null).reason(null).build();
         assertThat(store.delete(r.runId(), 2, List.of(last))).isTrue();
         assertThat(store.find(r.runId())).isEmpty();
-        assertThat(store.listDecisions(DecisionQuery.forAgent(agent).runId(r.runId()).build()).items()).containsExactly(last, first);
-        assertThat(store.findDecision(agent, "key-1")).contains(first);
-        assertThat(store.findDecision(agent, "key-2")).isEmpty();
-        assertThat(store.findDecision("other-" + agent, "key-1")).isEmpty();
+        assertThat(store.listDecisions(DecisionQuery.forAgent(agentId).runId(r.runId()).build()).items()).containsExactly(last, first);
+        assertThat(store.findDecision(agentId, "key-1")).contains(first);
+        assertThat(store.findDecision(agentId, "key-2")).isEmpty();
+        assertThat(store.findDecision("other-" + agentId, "key-1")).isEmpty();
         // the run id may be used again, and its new records join the old ones
         assertThat(store.insert(r)).isTrue();
-        DecisionRecord again = record(r, "carol", T0.plusMillis(7), "key-2");
+        DecisionRecord again = recordOf(r, "carol", T0.plusMillis(7), "key-2");
         assertThat(store.compareAndSet(1, v2, List.of(again))).isTrue();
-        assertThat(store.listDecisions(DecisionQuery.forAgent(agent).runId(r.runId()).build()).items())
+        assertThat(store.listDecisions(DecisionQuery.forAgent(agentId).runId(r.runId()).build()).items())
                 .containsExactlyElementsOf(sorted(List.of(first, last, again)));
     }
 
     @Test
     void everyFilterCombinationPagesLikeTheReference() {
         Random random = new Random(24);
-        String other = agent + "-other";
+        String other = agentId + "-other";
         List<DecisionRecord> all = new ArrayList<>();
         String[] threads = {"t1", "t2", null};
         String[] resources = {"u1", "u\u00e92", null};
         String[] actors = {"alice", "bob", "system"};
         for (int i = 0; i < 30; i++) {
-            String agentId = i % 6 == 5 ? other : agent;
-            RunSnapshot r = run(agentId, "run-" + i + "-" + agent, threads[random.nextInt(3)], resources[random.nextInt(3)]);
+            String owner = i % 6 == 5 ? other : agentId;
+            RunSnapshot r = run(owner, "run-" + i + "-" + agentId, threads[random.nextInt(3)], resources[random.nextInt(3)]);
             assertThat(store.insert(r)).isTrue();
             RunSnapshot cur = r;
             int writes = 1 + random.nextInt(3);
@@ -109,7 +104,7 @@ abstract class DecisionStoreChecks {
                 int n = 1 + random.nextInt(3);
                 for (int k = 0; k < n; k++) {
                     // few distinct instants, so ties are frequent
-                    batch.add(record(r, actors[random.nextInt(3)], T0.plusMillis(random.nextInt(20)),
+                    batch.add(recordOf(r, actors[random.nextInt(3)], T0.plusMillis(random.nextInt(20)),
                             random.nextInt(4) == 0 ? "k-" + i + "-" + w + "-" + k : null));
                 }
                 RunSnapshot next = cur.suspended(T0.plusSeconds(w + 1), "{}");
@@ -121,7 +116,7 @@ abstract class DecisionStoreChecks {
             }
         }
         for (int q = 0; q < 60; q++) {
-            DecisionQuery.Builder b = DecisionQuery.forAgent(random.nextInt(8) == 0 ? other : agent)
+            DecisionQuery.Builder b = DecisionQuery.forAgent(random.nextInt(8) == 0 ? other : agentId)
                     .limit(1 + random.nextInt(7));
             DecisionRecord pick = all.get(random.nextInt(all.size()));
             if (random.nextInt(4) == 0) b.runId(pick.runId());
@@ -147,14 +142,14 @@ abstract class DecisionStoreChecks {
         Instant cut = T0.plusMillis(10);
         int purged = 0;
         for (int guard = 0; guard < 100; guard++) {
-            int n = store.purgeDecisions(agent, cut, 4);
+            int n = store.purgeDecisions(agentId, cut, 4);
             assertThat(n).isBetween(0, 4);
             purged += n;
             if (n < 4) break;
         }
-        List<DecisionRecord> kept = all.stream().filter(d -> !(d.agentId().equals(agent) && d.decidedAt().isBefore(cut))).toList();
+        List<DecisionRecord> kept = all.stream().filter(d -> !(d.agentId().equals(agentId) && d.decidedAt().isBefore(cut))).toList();
         assertThat(purged).isEqualTo(all.size() - kept.size());
-        for (String a : List.of(agent, other)) {
+        for (String a : List.of(agentId, other)) {
             List<DecisionRecord> left = new ArrayList<>();
             DecisionQuery query = DecisionQuery.forAgent(a).limit(1000).build();
             left.addAll(store.listDecisions(query).items());
@@ -163,7 +158,7 @@ abstract class DecisionStoreChecks {
         for (DecisionRecord d : all) {
             if (d.idempotencyKey() != null) {
                 assertThat(store.findDecision(d.agentId(), d.idempotencyKey())).isEqualTo(kept.contains(d)
-                        ? java.util.Optional.of(d) : java.util.Optional.empty());
+                        ? Optional.of(d) : Optional.empty());
             }
         }
     }

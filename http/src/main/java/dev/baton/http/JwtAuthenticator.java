@@ -1,0 +1,391 @@
+package dev.baton.http;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.baton.InvalidOptionException;
+import java.net.URI;
+import java.security.PublicKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Authenticates {@code Authorization: Bearer <JWT>} tokens that an identity provider signed: the
+ * signature (with the provider's public keys, from its JWKS URL or given), the algorithm, the time
+ * window, the issuer and the audience; then maps the token's claims to a {@link Principal}.
+ *
+ * <pre>{@code
+ * Authenticator auth = Authenticator.jwt()
+ *         .jwksUri(URI.create("https://idp.example.com/.well-known/jwks.json"))
+ *         .issuer("https://idp.example.com/")
+ *         .audience("baton-inbox")
+ *         .build();   // name from "sub", resources from the "resources" claim
+ * }</pre>
+ *
+ * <p>What a token must be, else it is refused (401, {@code WWW-Authenticate: Bearer error="invalid_token"}):
+ * <ul>
+ *   <li>a JWS (compact form, at most {@value #MAX_TOKEN_LENGTH} characters) signed with one of the
+ *       {@linkplain Builder#algorithms allowed algorithms} (RS256 and ES256 by default; only public-key
+ *       algorithms can be allowed, so {@code alg: none} and an HMAC "signed" with a public key are
+ *       always refused) by one of the configured keys. The token's own {@code jwk}, {@code jku} and
+ *       {@code x5u} headers are ignored: only keys you configured count;</li>
+ *   <li>{@code exp} present and not passed, {@code nbf} (if present) reached, both within
+ *       {@linkplain Builder#clockSkew the clock skew} (60 s by default);</li>
+ *   <li>{@code iss} exactly the configured issuer; {@code aud} containing the configured audience;</li>
+ *   <li>a non-blank name claim ({@code sub} by default).</li>
+ * </ul>
+ * Resources: the principal is limited to the ids of the {@linkplain Builder#resourcesClaim resources
+ * claim} (a string or an array of strings; {@code resources} by default) or of
+ * {@linkplain Builder#resources(Function) your function of the claims}. A token with none is refused,
+ * unless the builder says otherwise ({@link Builder#defaultResources}, or explicitly
+ * {@link Builder#unrestrictedWithoutResources}). Why a token was refused is logged at debug level,
+ * without the token or its claims.
+ *
+ * <p>Keys from a URL are fetched on first use, kept for {@link Builder#cacheLifetime} (5 minutes),
+ * and fetched again early when a token names a key id not held (key rotation), at most once per
+ * {@link Builder#minRefetchInterval} (30 s), so tokens with made-up key ids cannot make Baton hammer
+ * the provider. A failed fetch keeps the keys held. The URL must be {@code https}, or {@code http} on
+ * a loopback address.
+ *
+ * <p>Thread-safe once built; nothing to close. Its {@link Builder} is not thread-safe.
+ */
+public final class JwtAuthenticator implements Authenticator {
+    private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
+    /** The longest token read; a longer one is refused without being parsed. */
+    public static final int MAX_TOKEN_LENGTH = 16 * 1024;
+
+    private final JwtKeys keys;
+    private final Set<JWSAlgorithm> algorithms;
+    private final String issuer;
+    private final String audience;
+    private final Duration skew;
+    private final String nameClaim;
+    private final Function<Map<String, Object>, @Nullable Collection<String>> resources;
+    private final boolean unrestricted;
+    private final @Nullable List<String> defaultResources;
+    private final Clock clock;
+
+    private JwtAuthenticator(Builder b, JwtKeys keys) {
+        this.keys = keys;
+        this.algorithms = Set.copyOf(b.algorithms);
+        this.issuer = Objects.requireNonNull(b.issuer);
+        this.audience = Objects.requireNonNull(b.audience);
+        this.skew = b.clockSkew;
+        this.nameClaim = b.nameClaim;
+        String claim = b.resourcesClaim;
+        this.resources = b.resources != null ? b.resources : claims -> JwtChecks.resourceIds(claims.get(claim));
+        this.unrestricted = b.unrestricted;
+        this.defaultResources = b.defaultResources == null ? null : List.copyOf(b.defaultResources);
+        this.clock = b.clock;
+    }
+
+    /**
+     * Starts configuring: {@code jwksUri} (or {@code key}), {@code issuer} and {@code audience} are required.
+     *
+     * @return an empty builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public Optional<Principal> authenticate(ApiRequest request) {
+        String token = BearerTokenAuthenticator.bearerToken(request.header("Authorization"));
+        if (token == null) return Optional.empty();
+        try {
+            return Optional.of(check(token));
+        } catch (JwtChecks.Refused e) {
+            LOG.debug("bearer JWT refused: {}", e.getMessage());
+        } catch (ParseException | JOSEException | RuntimeException e) {
+            // the class only: a parser's message may quote the token
+            LOG.debug("bearer JWT refused: not a valid JWS ({})", e.getClass().getSimpleName());
+        }
+        return Optional.empty();
+    }
+
+    /** How many times the JWKS was fetched: for tests. */
+    int jwksFetches() {
+        return keys.fetches();
+    }
+
+    private Principal check(String token) throws ParseException, JOSEException, JwtChecks.Refused {
+        if (token.length() > MAX_TOKEN_LENGTH) throw new JwtChecks.Refused("longer than " + MAX_TOKEN_LENGTH + " characters");
+        SignedJWT jwt = SignedJWT.parse(token);   // alg none is not a JWS: ParseException
+        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
+        if (!algorithms.contains(alg)) throw new JwtChecks.Refused("algorithm not allowed");
+        JwtChecks.signature(jwt, keys.candidates(jwt.getHeader().getKeyID(), alg));
+        JWTClaimsSet claims = jwt.getJWTClaimsSet();
+        JwtChecks.timeIssuerAudience(claims, clock.instant(), skew, issuer, audience);
+        Object name = claims.getClaim(nameClaim);
+        if (!(name instanceof String n) || n.isBlank()) throw new JwtChecks.Refused("no " + nameClaim + " claim");
+        Collection<String> ids = resources.apply(claims.getClaims());
+        if (ids != null && !ids.isEmpty()) return Principal.limitedTo(n, ids);
+        if (unrestricted) return Principal.unrestricted(n);
+        if (defaultResources == null) throw new JwtChecks.Refused("no resources");
+        return Principal.limitedTo(n, defaultResources);
+    }
+
+    /** Builder of {@link JwtAuthenticator}. */
+    public static final class Builder {
+        private @Nullable URI jwksUri;
+        private final List<JWK> keys = new ArrayList<>();
+        private Set<JWSAlgorithm> algorithms = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
+        private @Nullable String issuer;
+        private @Nullable String audience;
+        private Duration clockSkew = Duration.ofSeconds(60);
+        private String nameClaim = "sub";
+        private String resourcesClaim = "resources";
+        private @Nullable Function<Map<String, Object>, @Nullable Collection<String>> resources;
+        private @Nullable Collection<String> defaultResources;
+        private boolean unrestricted;
+        private Duration timeout = Duration.ofSeconds(5);
+        private Duration cacheLifetime = Duration.ofMinutes(5);
+        private Duration minRefetchInterval = Duration.ofSeconds(30);
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /**
+         * Where the identity provider publishes its public keys (a JWKS document).
+         *
+         * @param jwksUri an {@code https} URL, or {@code http} on a loopback address
+         * @return this builder
+         * @throws InvalidOptionException ({@code jwksUri}) another scheme, or plain http beyond loopback
+         */
+        public Builder jwksUri(URI jwksUri) {
+            String scheme = Objects.requireNonNull(jwksUri, "jwksUri").getScheme();
+            String host = jwksUri.getHost();
+            boolean loopback = host != null && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+            if (!"https".equalsIgnoreCase(scheme) && !("http".equalsIgnoreCase(scheme) && loopback)) {
+                throw new InvalidOptionException("jwksUri", "must be https (or http on loopback), was " + jwksUri);
+            }
+            this.jwksUri = jwksUri;
+            return this;
+        }
+
+        /**
+         * A public key to check signatures with, instead of a JWKS URL (may be called for several keys).
+         *
+         * @param keyId the {@code kid} tokens signed with it name, or null to match tokens by key type alone
+         * @param key   an RSA or EC public key
+         * @return this builder
+         * @throws InvalidOptionException ({@code key}) another kind of key
+         */
+        public Builder key(@Nullable String keyId, PublicKey key) {
+            Objects.requireNonNull(key, "key");
+            if (key instanceof RSAPublicKey rsa) keys.add(new RSAKey.Builder(rsa).keyID(keyId).build());
+            else if (key instanceof ECPublicKey ec) keys.add(new ECKey.Builder(com.nimbusds.jose.jwk.Curve.forECParameterSpec(ec.getParams()), ec).keyID(keyId).build());
+            else throw new InvalidOptionException("key", "must be an RSA or EC public key, was " + key.getAlgorithm());
+            return this;
+        }
+
+        /**
+         * The signature algorithms accepted (default RS256 and ES256).
+         *
+         * @param names JWS names: RS256/384/512, PS256/384/512, ES256/384/512
+         * @return this builder
+         * @throws InvalidOptionException ({@code algorithms}) none, or one that is not a public-key signature
+         *                                ({@code none} and {@code HS*} never are)
+         */
+        public Builder algorithms(Collection<String> names) {
+            Set<JWSAlgorithm> algs = new LinkedHashSet<>();
+            for (String n : names) {
+                JWSAlgorithm a = JWSAlgorithm.parse(n.trim().toUpperCase(Locale.ROOT));
+                if (!JwtChecks.ASYMMETRIC.contains(a)) {
+                    throw new InvalidOptionException("algorithms", "only public-key signatures " + JwtChecks.ASYMMETRIC + ", was " + n);
+                }
+                algs.add(a);
+            }
+            if (algs.isEmpty()) throw new InvalidOptionException("algorithms", "at least one is needed");
+            this.algorithms = algs;
+            return this;
+        }
+
+        /**
+         * The {@code iss} tokens must have, compared exactly (required).
+         *
+         * @param issuer the identity provider's issuer identifier
+         * @return this builder
+         */
+        public Builder issuer(String issuer) {
+            this.issuer = Objects.requireNonNull(issuer, "issuer");
+            return this;
+        }
+
+        /**
+         * The audience tokens must name in {@code aud} (required): the identifier this API has at the provider.
+         *
+         * @param audience the audience
+         * @return this builder
+         */
+        public Builder audience(String audience) {
+            this.audience = Objects.requireNonNull(audience, "audience");
+            return this;
+        }
+
+        /**
+         * How far {@code exp} and {@code nbf} may be off (default 60 s).
+         *
+         * @param skew zero to 5 minutes
+         * @return this builder
+         * @throws InvalidOptionException ({@code clockSkew}) negative or over 5 minutes
+         */
+        public Builder clockSkew(Duration skew) {
+            if (skew.isNegative() || skew.compareTo(Duration.ofMinutes(5)) > 0) {
+                throw new InvalidOptionException("clockSkew", "must be 0 to 5 minutes, was " + skew);
+            }
+            this.clockSkew = skew;
+            return this;
+        }
+
+        /**
+         * The claim whose string is the principal's name (default {@code sub}).
+         *
+         * @param claim a claim name
+         * @return this builder
+         */
+        public Builder nameClaim(String claim) {
+            this.nameClaim = Objects.requireNonNull(claim, "claim");
+            return this;
+        }
+
+        /**
+         * The claim listing the principal's resource ids: a string or an array of strings (default {@code resources}).
+         *
+         * @param claim a claim name
+         * @return this builder
+         */
+        public Builder resourcesClaim(String claim) {
+            this.resourcesClaim = Objects.requireNonNull(claim, "claim");
+            return this;
+        }
+
+        /**
+         * Maps the token's claims to the principal's resource ids, instead of a claim: e.g. from a
+         * {@code tenant} claim or your directory. Called only for a token that passed every check.
+         *
+         * @param resources the verified claims (as nimbus parses them: strings, lists, maps, numbers,
+         *                  dates) to resource ids; null or empty for none
+         * @return this builder
+         */
+        public Builder resources(Function<Map<String, Object>, @Nullable Collection<String>> resources) {
+            this.resources = Objects.requireNonNull(resources, "resources");
+            return this;
+        }
+
+        /**
+         * The resource ids of a valid token with none of its own (default: such a token is refused).
+         *
+         * @param resourceIds at least one resource id
+         * @return this builder
+         * @throws InvalidOptionException ({@code defaultResources}) none given
+         */
+        public Builder defaultResources(Collection<String> resourceIds) {
+            if (resourceIds.isEmpty()) throw new InvalidOptionException("defaultResources", "at least one resource id is needed");
+            this.defaultResources = List.copyOf(resourceIds);
+            this.unrestricted = false;
+            return this;
+        }
+
+        /**
+         * Makes a valid token with no resources an unrestricted principal, who sees every run. Only
+         * when every token your provider issues for this audience belongs to an administrator.
+         *
+         * @return this builder
+         */
+        public Builder unrestrictedWithoutResources() {
+            this.unrestricted = true;
+            this.defaultResources = null;
+            return this;
+        }
+
+        /**
+         * How long a fetch of the JWKS may take to connect and to read (default 5 s).
+         *
+         * @param timeout positive
+         * @return this builder
+         * @throws InvalidOptionException ({@code jwksTimeout}) not positive
+         */
+        public Builder jwksTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) throw new InvalidOptionException("jwksTimeout", "must be positive");
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long a fetched JWKS is used before it is fetched again (default 5 minutes).
+         *
+         * @param lifetime positive
+         * @return this builder
+         * @throws InvalidOptionException ({@code cacheLifetime}) not positive
+         */
+        public Builder cacheLifetime(Duration lifetime) {
+            if (lifetime.isNegative() || lifetime.isZero()) throw new InvalidOptionException("cacheLifetime", "must be positive");
+            this.cacheLifetime = lifetime;
+            return this;
+        }
+
+        /**
+         * The least time between two fetches of the JWKS (default 30 s): a token naming an unknown
+         * key id fetches it again only after that long.
+         *
+         * @param interval zero or positive
+         * @return this builder
+         * @throws InvalidOptionException ({@code minRefetchInterval}) negative
+         */
+        public Builder minRefetchInterval(Duration interval) {
+            if (interval.isNegative()) throw new InvalidOptionException("minRefetchInterval", "must not be negative");
+            this.minRefetchInterval = interval;
+            return this;
+        }
+
+        /**
+         * The clock for {@code exp}, {@code nbf} and the JWKS cache (default the system's).
+         *
+         * @param clock a clock
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * The authenticator.
+         *
+         * @return a JWT authenticator
+         * @throws InvalidOptionException ({@code jwksUri}) neither a JWKS URL nor a key, or both;
+         *                                ({@code issuer}, {@code audience}) missing
+         */
+        public JwtAuthenticator build() {
+            if ((jwksUri == null) == keys.isEmpty()) {
+                throw new InvalidOptionException("jwksUri", "give either a JWKS URL or keys, not both nor neither");
+            }
+            if (issuer == null || issuer.isBlank()) throw new InvalidOptionException("issuer", "is required");
+            if (audience == null || audience.isBlank()) throw new InvalidOptionException("audience", "is required");
+            JwtKeys source = jwksUri != null ? new JwtKeys(jwksUri, timeout, cacheLifetime, minRefetchInterval, clock) : new JwtKeys(keys);
+            return new JwtAuthenticator(this, source);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.baton.http;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
+import com.nimbusds.jose.util.Resource;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The public keys a {@link JwtAuthenticator} checks signatures with: a fixed set, or a JWKS fetched
+ * from a URL. A fetched set is kept for {@code cacheLifetime}, and fetched again earlier when a token
+ * names a key id it does not hold (the identity provider rotated its keys), but never more often than
+ * once per {@code minRefetchInterval}: tokens with made-up key ids cannot make it hammer the provider.
+ * A failed fetch keeps the keys it had. Thread-safe: readers see a snapshot; one fetch at a time.
+ */
+final class JwtKeys {
+    private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
+    /** The largest JWKS document read. */
+    static final int MAX_JWKS_BYTES = 64 * 1024;
+
+    private final @Nullable URI jwksUri;
+    private final @Nullable DefaultResourceRetriever retriever;
+    private final Duration cacheLifetime;
+    private final Duration minRefetchInterval;
+    private final Clock clock;
+    private final ReentrantLock fetchLock = new ReentrantLock();
+    private volatile List<JWK> keys;
+    private volatile @Nullable Instant fetchedAt;
+    private volatile @Nullable Instant lastAttempt;
+    private volatile int fetches;
+
+    /** A fixed set of keys. */
+    JwtKeys(List<JWK> keys) {
+        this.jwksUri = null;
+        this.retriever = null;
+        this.cacheLifetime = Duration.ZERO;
+        this.minRefetchInterval = Duration.ZERO;
+        this.clock = Clock.systemUTC();
+        this.keys = List.copyOf(keys);
+    }
+
+    /** Keys fetched from {@code jwksUri}, on first use. */
+    JwtKeys(URI jwksUri, Duration timeout, Duration cacheLifetime, Duration minRefetchInterval, Clock clock) {
+        this.jwksUri = jwksUri;
+        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        this.retriever = new DefaultResourceRetriever(millis, millis, MAX_JWKS_BYTES);
+        this.cacheLifetime = cacheLifetime;
+        this.minRefetchInterval = minRefetchInterval;
+        this.clock = clock;
+        this.keys = List.of();
+    }
+
+    /** How many times the JWKS was fetched (tried): for tests. */
+    int fetches() {
+        return fetches;
+    }
+
+    /**
+     * The keys that may have signed a token with header {@code kid} and {@code alg}: of the
+     * algorithm's key type (and curve), meant for signatures, with that key id if the token names one.
+     */
+    List<JWK> candidates(@Nullable String kid, JWSAlgorithm alg) {
+        if (jwksUri == null) return select(keys, kid, alg);
+        Instant now = clock.instant();
+        Instant fetched = fetchedAt;
+        if (fetched == null || !now.isBefore(fetched.plus(cacheLifetime))) refresh(now, fetched);
+        List<JWK> found = select(keys, kid, alg);
+        if (found.isEmpty() && kid != null && keys.stream().noneMatch(k -> kid.equals(k.getKeyID()))) {
+            // a key id it does not know: perhaps the provider rotated its keys
+            refresh(now, fetchedAt);
+            found = select(keys, kid, alg);
+        }
+        return found;
+    }
+
+    /**
+     * Fetches the JWKS unless another thread just did, or the last attempt is too recent. Only the
+     * first fetch is waited for: while one is under way, the others go on with the keys held, so a
+     * slow provider never holds up tokens of the keys already known.
+     */
+    private void refresh(Instant now, @Nullable Instant seen) {
+        if (keys.isEmpty() && fetchedAt == null) fetchLock.lock();
+        else if (!fetchLock.tryLock()) return;
+        try {
+            if (fetchedAt != seen && fetchedAt != null) return;   // another thread fetched meanwhile
+            Instant last = lastAttempt;
+            if (last != null && now.isBefore(last.plus(minRefetchInterval))) return;
+            lastAttempt = now;
+            fetches++;
+            try {
+                Resource r = java.util.Objects.requireNonNull(retriever).retrieveResource(jwksUri.toURL());
+                List<JWK> fetched = JWKSet.parse(r.getContent()).getKeys();
+                keys = List.copyOf(fetched.stream().filter(k -> !k.isPrivate()).toList());
+                fetchedAt = now;
+                LOG.debug("JWKS fetched from {}: {} keys", jwksUri, keys.size());
+            } catch (Exception e) {   // keep the keys we had; the message names the URL, never a token
+                LOG.warn("JWKS from {} could not be fetched, keeping the {} keys held: {}", jwksUri, keys.size(), e.toString());
+            }
+        } finally {
+            fetchLock.unlock();
+        }
+    }
+
+    static List<JWK> select(List<JWK> keys, @Nullable String kid, JWSAlgorithm alg) {
+        List<JWK> out = new ArrayList<>();
+        for (JWK k : keys) {
+            if (kid != null && !kid.equals(k.getKeyID())) continue;
+            if (k.getKeyUse() != null && !KeyUse.SIGNATURE.equals(k.getKeyUse())) continue;
+            if (k.getAlgorithm() != null && !k.getAlgorithm().equals(alg)) continue;
+            boolean fits = JWSAlgorithm.Family.RSA.contains(alg) ? k instanceof RSAKey
+                    : JWSAlgorithm.Family.EC.contains(alg) && k instanceof ECKey ec
+                    && com.nimbusds.jose.jwk.Curve.forJWSAlgorithm(alg).contains(ec.getCurve());
+            if (fits) out.add(k);
+        }
+        return out;
+    }
+}
