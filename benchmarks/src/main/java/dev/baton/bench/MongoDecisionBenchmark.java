@@ -1,0 +1,230 @@
+package dev.baton.bench;
+
+import static com.mongodb.client.model.Filters.and;
+import static com.mongodb.client.model.Filters.eq;
+import static dev.baton.bench.DecisionBenchmark.AGENT;
+import static dev.baton.bench.DecisionBenchmark.DECISIONS_PER_RUN;
+import static dev.baton.bench.DecisionBenchmark.PAGE;
+import static dev.baton.bench.DecisionBenchmark.RUNS_PER_THREAD;
+import static dev.baton.bench.DecisionBenchmark.TARGETS;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Sorts;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListDecisionsOptions;
+import dev.baton.model.DeterministicModel;
+import dev.baton.store.DecisionPage;
+import dev.baton.store.DecisionRecord;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The audit trail on the in-JVM {@code mongo-java-server} (no real MongoDB server here): it has no
+ * query planner and scans, so these figures are NOT representative of MongoDB; they only show that
+ * Baton's listing costs what the same driver query costs on the same server. {@code n} records
+ * (default 100,000) of one agent and a tenth as many of another, the data of {@link DecisionBenchmark},
+ * inserted into the store's own {@code <runs>_decisions} collection in its document layout; Baton's pages
+ * are checked equal to the raw ones on every target first. The raw side is the store's query with the
+ * driver: {@code find({agentId, <field>}).sort({decidedAt: -1, _id: -1}).limit(51)}.
+ *
+ * <pre>
+ * java -cp benchmarks/target/baton-benchmarks.jar dev.baton.bench.MongoDecisionBenchmark [n] [iterations]
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class MongoDecisionBenchmark {
+    static final Bson ORDER = Sorts.descending("decidedAt", "_id");
+
+    @Param("100000")
+    public int n;
+
+    MongoServer server;
+    MongoClient client;
+    MongoCollection<Document> decisions;
+    SnapshotStore store;
+    Agent agent;
+    final String[] runs = new String[TARGETS];
+    final String[] threads = new String[TARGETS];
+    final String[] resources = new String[TARGETS];
+    final String[] actors = new String[TARGETS];
+    int i;
+
+    @Setup(Level.Trial)
+    public void setup() {
+        server = new MongoServer(new MemoryBackend());
+        InetSocketAddress a = server.bind();
+        String url = "mongodb://127.0.0.1:" + a.getPort() + "/" + Backend.NAMESPACE;
+        store = SnapshotStores.open(url, Map.of("collection", "dec_runs"));   // creates the collections and indexes
+        agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
+        client = MongoClients.create(url);
+        decisions = client.getDatabase(Backend.NAMESPACE).getCollection("dec_runs_decisions");
+        seed(decisions, n);
+        Random r = new Random(7);
+        int runCount = n / DECISIONS_PER_RUN;
+        for (int k = 0; k < TARGETS; k++) {
+            int run = r.nextInt(runCount);
+            runs[k] = "run-" + run;
+            threads[k] = "thread-" + run / RUNS_PER_THREAD;
+            resources[k] = "resource-" + run % 997;
+            actors[k] = "actor-" + r.nextInt(200);
+        }
+        check();
+    }
+
+    /** The records of {@link DecisionBenchmark#seed}, as the store's DecisionDocuments writes them. */
+    static void seed(MongoCollection<Document> c, int n) {
+        long t0 = 1_780_000_000_000L;
+        Random r = new Random(24);
+        int total = n + n / 10;
+        List<Document> batch = new ArrayList<>();
+        for (int k = 0; k < total; k++) {
+            boolean other = k >= n;
+            int run = (other ? k - n : k) / DECISIONS_PER_RUN;
+            String id = String.format("%012d-%s", k, other ? "o" : "a");
+            String actor = "actor-" + r.nextInt(200);
+            long decidedAt = t0 + k * 1000L + r.nextInt(1000);
+            batch.add(new Document("_id", id).append("agentId", other ? "other-agent" : AGENT).append("runId", "run-" + run)
+                    .append("threadId", "thread-" + run / RUNS_PER_THREAD).append("resourceId", "resource-" + run % 997)
+                    .append("toolCallId", "call-" + k % DECISIONS_PER_RUN).append("toolName", "charge").append("kind", "approve")
+                    .append("actor", actor).append("instanceId", "bench").append("decidedAt", new Date(decidedAt))
+                    .append("reason", "ok").append("argsDigestBefore", "a".repeat(64)).append("argsDigestAfter", "a".repeat(64))
+                    .append("idempotencyKey", null).append("uniqueKey", "d:" + id));
+            if (batch.size() == 5_000 || k + 1 == total) {
+                c.insertMany(batch);
+                batch.clear();
+            }
+        }
+    }
+
+    /** Baton's first page equals the raw one on every target and filter. */
+    void check() {
+        for (int k = 0; k < TARGETS; k++) {
+            i = k;
+            DecisionPage run = byRunBaton();
+            i = k;
+            same(run, byRunRaw(), "run " + runs[k]);
+            i = k;
+            DecisionPage thread = byThreadBaton();
+            i = k;
+            same(thread, byThreadRaw(), "thread " + threads[k]);
+            i = k;
+            DecisionPage resource = byResourceBaton();
+            i = k;
+            same(resource, byResourceRaw(), "resource " + resources[k]);
+            i = k;
+            DecisionPage actor = byActorBaton();
+            i = k;
+            same(actor, byActorRaw(), "actor " + actors[k]);
+        }
+        i = 0;
+    }
+
+    private static void same(DecisionPage baton, List<String> raw, String what) {
+        List<String> ids = baton.items().stream().map(DecisionRecord::decisionId).toList();
+        if (ids.isEmpty() || !ids.equals(raw)) {
+            throw new IllegalStateException("Baton and the raw query disagree on " + what + ": " + ids + " vs " + raw);
+        }
+    }
+
+    private int next() {
+        return (i++) & (TARGETS - 1);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        store.close();
+        client.close();
+        server.shutdownNow();
+    }
+
+    /** The store's query with the driver: page + 1 documents, all fields; the ids of the first 50. */
+    private List<String> rawQuery(String field, String value) {
+        List<String> out = new ArrayList<>(PAGE);
+        for (Document d : decisions.find(and(eq("agentId", AGENT), eq(field, value))).sort(ORDER).limit(PAGE + 1)) {
+            if (out.size() < PAGE) out.add(d.getString("_id"));
+        }
+        return out;
+    }
+
+    @Benchmark
+    public DecisionPage byRunBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().runId(runs[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byRunRaw() {
+        return rawQuery("runId", runs[next()]);
+    }
+
+    @Benchmark
+    public DecisionPage byThreadBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().threadId(threads[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byThreadRaw() {
+        return rawQuery("threadId", threads[next()]);
+    }
+
+    @Benchmark
+    public DecisionPage byResourceBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().resourceId(resources[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byResourceRaw() {
+        return rawQuery("resourceId", resources[next()]);
+    }
+
+    @Benchmark
+    public DecisionPage byActorBaton() {
+        return agent.listDecisions(AgentListDecisionsOptions.builder().actor(actors[next()]).limit(PAGE).build());
+    }
+
+    @Benchmark
+    public List<String> byActorRaw() {
+        return rawQuery("actor", actors[next()]);
+    }
+
+    /**
+     * Runs this benchmark alone.
+     *
+     * @param args {@code [n] [iterations]}
+     * @throws Exception if JMH fails
+     */
+    public static void main(String[] args) throws Exception {
+        String n = args.length > 0 ? args[0] : "100000";
+        int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        new Runner(new OptionsBuilder().include(MongoDecisionBenchmark.class.getName()).param("n", n).forks(1)
+                .warmupIterations(1).warmupTime(TimeValue.seconds(2)).measurementIterations(iterations)
+                .measurementTime(TimeValue.seconds(2)).jvmArgs("-Xmx1g").build()).run();
+    }
+}
