@@ -189,6 +189,31 @@ class LiveInboxBrowserTest {
     }
 
     @Test
+    void aCardRedrawnBecauseItsOwnExpiryTurnedKeepsWhatThePersonTyped() throws Exception {
+        // a run whose deadline is 70 s away: its card reads "expires in 1 min", then "less than a minute"
+        concierge.generate("Book a flight to Rio", RunOptions.builder().resourceId("erin").threadId("erin-rio")
+                .waitTimeout(Duration.ofSeconds(70)).build());
+        ChromeDriver b = page("own");
+        awaitThreads(b, Duration.ofSeconds(20), "erin-rio", "carol-tokyo", "bob-orders", "alice-lisbon");
+        By erin = By.cssSelector("#run-list > li.run[data-thread-id='erin-rio']");
+        assertThat(b.findElement(erin).getText()).contains("expires in 1 min");
+        WebElement reason = b.findElement(erin).findElement(By.cssSelector("input.cancel-reason"));
+        reason.click();
+        reason.sendKeys("booked by ph");
+        new WebDriverWait(b, Duration.ofSeconds(20), Duration.ofMillis(50))
+                .until(d -> d.findElement(erin).getText().contains("less than a minute"));
+
+        // a new card, with the half-typed reason and the focus (and the caret at its end) carried over
+        WebElement redrawn = b.findElement(erin).findElement(By.cssSelector("input.cancel-reason"));
+        assertThat(redrawn).as("the card was redrawn").isNotEqualTo(reason);
+        assertThat(redrawn.getAttribute("value")).isEqualTo("booked by ph");
+        assertThat(b.switchTo().activeElement()).as("the focus is in the redrawn reason").isEqualTo(redrawn);
+        b.switchTo().activeElement().sendKeys("one");
+        assertThat(redrawn.getAttribute("value")).isEqualTo("booked by phone");
+        assertThat(consoleErrors(b)).isEmpty();
+    }
+
+    @Test
     void aNotificationsLinkOpensTheInboxAtTheRun() throws Exception {
         String runId = concierge.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
                 .resourceId("bob").build()).runs().get(0).runId();

@@ -84,7 +84,7 @@ export async function pollRuns() {
   const got = await getJsonIfChanged(listingPath(false), list.etag);
   if (read !== list.reads || list.loading > 0) return;   // a newer read answers instead
   if (got === null) {
-    show(list.page, false);
+    show(list.page, false, false);   // the same page, redrawn for the time that passed
     return;
   }
   list.etag = got.etag;
@@ -104,23 +104,66 @@ function listingPath(more) {
   return agentPath(filters.agent) + '/suspended-runs?' + q.toString();
 }
 
-function show(page, more) {
-  setServerTime(page.asOf);
+/** Shows a page; fresh: just read from the server, so its asOf is the server's time now. */
+function show(page, more, fresh = true) {
+  if (fresh) setServerTime(page.asOf);
   list.total = page.total;
   list.nextCursor = page.nextCursor;
   list.runs = more ? list.runs.concat(page.runs) : page.runs;
   if (!more) list.page = page;
   const cards = new Map();
+  const refocus = [];
   const nodes = list.runs.map((run) => {
     const key = JSON.stringify(run) + expiryText(run);
     const had = list.cards.get(run.runId);
-    const node = had && had.key === key ? had.node : runCard(run);
+    if (had && had.key === key) {
+      cards.set(run.runId, had);
+      return had.node;
+    }
+    const node = runCard(run);
+    if (had) refocus.push(carryOver(had.node, node));
     cards.set(run.runId, { key, node });
     return node;
   });
   list.cards = cards;
   placeCards($('run-list'), nodes);
+  for (const f of refocus) if (f) f();
   renderSummary();
+}
+
+/**
+ * A card redrawn because its run changed (say its expiry text turned a minute) keeps what the person
+ * was doing in it, when the card still has the same shape: what they typed, an open confirmation or
+ * editor, and the focus with its selection. Returns the focus to restore once the card is in the
+ * page (or null). A card whose shape changed (a call was decided, a deadline appeared) starts afresh.
+ */
+function carryOver(old, fresh) {
+  const a = old.querySelectorAll('*');
+  const b = fresh.querySelectorAll('*');
+  if (a.length !== b.length) return null;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].tagName !== b[i].tagName || a[i].className !== b[i].className) return null;
+  }
+  let focus = null;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if ('value' in x && (x.tagName === 'INPUT' || x.tagName === 'TEXTAREA' || x.tagName === 'SELECT') && x.value !== y.value) {
+      y.value = x.value;
+      y.dispatchEvent(new Event('input'));   // a control that follows its field (the edit's check) sees it
+    }
+    if (x.hidden !== y.hidden) y.hidden = x.hidden;
+    if (x.tagName === 'DETAILS') y.open = x.open;
+    if (x.hasAttribute('aria-expanded')) y.setAttribute('aria-expanded', x.getAttribute('aria-expanded'));
+    if (x === document.activeElement) focus = { y, start: x.selectionStart, end: x.selectionEnd };
+  }
+  if (!focus) return null;
+  return () => {
+    focus.y.focus();
+    if (typeof focus.start === 'number' && typeof focus.y.setSelectionRange === 'function') {
+      focus.y.setSelectionRange(focus.start, focus.end);
+    }
+  };
 }
 
 /**
