@@ -110,6 +110,13 @@ class LiveInboxBrowserTest {
                         + " const k = String(e.responseStatus); out[k] = (out[k] || 0) + 1; } return out;");
     }
 
+    /** A card's text, read in one script (the card may be redrawn between two WebDriver calls). */
+    static String cardText(ChromeDriver b, String selector) {
+        Object text = ((JavascriptExecutor) b).executeScript(
+                "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", selector);
+        return String.valueOf(text);
+    }
+
     static List<String> consoleErrors(ChromeDriver b) {
         return b.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).map(e -> e.getMessage()).toList();
@@ -190,21 +197,25 @@ class LiveInboxBrowserTest {
 
     @Test
     void aCardRedrawnBecauseItsOwnExpiryTurnedKeepsWhatThePersonTyped() throws Exception {
-        // a run whose deadline is 70 s away: its card reads "expires in 1 min", then "less than a minute"
+        // a run whose deadline is 80 s away: its card reads "expires in 1 min" until 20 s from now,
+        // then "less than a minute" (the redraw this test is about)
         concierge.generate("Book a flight to Rio", RunOptions.builder().resourceId("erin").threadId("erin-rio")
-                .waitTimeout(Duration.ofSeconds(70)).build());
+                .waitTimeout(Duration.ofSeconds(80)).build());
+        long seeded = System.nanoTime();
         ChromeDriver b = page("own");
         awaitThreads(b, Duration.ofSeconds(20), "erin-rio", "carol-tokyo", "bob-orders", "alice-lisbon");
-        By erin = By.cssSelector("#run-list > li.run[data-thread-id='erin-rio']");
-        assertThat(b.findElement(erin).getText()).contains("expires in 1 min");
-        WebElement reason = b.findElement(erin).findElement(By.cssSelector("input.cancel-reason"));
+        String erin = "#run-list > li.run[data-thread-id='erin-rio']";
+        By erinCard = By.cssSelector(erin);
+        WebElement reason = b.findElement(erinCard).findElement(By.cssSelector("input.cancel-reason"));
         reason.click();
         reason.sendKeys("booked by ph");
-        new WebDriverWait(b, Duration.ofSeconds(20), Duration.ofMillis(50))
-                .until(d -> d.findElement(erin).getText().contains("less than a minute"));
+        assertThat(cardText(b, erin)).contains("expires in 1 min");
+        assertThat(Duration.ofNanos(System.nanoTime() - seeded)).as("typed before the minute turned").isLessThan(Duration.ofSeconds(19));
+        new WebDriverWait(b, Duration.ofSeconds(40), Duration.ofMillis(50))
+                .until(d -> cardText(b, erin).contains("less than a minute"));
 
         // a new card, with the half-typed reason and the focus (and the caret at its end) carried over
-        WebElement redrawn = b.findElement(erin).findElement(By.cssSelector("input.cancel-reason"));
+        WebElement redrawn = b.findElement(erinCard).findElement(By.cssSelector("input.cancel-reason"));
         assertThat(redrawn).as("the card was redrawn").isNotEqualTo(reason);
         assertThat(redrawn.getAttribute("value")).isEqualTo("booked by ph");
         assertThat(b.switchTo().activeElement()).as("the focus is in the redrawn reason").isEqualTo(redrawn);
