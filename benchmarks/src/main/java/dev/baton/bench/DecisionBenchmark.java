@@ -1,10 +1,8 @@
 package dev.baton.bench;
 
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.model.DeterministicModel;
 import dev.baton.store.DecisionPage;
-import dev.baton.store.DecisionRecord;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -45,11 +43,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class DecisionBenchmark {
-    static final String AGENT = "bench-agent";
-    static final int PAGE = 50;
-    static final int TARGETS = 64;
-    static final int RUNS_PER_THREAD = 5;
-    static final int DECISIONS_PER_RUN = 4;
+    static final String AGENT = DecisionTargets.AGENT;
+    static final int PAGE = DecisionTargets.PAGE;
+    static final int RUNS_PER_THREAD = DecisionTargets.RUNS_PER_THREAD;
+    static final int DECISIONS_PER_RUN = DecisionTargets.DECISIONS_PER_RUN;
     /** The columns of a record, in the store's order ({@code decided_at}, the 11th, is a number). */
     static final String COLUMNS = "decision_id, agent_id, run_id, thread_id, resource_id, tool_call_id, tool_name, kind,"
             + " actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key";
@@ -65,11 +62,7 @@ public class DecisionBenchmark {
     Agent agent;
     Connection raw;
     String table;
-    final String[] runs = new String[TARGETS];
-    final String[] threads = new String[TARGETS];
-    final String[] resources = new String[TARGETS];
-    final String[] actors = new String[TARGETS];
-    int i;
+    DecisionTargets targets;
 
     static String url(String db) {
         return switch (db) {
@@ -88,16 +81,8 @@ public class DecisionBenchmark {
         agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
         raw = DriverManager.getConnection(url(db));
         seed(raw, table, n);
-        Random r = new Random(7);
-        int runCount = n / DECISIONS_PER_RUN;
-        for (int k = 0; k < TARGETS; k++) {
-            int run = r.nextInt(runCount);
-            runs[k] = "run-" + run;
-            threads[k] = "thread-" + run / RUNS_PER_THREAD;
-            resources[k] = "resource-" + run % 997;
-            actors[k] = "actor-" + r.nextInt(200);
-        }
-        check();
+        targets = new DecisionTargets(n);
+        targets.check(agent, (f, v) -> rawQuery(switch (f) { case RUN -> "run_id"; case THREAD -> "thread_id"; case RESOURCE -> "resource_id"; case ACTOR -> "actor"; }, v));
     }
 
     /** n records of AGENT: 4 per run, 5 runs per thread, 997 resources, 200 actors; and n/10 of another agent. */
@@ -149,38 +134,6 @@ public class DecisionBenchmark {
         }
     }
 
-    /** Baton's first page equals the raw query's on every target and filter. */
-    void check() throws SQLException {
-        for (int k = 0; k < TARGETS; k++) {
-            i = k;
-            DecisionPage run = byRunBaton();
-            i = k;
-            same(run, byRunRaw(), "run " + runs[k]);
-            i = k;
-            DecisionPage thread = byThreadBaton();
-            i = k;
-            same(thread, byThreadRaw(), "thread " + threads[k]);
-            i = k;
-            DecisionPage resource = byResourceBaton();
-            i = k;
-            same(resource, byResourceRaw(), "resource " + resources[k]);
-            i = k;
-            DecisionPage actor = byActorBaton();
-            i = k;
-            same(actor, byActorRaw(), "actor " + actors[k]);
-        }
-        i = 0;
-    }
-
-    private static void same(DecisionPage baton, List<String> raw, String what) {
-        List<String> ids = baton.items().stream().map(DecisionRecord::decisionId).toList();
-        if (!ids.equals(raw)) throw new IllegalStateException("Baton and the raw query disagree on " + what + ": " + ids + " vs " + raw);
-    }
-
-    private int next() {
-        return (i++) & (TARGETS - 1);
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() throws SQLException {
         raw.close();
@@ -213,42 +166,42 @@ public class DecisionBenchmark {
 
     @Benchmark
     public DecisionPage byRunBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().runId(runs[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.RUN);
     }
 
     @Benchmark
     public List<String> byRunRaw() throws SQLException {
-        return rawQuery("run_id", runs[next()]);
+        return rawQuery("run_id", targets.next(DecisionTargets.Filter.RUN));
     }
 
     @Benchmark
     public DecisionPage byThreadBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().threadId(threads[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.THREAD);
     }
 
     @Benchmark
     public List<String> byThreadRaw() throws SQLException {
-        return rawQuery("thread_id", threads[next()]);
+        return rawQuery("thread_id", targets.next(DecisionTargets.Filter.THREAD));
     }
 
     @Benchmark
     public DecisionPage byResourceBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().resourceId(resources[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.RESOURCE);
     }
 
     @Benchmark
     public List<String> byResourceRaw() throws SQLException {
-        return rawQuery("resource_id", resources[next()]);
+        return rawQuery("resource_id", targets.next(DecisionTargets.Filter.RESOURCE));
     }
 
     @Benchmark
     public DecisionPage byActorBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().actor(actors[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.ACTOR);
     }
 
     @Benchmark
     public List<String> byActorRaw() throws SQLException {
-        return rawQuery("actor", actors[next()]);
+        return rawQuery("actor", targets.next(DecisionTargets.Filter.ACTOR));
     }
 
     /**

@@ -2,11 +2,10 @@ package dev.baton.bench;
 
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
-import static dev.baton.bench.DecisionBenchmark.AGENT;
-import static dev.baton.bench.DecisionBenchmark.DECISIONS_PER_RUN;
-import static dev.baton.bench.DecisionBenchmark.PAGE;
-import static dev.baton.bench.DecisionBenchmark.RUNS_PER_THREAD;
-import static dev.baton.bench.DecisionBenchmark.TARGETS;
+import static dev.baton.bench.DecisionTargets.AGENT;
+import static dev.baton.bench.DecisionTargets.DECISIONS_PER_RUN;
+import static dev.baton.bench.DecisionTargets.PAGE;
+import static dev.baton.bench.DecisionTargets.RUNS_PER_THREAD;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -15,10 +14,8 @@ import com.mongodb.client.model.Sorts;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.model.DeterministicModel;
 import dev.baton.store.DecisionPage;
-import dev.baton.store.DecisionRecord;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.net.InetSocketAddress;
@@ -71,14 +68,10 @@ public class MongoDecisionBenchmark {
     MongoCollection<Document> decisions;
     SnapshotStore store;
     Agent agent;
-    final String[] runs = new String[TARGETS];
-    final String[] threads = new String[TARGETS];
-    final String[] resources = new String[TARGETS];
-    final String[] actors = new String[TARGETS];
-    int i;
+    DecisionTargets targets;
 
     @Setup(Level.Trial)
-    public void setup() {
+    public void setup() throws Exception {
         server = new MongoServer(new MemoryBackend());
         InetSocketAddress a = server.bind();
         String url = "mongodb://127.0.0.1:" + a.getPort() + "/" + Backend.NAMESPACE;
@@ -87,16 +80,8 @@ public class MongoDecisionBenchmark {
         client = MongoClients.create(url);
         decisions = client.getDatabase(Backend.NAMESPACE).getCollection("dec_runs_decisions");
         seed(decisions, n);
-        Random r = new Random(7);
-        int runCount = n / DECISIONS_PER_RUN;
-        for (int k = 0; k < TARGETS; k++) {
-            int run = r.nextInt(runCount);
-            runs[k] = "run-" + run;
-            threads[k] = "thread-" + run / RUNS_PER_THREAD;
-            resources[k] = "resource-" + run % 997;
-            actors[k] = "actor-" + r.nextInt(200);
-        }
-        check();
+        targets = new DecisionTargets(n);
+        targets.check(agent, (f, v) -> rawQuery(switch (f) { case RUN -> "runId"; case THREAD -> "threadId"; case RESOURCE -> "resourceId"; case ACTOR -> "actor"; }, v));
     }
 
     /** The records of {@link DecisionBenchmark#seed}, as the store's DecisionDocuments writes them. */
@@ -124,40 +109,6 @@ public class MongoDecisionBenchmark {
         }
     }
 
-    /** Baton's first page equals the raw one on every target and filter. */
-    void check() {
-        for (int k = 0; k < TARGETS; k++) {
-            i = k;
-            DecisionPage run = byRunBaton();
-            i = k;
-            same(run, byRunRaw(), "run " + runs[k]);
-            i = k;
-            DecisionPage thread = byThreadBaton();
-            i = k;
-            same(thread, byThreadRaw(), "thread " + threads[k]);
-            i = k;
-            DecisionPage resource = byResourceBaton();
-            i = k;
-            same(resource, byResourceRaw(), "resource " + resources[k]);
-            i = k;
-            DecisionPage actor = byActorBaton();
-            i = k;
-            same(actor, byActorRaw(), "actor " + actors[k]);
-        }
-        i = 0;
-    }
-
-    private static void same(DecisionPage baton, List<String> raw, String what) {
-        List<String> ids = baton.items().stream().map(DecisionRecord::decisionId).toList();
-        if (ids.isEmpty() || !ids.equals(raw)) {
-            throw new IllegalStateException("Baton and the raw query disagree on " + what + ": " + ids + " vs " + raw);
-        }
-    }
-
-    private int next() {
-        return (i++) & (TARGETS - 1);
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() {
         store.close();
@@ -176,42 +127,42 @@ public class MongoDecisionBenchmark {
 
     @Benchmark
     public DecisionPage byRunBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().runId(runs[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.RUN);
     }
 
     @Benchmark
     public List<String> byRunRaw() {
-        return rawQuery("runId", runs[next()]);
+        return rawQuery("runId", targets.next(DecisionTargets.Filter.RUN));
     }
 
     @Benchmark
     public DecisionPage byThreadBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().threadId(threads[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.THREAD);
     }
 
     @Benchmark
     public List<String> byThreadRaw() {
-        return rawQuery("threadId", threads[next()]);
+        return rawQuery("threadId", targets.next(DecisionTargets.Filter.THREAD));
     }
 
     @Benchmark
     public DecisionPage byResourceBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().resourceId(resources[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.RESOURCE);
     }
 
     @Benchmark
     public List<String> byResourceRaw() {
-        return rawQuery("resourceId", resources[next()]);
+        return rawQuery("resourceId", targets.next(DecisionTargets.Filter.RESOURCE));
     }
 
     @Benchmark
     public DecisionPage byActorBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().actor(actors[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.ACTOR);
     }
 
     @Benchmark
     public List<String> byActorRaw() {
-        return rawQuery("actor", actors[next()]);
+        return rawQuery("actor", targets.next(DecisionTargets.Filter.ACTOR));
     }
 
     /**

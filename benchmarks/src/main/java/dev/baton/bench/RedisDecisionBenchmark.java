@@ -1,16 +1,13 @@
 package dev.baton.bench;
 
-import static dev.baton.bench.DecisionBenchmark.AGENT;
-import static dev.baton.bench.DecisionBenchmark.DECISIONS_PER_RUN;
-import static dev.baton.bench.DecisionBenchmark.PAGE;
-import static dev.baton.bench.DecisionBenchmark.RUNS_PER_THREAD;
-import static dev.baton.bench.DecisionBenchmark.TARGETS;
+import static dev.baton.bench.DecisionTargets.AGENT;
+import static dev.baton.bench.DecisionTargets.DECISIONS_PER_RUN;
+import static dev.baton.bench.DecisionTargets.PAGE;
+import static dev.baton.bench.DecisionTargets.RUNS_PER_THREAD;
 
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.model.DeterministicModel;
 import dev.baton.store.DecisionPage;
-import dev.baton.store.DecisionRecord;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import io.lettuce.core.RedisClient;
@@ -88,11 +85,7 @@ public class RedisDecisionBenchmark {
     String base;
     SnapshotStore store;
     Agent agent;
-    final String[] runs = new String[TARGETS];
-    final String[] threads = new String[TARGETS];
-    final String[] resources = new String[TARGETS];
-    final String[] actors = new String[TARGETS];
-    int i;
+    DecisionTargets targets;
 
     static String url() {
         return Backend.env("BATON_TEST_REDIS_URL", "redis://127.0.0.1:6379");
@@ -103,7 +96,7 @@ public class RedisDecisionBenchmark {
     }
 
     @Setup(Level.Trial)
-    public void setup() {
+    public void setup() throws Exception {
         RedisURI uri = RedisURI.create(url());
         uri.setTimeout(Duration.ofSeconds(60));
         client = RedisClient.create(uri);
@@ -114,16 +107,8 @@ public class RedisDecisionBenchmark {
         sha = raw.scriptLoad(RAW);
         store = SnapshotStores.open(url(), Map.of("keyPrefix", prefix(n)));
         agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
-        Random r = new Random(7);
-        int runCount = n / DECISIONS_PER_RUN;
-        for (int k = 0; k < TARGETS; k++) {
-            int run = r.nextInt(runCount);
-            runs[k] = "run-" + run;
-            threads[k] = "thread-" + run / RUNS_PER_THREAD;
-            resources[k] = "resource-" + run % 997;
-            actors[k] = "actor-" + r.nextInt(200);
-        }
-        check();
+        targets = new DecisionTargets(n);
+        targets.check(agent, (f, v) -> rawQuery(switch (f) { case RUN -> "run:"; case THREAD -> "t:"; case RESOURCE -> "r:"; case ACTOR -> "u:"; }, v));
     }
 
     /**
@@ -193,40 +178,6 @@ public class RedisDecisionBenchmark {
         sync.set(marker, n + ":" + LAYOUT);
     }
 
-    /** Baton's first page equals the raw one on every target and filter. */
-    void check() {
-        for (int k = 0; k < TARGETS; k++) {
-            i = k;
-            DecisionPage run = byRunBaton();
-            i = k;
-            same(run, byRunRaw(), "run " + runs[k]);
-            i = k;
-            DecisionPage thread = byThreadBaton();
-            i = k;
-            same(thread, byThreadRaw(), "thread " + threads[k]);
-            i = k;
-            DecisionPage resource = byResourceBaton();
-            i = k;
-            same(resource, byResourceRaw(), "resource " + resources[k]);
-            i = k;
-            DecisionPage actor = byActorBaton();
-            i = k;
-            same(actor, byActorRaw(), "actor " + actors[k]);
-        }
-        i = 0;
-    }
-
-    private static void same(DecisionPage baton, List<String> raw, String what) {
-        List<String> ids = baton.items().stream().map(DecisionRecord::decisionId).toList();
-        if (ids.isEmpty() || !ids.equals(raw)) {
-            throw new IllegalStateException("Baton and the raw script disagree on " + what + ": " + ids + " vs " + raw);
-        }
-    }
-
-    private int next() {
-        return (i++) & (TARGETS - 1);
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() {
         store.close();
@@ -254,42 +205,42 @@ public class RedisDecisionBenchmark {
 
     @Benchmark
     public DecisionPage byRunBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().runId(runs[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.RUN);
     }
 
     @Benchmark
     public List<String> byRunRaw() {
-        return rawQuery("run:", runs[next()]);
+        return rawQuery("run:", targets.next(DecisionTargets.Filter.RUN));
     }
 
     @Benchmark
     public DecisionPage byThreadBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().threadId(threads[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.THREAD);
     }
 
     @Benchmark
     public List<String> byThreadRaw() {
-        return rawQuery("t:", threads[next()]);
+        return rawQuery("t:", targets.next(DecisionTargets.Filter.THREAD));
     }
 
     @Benchmark
     public DecisionPage byResourceBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().resourceId(resources[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.RESOURCE);
     }
 
     @Benchmark
     public List<String> byResourceRaw() {
-        return rawQuery("r:", resources[next()]);
+        return rawQuery("r:", targets.next(DecisionTargets.Filter.RESOURCE));
     }
 
     @Benchmark
     public DecisionPage byActorBaton() {
-        return agent.listDecisions(AgentListDecisionsOptions.builder().actor(actors[next()]).limit(PAGE).build());
+        return targets.baton(agent, DecisionTargets.Filter.ACTOR);
     }
 
     @Benchmark
     public List<String> byActorRaw() {
-        return rawQuery("u:", actors[next()]);
+        return rawQuery("u:", targets.next(DecisionTargets.Filter.ACTOR));
     }
 
     /**
