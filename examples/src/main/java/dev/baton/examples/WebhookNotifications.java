@@ -98,6 +98,8 @@ public final class WebhookNotifications {
             AgentRun run = agent.listSuspendedRuns().runs().get(0);
             String text = agent.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result().text();
             out.println("approver: approved; the run says: " + text);
+            // the receiver counts a webhook when it answers; the notifier counts it once it has read that answer
+            for (int i = 0; i < 100 && notifier.stats().sent() == 0; i++) Thread.sleep(50);
             out.println("notifier: " + notifier.stats());
             return 0;
         } finally {
