@@ -18,12 +18,14 @@ import org.jspecify.annotations.Nullable;
 final class RedisAccess {
     final RedisClusterCommands<String, String> redis;
     final RedisKeys keys;
+    final RedisBuckets buckets;
     final String description;
     private volatile boolean closed;
 
-    RedisAccess(RedisClusterCommands<String, String> redis, RedisKeys keys, String description) {
+    RedisAccess(RedisClusterCommands<String, String> redis, RedisBuckets buckets, String description) {
         this.redis = redis;
-        this.keys = keys;
+        this.keys = buckets.keys();
+        this.buckets = buckets;
         this.description = description;
     }
 

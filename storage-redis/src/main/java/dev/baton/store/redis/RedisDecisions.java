@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * agent's key space (see decisions.lua), so that the script that changes a run ({@code dcas.lua},
  * {@code ddelete.lua}) writes its records too, atomically, on one node also in a Cluster. Listing
  * ({@code dlist.lua}), lookup by idempotency key ({@code dfind.lua}) and purge ({@code dpurge.lua})
- * are one script each on the same keys.
+ * are one script each on the same keys. In a bucketed layout ({@link RedisBuckets}) a record lives in its run's
+ * bucket (written by the run's script), listing and purge run on every bucket and merge, and an idempotency key is
+ * reserved in a key of its own first ({@link IdempotencyReservations}), where {@link #find} reads it.
  */
 final class RedisDecisions {
     private static final LuaScript CAS = LuaScript.loadWithDecisions("dcas");
@@ -32,63 +34,110 @@ final class RedisDecisions {
     private static final LuaScript PURGE = LuaScript.loadWithDecisions("dpurge");
 
     private final RedisAccess access;
+    private final IdempotencyReservations reservations;
 
     RedisDecisions(RedisAccess access) {
         this.access = access;
+        this.reservations = new IdempotencyReservations(access);
     }
 
     /** dcas.lua: 1 when the run was replaced and the records stored, else nothing changed. */
     boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> decisions) {
         check(replacement.agentId(), replacement.runId(), decisions);
-        RedisKeys keys = access.keys;
+        RedisBuckets buckets = access.buckets;
         return access.call("compare-and-set", replacement.runId(), () -> {
-            List<String> args = new ArrayList<>(List.of(keys.agentBase(replacement.agentId()), replacement.runId(),
-                    Long.toString(expectedVersion)));
+            int k = buckets.of(replacement.threadId(), replacement.runId());
+            String base = buckets.base(replacement.agentId(), k);
+            List<IdempotencyReservations.Held> held = reserve(replacement.agentId(), k, decisions);
+            if (held == null) return false;
+            List<String> args = new ArrayList<>(List.of(base, replacement.runId(), Long.toString(expectedVersion)));
             appendDecisions(decisions, args);
             RunHashes.fields(replacement, args);
             Long r = CAS.run(access.redis, ScriptOutputType.INTEGER,
-                    new String[] {keys.run(replacement.agentId(), replacement.runId())}, args.toArray(String[]::new));
-            return r != null && r == 1L;
+                    new String[] {RedisKeys.runIn(base, replacement.runId())}, args.toArray(String[]::new));
+            boolean done = r != null && r == 1L;
+            if (!done) reservations.release(held);
+            return done;
         });
     }
 
     /**
-     * ddelete.lua on the run of {@code agentId}: the deleted run's reservation nonce, or null when nothing
+     * ddelete.lua on the run at {@code at}: the deleted run's reservation nonce, or null when nothing
      * changed (the store then frees the run id's lookup key).
      */
-    @Nullable String delete(String agentId, String runId, long expectedVersion, List<DecisionRecord> decisions) {
-        RedisKeys keys = access.keys;
-        List<String> args = new ArrayList<>(List.of(keys.agentBase(agentId), runId, Long.toString(expectedVersion)));
+    @Nullable String delete(RunLookup.Located at, String runId, long expectedVersion, List<DecisionRecord> decisions) {
+        int k = bucketOf(at);
+        List<IdempotencyReservations.Held> held = reserve(at.agentId(), k, decisions);
+        if (held == null) return null;
+        List<String> args = new ArrayList<>(List.of(at.base(), runId, Long.toString(expectedVersion)));
         appendDecisions(decisions, args);
-        return DELETE.run(access.redis, ScriptOutputType.VALUE, new String[] {keys.run(agentId, runId)},
+        String nonce = DELETE.run(access.redis, ScriptOutputType.VALUE, new String[] {at.runKey(runId)},
                 args.toArray(String[]::new));
+        if (nonce == null) reservations.release(held);
+        return nonce;
+    }
+
+    /** The reservations of the records' idempotency keys in a bucketed layout (none with one bucket: the script checks). */
+    private @Nullable List<IdempotencyReservations.Held> reserve(String agentId, int k, List<DecisionRecord> decisions) {
+        if (access.buckets.count() == 1) return List.of();
+        return reservations.reserve(agentId, k, decisions);
+    }
+
+    /** The bucket of this store's layout whose base {@code at} names (its runs are only ever in this store's buckets). */
+    private int bucketOf(RunLookup.Located at) {
+        String[] bases = access.buckets.bases(at.agentId());
+        for (int k = 0; k < bases.length; k++) if (bases[k].equals(at.base())) return k;
+        throw new StorageException(access.description + ": run " + at.agentId() + " is filed under " + at.base()
+                + ", not one of this store's " + bases.length + " bucket(s): was the layout changed without RedisLayoutMigration?");
     }
 
     DecisionPage list(DecisionQuery q) {
-        RedisKeys keys = access.keys;
         return access.call("listing decisions", q.runId(), () -> {
-            DecisionQuery.After after = q.after();
-            List<Object> r = LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {decisionIndex(q.agentId())},
-                    keys.agentBase(q.agentId()),
-                    flag(q.runId()), value(q.runId()), flag(q.threadId()), value(q.threadId()),
-                    flag(q.resourceId()), value(q.resourceId()), flag(q.actor()), value(q.actor()),
-                    q.from() == null ? "-inf" : Long.toString(q.from().toEpochMilli()),
-                    q.to() == null ? "+inf" : Long.toString(q.to().toEpochMilli()),
-                    after == null ? "0" : "1",
-                    after == null ? "" : Long.toString(after.decidedAt().toEpochMilli()),
-                    after == null ? "" : after.decisionId(),
-                    Integer.toString(q.limit() + 1));
-            List<DecisionRecord> items = new ArrayList<>(r.size());
-            for (Object o : r) items.add(record(o));
+            String[] bases = access.buckets.bases(q.agentId());
+            List<List<DecisionRecord>> pages = new ArrayList<>(bases.length);
+            for (String base : bases) {
+                List<Object> r = listIn(base, q);
+                List<DecisionRecord> items = new ArrayList<>(r.size());
+                for (Object o : r) items.add(record(o));
+                pages.add(items);
+            }
+            List<DecisionRecord> items = bases.length == 1 ? pages.get(0) : BucketMerge.merge(pages, ORDER, 0, q.limit() + 1L);
             boolean more = items.size() > q.limit();
             return new DecisionPage(more ? items.subList(0, q.limit()) : items, more);
         });
+    }
+
+    /** Listing order: decidedAt descending, then decisionId descending (bytes, as Redis orders equal scores). */
+    static final java.util.Comparator<DecisionRecord> ORDER = (a, b) -> {
+        int c = b.decidedAt().compareTo(a.decidedAt());
+        return c != 0 ? c : BucketMerge.compareIds(b.decisionId(), a.decisionId());
+    };
+
+    /** dlist.lua on one bucket: at most the page size plus one records. */
+    private List<Object> listIn(String base, DecisionQuery q) {
+        DecisionQuery.After after = q.after();
+        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "dec:a"},
+                base,
+                flag(q.runId()), value(q.runId()), flag(q.threadId()), value(q.threadId()),
+                flag(q.resourceId()), value(q.resourceId()), flag(q.actor()), value(q.actor()),
+                q.from() == null ? "-inf" : Long.toString(q.from().toEpochMilli()),
+                q.to() == null ? "+inf" : Long.toString(q.to().toEpochMilli()),
+                after == null ? "0" : "1",
+                after == null ? "" : Long.toString(after.decidedAt().toEpochMilli()),
+                after == null ? "" : after.decisionId(),
+                Integer.toString(q.limit() + 1));
     }
 
     Optional<DecisionRecord> find(String agentId, String idempotencyKey) {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
         return access.call("finding a decision", null, () -> {
+            if (access.buckets.count() > 1) {
+                IdempotencyReservations.Located at = reservations.find(agentId, idempotencyKey);
+                if (at == null) return Optional.empty();
+                Map<String, String> h = access.redis.hgetall(at.hashKey());
+                return h.isEmpty() ? Optional.empty() : Optional.of(record(h));
+            }
             List<Object> r = FIND.run(access.redis, ScriptOutputType.MULTI, new String[] {decisionIndex(agentId)},
                     access.keys.agentBase(agentId), idempotencyKey);
             return r.isEmpty() ? Optional.empty() : Optional.of(record(r));
@@ -100,10 +149,43 @@ final class RedisDecisions {
         Objects.requireNonNull(olderThan, "olderThan");
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         return access.call("purging decisions", null, () -> {
-            Long n = PURGE.run(access.redis, ScriptOutputType.INTEGER, new String[] {decisionIndex(agentId)},
-                    access.keys.agentBase(agentId), Long.toString(olderThan.toEpochMilli()), Integer.toString(limit));
-            return n == null ? 0 : n.intValue();
+            String[] bases = access.buckets.bases(agentId);
+            int[] counts = bases.length == 1 ? new int[] {limit} : oldest(bases, olderThan, limit);
+            int purged = 0;
+            for (int k = 0; k < bases.length; k++) {
+                if (counts[k] == 0) continue;
+                List<Object> r = PURGE.run(access.redis, ScriptOutputType.MULTI, new String[] {bases[k] + "dec:a"},
+                        bases[k], Long.toString(olderThan.toEpochMilli()), Integer.toString(counts[k]));
+                purged += ((Long) r.get(0)).intValue();
+                if (bases.length > 1) {
+                    for (int i = 1; i + 1 < r.size(); i += 2) reservations.drop(agentId, (String) r.get(i + 1), (String) r.get(i));
+                }
+            }
+            return purged;
         });
+    }
+
+    /** How many of the {@code limit} oldest records before {@code olderThan} each bucket holds (merged by decidedAt, decisionId). */
+    private int[] oldest(String[] bases, Instant olderThan, int limit) {
+        record Entry(int bucket, double score, String id) {
+        }
+        List<List<Entry>> lists = new ArrayList<>();
+        for (int k = 0; k < bases.length; k++) {
+            List<Entry> l = new ArrayList<>();
+            for (var sv : access.redis.zrangebyscoreWithScores(bases[k] + "dec:a",
+                    io.lettuce.core.Range.create(Double.NEGATIVE_INFINITY, (double) olderThan.toEpochMilli() - 0.5),
+                    io.lettuce.core.Limit.create(0, limit))) {
+                l.add(new Entry(k, sv.getScore(), sv.getValue()));
+            }
+            lists.add(l);
+        }
+        int[] counts = new int[bases.length];
+        java.util.Comparator<Entry> order = (a, b) -> {
+            int c = Double.compare(a.score(), b.score());
+            return c != 0 ? c : BucketMerge.compareIds(a.id(), b.id());
+        };
+        for (Entry e : BucketMerge.merge(lists, order, 0, limit)) counts[e.bucket()]++;
+        return counts;
     }
 
     /** Refuses records that are not of this run (a programming error in the caller): nothing is written. */
@@ -169,6 +251,11 @@ final class RedisDecisions {
         List<Object> flat = (List<Object>) reply;
         Map<String, String> h = new HashMap<>();
         for (int i = 0; i + 1 < flat.size(); i += 2) h.put((String) flat.get(i), (String) flat.get(i + 1));
+        return record(h);
+    }
+
+    /** A record from its hash's fields. */
+    private DecisionRecord record(Map<String, String> h) {
         try {
             return DecisionRecord.builder()
                     .decisionId(h.get("decisionId")).agentId(h.get("agentId")).runId(h.get("runId"))

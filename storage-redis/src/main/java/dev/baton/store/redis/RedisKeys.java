@@ -25,6 +25,10 @@ import org.jspecify.annotations.Nullable;
  *   dec:run:HEX(runId), dec:t:HEX(threadId), dec:r:HEX(resourceId), dec:u:HEX(actor)
  * PREFIX:{HEX(agentId)}:dec:k:HEX(key)    string: the decisionId that carries an idempotency key
  *
+ * With N > 1 buckets ({@link RedisBuckets}) every {HEX(agentId)} above is one bucket's tag
+ * {HEX(agentId)/k/salt}, and the lookup value is nonce + U+0001 + k + "/" + N + ":" + agentId; an idempotency key
+ * is reserved in PREFIX:dk:{HEX(agentId):HEX(key)} (see {@link IdempotencyReservations}), unique per agent.
+ *
  * PREFIX:m:id:{HEX(threadId)}            string: nonce + OWNER, which slot holds the thread
  * PREFIX:m:{OWNER}:th:HEX(threadId)      hash: the thread's fields, its message counter (seq) and nonce (rsv)
  * PREFIX:m:{OWNER}:msg:HEX(threadId)     hash: seq to message
@@ -62,7 +66,21 @@ final class RedisKeys {
     }
 
     String run(String agentId, String runId) {
-        return agentBase(agentId) + "run:" + hex(runId);
+        return runIn(agentBase(agentId), runId);
+    }
+
+    /** The hash of run {@code runId} in the key space (a bucket, see {@link RedisBuckets}) whose base is {@code base}. */
+    static String runIn(String base, String runId) {
+        return base + "run:" + hex(runId);
+    }
+
+    /**
+     * The idempotency-key reservation of a bucketed layout ({@link RedisBuckets}, N > 1): in a slot of its own,
+     * since the key is unique per agent and the agent's decisions are spread over buckets. Holds
+     * {@code reservedAtMillis:bucket/N:decisionId} (see {@link IdempotencyReservations}).
+     */
+    String idempotency(String agentId, String key) {
+        return prefix + ":dk:{" + hex(agentId) + ":" + hex(key) + "}";
     }
 
     String allIndex(String agentId) {

@@ -38,43 +38,59 @@ final class RedisRunListing {
     RunPage list(RunQuery q) {
         access.checkOpen("list");
         if (q.emptyDateRange()) return new RunPage(List.of(), 0);
-        RedisKeys keys = access.keys;
+        RedisBuckets buckets = access.buckets;
         return access.call("list", null, () -> {
             Integer limit = q.limit();
-            RunQuery.After after = q.after();
-            List<Object> r = LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {keys.allIndex(q.agentId())},
-                    keys.agentBase(q.agentId()),
-                    Long.toString(q.now().toEpochMilli()),
-                    q.status() == null ? "" : q.status().name(),
-                    q.threadId() == null ? "0" : "1", q.threadId() == null ? "" : q.threadId(),
-                    q.resourceId() == null ? "0" : "1", q.resourceId() == null ? "" : q.resourceId(),
-                    q.createdFrom() == null ? "-inf" : Long.toString(q.createdFrom().toEpochMilli()),
-                    q.createdTo() == null ? "+inf" : Long.toString(q.createdTo().toEpochMilli()),
-                    Long.toString(q.offset()),
-                    limit == null ? "-1" : Integer.toString(limit),
-                    q.withPayload() ? "1" : "0",
-                    after == null ? "0" : "1",
-                    after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
-                    after == null ? "" : after.runId());
-            long total = (Long) r.get(0);
-            List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
-            for (int i = 1; i < r.size(); i++) items.add(hashes.row(r.get(i)));
-            return new RunPage(items, total);
+            String[] bases = buckets.bases(q.agentId());
+            if (bases.length == 1 || q.threadId() != null) {
+                // a thread's runs are in one bucket: one script on one node, as in the one-bucket layout
+                String base = bases[bases.length == 1 ? 0 : buckets.of(q.threadId(), "")];
+                List<Object> r = listIn(base, q, q.offset(), limit == null ? -1 : limit);
+                List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
+                for (int i = 1; i < r.size(); i++) items.add(hashes.row(r.get(i)));
+                return new RunPage(items, (Long) r.get(0));
+            }
+            // every bucket: its first offset + limit rows after the cursor; merged, the offset skipped, limit kept
+            long each = limit == null ? -1 : limit == 0 ? 0 : q.offset() + limit;
+            long total = 0;
+            List<List<RunSnapshot>> pages = new ArrayList<>(bases.length);
+            for (String base : bases) {
+                List<Object> r = listIn(base, q, 0, each);
+                total += (Long) r.get(0);
+                List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
+                for (int i = 1; i < r.size(); i++) items.add(hashes.row(r.get(i)));
+                pages.add(items);
+            }
+            return new RunPage(BucketMerge.merge(pages, BucketMerge.LISTING, q.offset(), limit == null ? -1 : limit), total);
         });
+    }
+
+    /** list.lua on the bucket whose key base is {@code base}. */
+    private List<Object> listIn(String base, RunQuery q, long offset, long limit) {
+        RunQuery.After after = q.after();
+        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "all:a"},
+                base,
+                Long.toString(q.now().toEpochMilli()),
+                q.status() == null ? "" : q.status().name(),
+                q.threadId() == null ? "0" : "1", q.threadId() == null ? "" : q.threadId(),
+                q.resourceId() == null ? "0" : "1", q.resourceId() == null ? "" : q.resourceId(),
+                q.createdFrom() == null ? "-inf" : Long.toString(q.createdFrom().toEpochMilli()),
+                q.createdTo() == null ? "+inf" : Long.toString(q.createdTo().toEpochMilli()),
+                Long.toString(offset),
+                Long.toString(limit),
+                q.withPayload() ? "1" : "0",
+                after == null ? "0" : "1",
+                after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
+                after == null ? "" : after.runId());
     }
 
     List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(now, "now");
         if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        RedisKeys keys = access.keys;
         return access.call("listDue", null, () -> {
             if (limit == 0) return List.of();
-            List<Object> r = DUE.run(access.redis, ScriptOutputType.MULTI, new String[] {keys.dueIndex(agentId)},
-                    keys.agentBase(agentId), Long.toString(now.toEpochMilli()), Integer.toString(limit));
-            List<RunSnapshot> items = new ArrayList<>(r.size());
-            for (Object o : r) items.add(hashes.row(o));
-            return items;
+            return eachBucket(DUE, "due", agentId, now, limit, BucketMerge.DUE);
         });
     }
 
@@ -82,14 +98,22 @@ final class RedisRunListing {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(now, "now");
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
-        RedisKeys keys = access.keys;
-        return access.call("listNotificationsDue", null, () -> {
-            List<Object> r = NOTIFY_DUE.run(access.redis, ScriptOutputType.MULTI, new String[] {keys.notifyIndex(agentId)},
-                    keys.agentBase(agentId), Long.toString(now.toEpochMilli()), Integer.toString(limit));
+        return access.call("listNotificationsDue", null, () -> eachBucket(NOTIFY_DUE, "notify", agentId, now, limit, BucketMerge.NOTIFY));
+    }
+
+    /** A range script (due.lua, notifydue.lua) on every bucket of the agent, at most {@code limit} each, merged in {@code order}. */
+    private List<RunSnapshot> eachBucket(LuaScript script, String index, String agentId, Instant now, int limit,
+            java.util.Comparator<RunSnapshot> order) {
+        String[] bases = access.buckets.bases(agentId);
+        List<List<RunSnapshot>> pages = new ArrayList<>(bases.length);
+        for (String base : bases) {
+            List<Object> r = script.run(access.redis, ScriptOutputType.MULTI, new String[] {base + index},
+                    base, Long.toString(now.toEpochMilli()), Integer.toString(limit));
             List<RunSnapshot> items = new ArrayList<>(r.size());
             for (Object o : r) items.add(hashes.row(o));
-            return items;
-        });
+            pages.add(items);
+        }
+        return bases.length == 1 ? pages.get(0) : BucketMerge.merge(pages, order, 0, limit);
     }
 
     /** notify.lua on the run's hash and the agent's notification set; the version stays. */
@@ -97,12 +121,11 @@ final class RedisRunListing {
             @Nullable String notifyState) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
-        RedisKeys keys = access.keys;
         return access.call("notification update", runId, () -> {
-            String agentId = lookup.agentOf(runId);
-            if (agentId == null) return false;
-            Long r = NOTIFY.run(access.redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
-                    keys.agentBase(agentId), runId, Long.toString(expectedVersion), Long.toString(expectedNotifyAt.toEpochMilli()),
+            RunLookup.Located at = lookup.find(runId);
+            if (at == null) return false;
+            Long r = NOTIFY.run(access.redis, ScriptOutputType.INTEGER, new String[] {at.runKey(runId)},
+                    at.base(), runId, Long.toString(expectedVersion), Long.toString(expectedNotifyAt.toEpochMilli()),
                     notifyAt == null ? "" : Long.toString(notifyAt.toEpochMilli()), notifyState == null ? "0" : "1",
                     notifyState == null ? "" : notifyState);
             return r != null && r == 1L;

@@ -87,17 +87,20 @@ public final class RedisSnapshotStore implements SnapshotStore {
     private final RedisAccess access;
     private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
+    private final RedisBuckets buckets;
     private final RunHashes hashes;
     private final RedisRunListing listing;
     private final RedisMemoryStore memory;
     private final RedisDecisions decisions;
     private final RunLookup lookup;
 
-    private RedisSnapshotStore(RedisConnection connection, RedisKeys keys) {
+    private RedisSnapshotStore(RedisConnection connection, RedisBuckets buckets) {
         this.connection = connection;
         this.redis = connection.commands;
-        this.keys = keys;
-        this.access = new RedisAccess(redis, keys, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "')");
+        this.keys = buckets.keys();
+        this.buckets = buckets;
+        this.access = new RedisAccess(redis, buckets, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "'"
+                + (buckets.count() == 1 ? "" : ", " + buckets.count() + " buckets") + ")");
         this.hashes = new RunHashes(access.description);
         this.lookup = new RunLookup(access);
         this.listing = new RedisRunListing(access, hashes, lookup);
@@ -107,9 +110,9 @@ public final class RedisSnapshotStore implements SnapshotStore {
     }
 
     /** A store on {@code connection}; if it cannot start, the connection (and the client it owns) is closed. */
-    private static RedisSnapshotStore start(RedisConnection connection, RedisKeys keys) {
+    private static RedisSnapshotStore start(RedisConnection connection, RedisBuckets buckets) {
         try {
-            return new RedisSnapshotStore(connection, keys);
+            return new RedisSnapshotStore(connection, buckets);
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -150,8 +153,25 @@ public final class RedisSnapshotStore implements SnapshotStore {
      * @throws StorageException if the server cannot be reached
      */
     public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout, boolean cluster) {
-        RedisKeys keys = new RedisKeys(keyPrefix);
-        return start(RedisConnection.open(url, timeout, cluster), keys);
+        return open(url, keyPrefix, timeout, cluster, 1);
+    }
+
+    /**
+     * Opens a store whose agents' runs are spread over {@code buckets} hash tags (see {@link Builder#buckets});
+     * otherwise as {@link #open(String, String, Duration, boolean)}.
+     *
+     * @param url       the server's URL, or a seed node's for a Cluster
+     * @param keyPrefix the first part of every key; not empty, without '{' or '}'
+     * @param timeout   connect and command timeout; {@code null} takes the URL's {@code timeout}
+     *                  parameter if it has one, else {@link #DEFAULT_TIMEOUT}
+     * @param cluster   {@code true} to treat the URL as a seed node of a Redis Cluster
+     * @param buckets   the number of buckets per agent, 1 to 1024; 1 is the original layout
+     * @return the store, connected; closing it shuts its client down
+     * @throws StorageException if the server cannot be reached
+     */
+    public static RedisSnapshotStore open(String url, String keyPrefix, @Nullable Duration timeout, boolean cluster, int buckets) {
+        RedisBuckets layout = new RedisBuckets(new RedisKeys(keyPrefix), buckets);
+        return start(RedisConnection.open(url, timeout, cluster), layout);
     }
 
     /**
@@ -175,6 +195,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
         private final AbstractRedisClient client;
         private String keyPrefix = DEFAULT_KEY_PREFIX;
         private Duration timeout = DEFAULT_TIMEOUT;
+        private int buckets = 1;
 
         private Builder(AbstractRedisClient client) {
             this.client = client;
@@ -203,31 +224,52 @@ public final class RedisSnapshotStore implements SnapshotStore {
         }
 
         /**
+         * The number of buckets (hash tags) an agent's runs are spread over (default 1, the original layout:
+         * all of an agent's keys under one hash tag). With N &gt; 1 a thread's runs stay in one bucket, and a
+         * listing of the agent or of a resource reads every bucket and merges them (see
+         * {@code docs/stores/redis.md}). Every instance on the same data must use the same number; changing
+         * it needs {@link RedisLayoutMigration}.
+         *
+         * @param buckets 1 to 1024
+         * @return this builder
+         */
+        public Builder buckets(int buckets) {
+            this.buckets = RedisBuckets.check(buckets);
+            return this;
+        }
+
+        /**
          * Opens the store's own connection from the client; closing the store closes only that connection.
          *
          * @return the store, connected
          */
         public RedisSnapshotStore build() {
-            RedisKeys keys = new RedisKeys(keyPrefix);
+            RedisBuckets layout = new RedisBuckets(new RedisKeys(keyPrefix), buckets);
             return start(RedisConnection.connect(client, null, timeout,
-                    client instanceof RedisClusterClient ? "(application cluster client)" : "(application client)"), keys);
+                    client instanceof RedisClusterClient ? "(application cluster client)" : "(application client)"), layout);
         }
     }
 
     @Override
     public boolean insert(RunSnapshot s) {
+        if (buckets.count() > 1 && s.agentId().charAt(0) == RunLookup.BUCKET_MARK) {
+            throw new IllegalArgumentException("agentId must not start with U+0001 in a bucketed Redis layout: " + s.agentId());
+        }
         return access.call("insert", s.runId(), () -> {
-            String nonce = lookup.reserve(s.agentId(), s.runId());
+            int k = buckets.of(s.threadId(), s.runId());
+            String base = buckets.base(s.agentId(), k);
+            String suffix = RunLookup.suffix(s.agentId(), k, buckets.count());
+            String nonce = lookup.reserve(suffix, s.runId());
             if (nonce == null) return false; // the run id belongs to another agent's run
-            List<String> args = new ArrayList<>(List.of(keys.agentBase(s.agentId()), s.runId()));
+            List<String> args = new ArrayList<>(List.of(base, s.runId()));
             RunHashes.fields(s, args);
             args.add("rsv");
             args.add(nonce);
-            List<Object> r = INSERT.run(redis, ScriptOutputType.MULTI, new String[] {keys.run(s.agentId(), s.runId())},
+            List<Object> r = INSERT.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.runIn(base, s.runId())},
                     args.toArray(String[]::new));
             if (((Long) r.get(0)) == 1L) return true;
             // the run exists: point the lookup key back at it (and clear it if a delete took the run meanwhile)
-            lookup.restore(s.agentId(), s.runId(), nonce, (String) r.get(1));
+            lookup.restore(suffix, base, s.runId(), nonce, (String) r.get(1));
             return false;
         });
     }
@@ -235,9 +277,9 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public Optional<RunSnapshot> find(String runId) {
         return access.call("find", runId, () -> {
-            String agentId = lookup.agentOf(runId);
-            if (agentId == null) return Optional.empty();
-            Map<String, String> h = redis.hgetall(keys.run(agentId, runId));
+            RunLookup.Located at = lookup.find(runId);
+            if (at == null) return Optional.empty();
+            Map<String, String> h = redis.hgetall(at.runKey(runId));
             return h.isEmpty() ? Optional.empty() : Optional.of(hashes.snapshot(h));
         });
     }
@@ -245,11 +287,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
         return access.call("compare-and-set", replacement.runId(), () -> {
-            List<String> args = new ArrayList<>(List.of(keys.agentBase(replacement.agentId()), replacement.runId(),
-                    Long.toString(expectedVersion)));
+            // the contract keeps threadId (and runId) across a compare-and-set, so the run's bucket is the replacement's
+            String base = buckets.base(replacement.agentId(), buckets.of(replacement.threadId(), replacement.runId()));
+            List<String> args = new ArrayList<>(List.of(base, replacement.runId(), Long.toString(expectedVersion)));
             RunHashes.fields(replacement, args);
             Long r = CAS.run(redis, ScriptOutputType.INTEGER,
-                    new String[] {keys.run(replacement.agentId(), replacement.runId())}, args.toArray(String[]::new));
+                    new String[] {RedisKeys.runIn(base, replacement.runId())}, args.toArray(String[]::new));
             return r != null && r == 1L;
         });
     }
@@ -264,12 +307,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
         return access.call("delete", runId, () -> {
-            String agentId = lookup.agentOf(runId);
-            if (agentId == null) return false;
-            RedisDecisions.check(agentId, runId, decisions);
-            String nonce = this.decisions.delete(agentId, runId, expectedVersion, decisions);
+            RunLookup.Located at = lookup.find(runId);
+            if (at == null) return false;
+            RedisDecisions.check(at.agentId(), runId, decisions);
+            String nonce = this.decisions.delete(at, runId, expectedVersion, decisions);
             if (nonce == null) return false;
-            lookup.release(agentId, runId, nonce);
+            lookup.release(at, runId, nonce);
             return true;
         });
     }
@@ -296,10 +339,10 @@ public final class RedisSnapshotStore implements SnapshotStore {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(owner, "owner");
         return access.call("lease renewal", runId, () -> {
-            String agentId = lookup.agentOf(runId);
-            if (agentId == null) return false;
-            Long r = RENEW.run(redis, ScriptOutputType.INTEGER, new String[] {keys.run(agentId, runId)},
-                    keys.agentBase(agentId), runId, Long.toString(expectedVersion), owner,
+            RunLookup.Located at = lookup.find(runId);
+            if (at == null) return false;
+            Long r = RENEW.run(redis, ScriptOutputType.INTEGER, new String[] {at.runKey(runId)},
+                    at.base(), runId, Long.toString(expectedVersion), owner,
                     Long.toString(newExpiry.toEpochMilli()), Long.toString(expectedVersion + 1));
             return r != null && r == 1L;
         });
@@ -322,12 +365,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion) {
         return access.call("delete", runId, () -> {
-            String agentId = lookup.agentOf(runId);
-            if (agentId == null) return false;
-            String nonce = DELETE.run(redis, ScriptOutputType.VALUE, new String[] {keys.run(agentId, runId)},
-                    keys.agentBase(agentId), runId, Long.toString(expectedVersion));
+            RunLookup.Located at = lookup.find(runId);
+            if (at == null) return false;
+            String nonce = DELETE.run(redis, ScriptOutputType.VALUE, new String[] {at.runKey(runId)},
+                    at.base(), runId, Long.toString(expectedVersion));
             if (nonce == null) return false;
-            lookup.release(agentId, runId, nonce);   // only if no insert of the same run id re-pointed it since
+            lookup.release(at, runId, nonce);   // only if no insert of the same run id re-pointed it since
             return true;
         });
     }
@@ -370,6 +413,11 @@ public final class RedisSnapshotStore implements SnapshotStore {
     public Optional<MemoryStore> memory() {
         access.checkOpen("memory");
         return Optional.of(memory);
+    }
+
+    /** The store's connection, key layout and buckets, for {@link RedisLayoutMigration}. */
+    RedisAccess access() {
+        return access;
     }
 
     @Override

@@ -14,7 +14,9 @@ import java.util.Map;
  *   <li>{@code keyPrefix}: first part of every key, default {@code baton};</li>
  *   <li>{@code timeout}: connect and command timeout, an ISO-8601 duration ({@code PT5S}) or
  *       milliseconds ({@code 5000}); else the URL's {@code ?timeout=5s} parameter; else 10 seconds;</li>
- *   <li>{@code cluster}: {@code true} when the URL names a seed node of a Redis Cluster, default {@code false}.</li>
+ *   <li>{@code cluster}: {@code true} when the URL names a seed node of a Redis Cluster, default {@code false};</li>
+ *   <li>{@code buckets}: how many hash tags an agent's runs are spread over, 1 to 1024, default 1 (the original
+ *       layout); see {@link RedisSnapshotStore.Builder#buckets}.</li>
  * </ul>
  *
  * <p>Stateless and thread-safe; found by {@code SnapshotStores.open} through the service loader.
@@ -40,14 +42,23 @@ public final class RedisSnapshotStoreProvider implements SnapshotStoreProvider {
 
     @Override
     public SnapshotStore open(String url, Map<String, String> properties) {
-        SnapshotStoreProvider.requireKnownProperties("Redis", properties, java.util.Set.of("keyPrefix", "timeout", "cluster"));
+        SnapshotStoreProvider.requireKnownProperties("Redis", properties, java.util.Set.of("keyPrefix", "timeout", "cluster", "buckets"));
         String prefix = properties.getOrDefault("keyPrefix", RedisSnapshotStore.DEFAULT_KEY_PREFIX);
         String timeout = properties.get("timeout");
         String cluster = properties.getOrDefault("cluster", "false");
         if (!cluster.equals("true") && !cluster.equals("false")) {
             throw new IllegalArgumentException("cluster: expected true or false, was '" + cluster + "'");
         }
-        return RedisSnapshotStore.open(url, prefix, timeout == null ? null : duration(timeout), cluster.equals("true"));
+        return RedisSnapshotStore.open(url, prefix, timeout == null ? null : duration(timeout), cluster.equals("true"),
+                buckets(properties.getOrDefault("buckets", "1")));
+    }
+
+    static int buckets(String text) {
+        try {
+            return RedisBuckets.check(Integer.parseInt(text.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("buckets: expected a whole number from 1 to " + RedisBuckets.MAX + ", was '" + text + "'", e);
+        }
     }
 
     static Duration duration(String text) {

@@ -8,16 +8,27 @@ import org.jspecify.annotations.Nullable;
 /**
  * The run-id lookup key of one {@link RedisSnapshotStore} ({@link RedisKeys#lookup}): find and delete
  * know only the run id, so a key in the run id's own slot holds {@code nonce + agentId}, naming the
- * agent whose key space has the run. An insert reserves it first ({@code reserve.lua}, with a fresh
- * nonce), and points it back at the run it finds there if the run already existed; a delete frees it
- * afterwards, with the nonce its script returned ({@code swap.lua}: only if no insert re-pointed it
- * since). The callers run these steps inside their {@link RedisAccess#call}.
+ * agent whose key space has the run; in a bucketed layout ({@link RedisBuckets}, N > 1) it holds
+ * {@code nonce + U+0001 + k + "/" + N + ":" + agentId}, naming the bucket too (core refuses ids with control
+ * characters, and a bucketed store refuses an agent id starting with U+0001, so the two forms cannot be
+ * confused; a value without the mark names the one-bucket layout's key space). An insert reserves it first
+ * ({@code reserve.lua}, with a fresh nonce), and points it back at the run it finds there if the run already
+ * existed; a delete frees it afterwards, with the nonce its script returned ({@code swap.lua}: only if no
+ * insert re-pointed it since). The callers run these steps inside their {@link RedisAccess#call}.
  */
 final class RunLookup {
     private static final LuaScript RESERVE = LuaScript.load("reserve", false);
     private static final LuaScript SWAP = LuaScript.load("swap", false);
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final int NONCE_LENGTH = 16;
+    static final int NONCE_LENGTH = 16;
+    static final char BUCKET_MARK = '\u0001';
+
+    /** Where a run is: its agent and the base of the key space (bucket) that holds its hash. */
+    record Located(String agentId, String base, String suffix) {
+        String runKey(String runId) {
+            return RedisKeys.runIn(base, runId);
+        }
+    }
 
     private final RedisAccess access;
 
@@ -25,21 +36,50 @@ final class RunLookup {
         this.access = access;
     }
 
-    /** {@return the agent whose key space has {@code runId}, or null if the lookup key names none} */
-    @Nullable String agentOf(String runId) {
-        String v = access.redis.get(access.keys.lookup(runId));
-        return v == null || v.length() <= NONCE_LENGTH ? null : v.substring(NONCE_LENGTH);
+    /** The part of a lookup value after the nonce, for a run of {@code agentId} in bucket {@code k} of {@code n}. */
+    static String suffix(String agentId, int k, int n) {
+        return n == 1 ? agentId : BUCKET_MARK + Integer.toString(k) + "/" + n + ":" + agentId;
+    }
+
+    /** {@return where {@code runId} is, or null if the lookup key names nothing} */
+    @Nullable Located find(String runId) {
+        return parse(access.buckets, access.redis.get(access.keys.lookup(runId)));
+    }
+
+    /** Reads a lookup value (null or too short: nothing). */
+    static @Nullable Located parse(RedisBuckets buckets, @Nullable String v) {
+        if (v == null || v.length() <= NONCE_LENGTH) return null;
+        String s = v.substring(NONCE_LENGTH);
+        if (s.charAt(0) == BUCKET_MARK) {
+            int slash = s.indexOf('/');
+            int colon = s.indexOf(':', slash);
+            if (slash > 1 && colon > slash + 1) {
+                try {
+                    int k = Integer.parseInt(s.substring(1, slash));
+                    int n = Integer.parseInt(s.substring(slash + 1, colon));
+                    if (n >= 1 && n <= RedisBuckets.MAX && k >= 0 && k < n) {
+                        String agentId = s.substring(colon + 1);
+                        return new Located(agentId, buckets.bases(agentId, n)[k], s);
+                    }
+                } catch (NumberFormatException e) {
+                    // not the bucketed form: read it as an agent id
+                }
+            }
+        }
+        return new Located(s, buckets.keys().agentBase(s), s);
     }
 
     /**
-     * Points the lookup key of {@code runId} at {@code agentId} under a fresh nonce, before the insert script.
+     * Points the lookup key of {@code runId} at {@code suffix} ({@link #suffix}) under a fresh nonce, before the
+     * insert script.
      *
-     * @return the nonce, or null if the run id belongs to another agent's run (nothing changed)
+     * @return the nonce, or null if the run id belongs to another run (another agent's, or another bucket's):
+     *         nothing changed
      */
-    @Nullable String reserve(String agentId, String runId) {
+    @Nullable String reserve(String suffix, String runId) {
         String nonce = nonce();
         Long reserved = RESERVE.run(access.redis, ScriptOutputType.INTEGER, new String[] {access.keys.lookup(runId)},
-                agentId, nonce);
+                suffix, nonce);
         return reserved == null || reserved == 0 ? null : nonce;
     }
 
@@ -47,19 +87,19 @@ final class RunLookup {
      * After an insert that found the run already there: points the lookup key back at it, from our
      * reservation {@code nonce} to the run's own {@code existing} one (unless someone changed it meanwhile).
      */
-    void restore(String agentId, String runId, String nonce, String existing) {
+    void restore(String suffix, String base, String runId, String nonce, String existing) {
         String lookup = access.keys.lookup(runId);
-        Long restored = SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {lookup}, nonce + agentId, existing + agentId);
+        Long restored = SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {lookup}, nonce + suffix, existing + suffix);
         // a delete between the script and the swap found our reservation in the lookup key and left it;
         // the key now names a run that is gone: clear it (unless an insert re-pointed it since)
-        if (restored != null && restored == 1L && !existing.equals(access.redis.hget(access.keys.run(agentId, runId), "rsv"))) {
-            SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {lookup}, existing + agentId, "");
+        if (restored != null && restored == 1L && !existing.equals(access.redis.hget(RedisKeys.runIn(base, runId), "rsv"))) {
+            SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {lookup}, existing + suffix, "");
         }
     }
 
     /** After a delete that took the run reserved under {@code nonce}: frees the lookup key, only if no insert re-pointed it since. */
-    void release(String agentId, String runId, String nonce) {
-        SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {access.keys.lookup(runId)}, nonce + agentId, "");
+    void release(Located at, String runId, String nonce) {
+        SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {access.keys.lookup(runId)}, nonce + at.suffix(), "");
     }
 
     private static String nonce() {
