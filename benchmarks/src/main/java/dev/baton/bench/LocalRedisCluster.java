@@ -29,6 +29,7 @@ final class LocalRedisCluster implements AutoCloseable {
     LocalRedisCluster(int masters) throws IOException, InterruptedException {
         dir = Files.createTempDirectory("baton-bench-cluster");
         String binary = System.getenv().getOrDefault("BATON_REDIS_SERVER", "redis-server");
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close));   // a killed benchmark leaves no node behind
         try {
             for (int i = 0; i < masters; i++) {
                 int port = freePort();

@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Per layout: the runs of one agent are inserted through the store (32 threads on its connection; 10 runs a
  * thread, 100 a resource, a 100-byte payload); then per node its keys (DBSIZE), memory and calls (INFO
- * commandstats, reset before the seed: every command, and the scripts alone); then the latency of 2,000 thread
- * pages (10 runs) and 500 agent pages (50 runs, with the exact total), one thread. Then the approval cycle (insert,
+ * commandstats, reset before the seed: every command, and the scripts alone); then the latency, on one thread, of
+ * 2,000 thread pages (10 runs), 500 first pages of the agent (50 runs, with the exact total), 500 agent pages after
+ * a cursor at a random run, and 100 agent pages at offset 1,000; then the calls per node of those reads. Then the approval cycle (insert,
  * find, claim with compare-and-set, delete with its decision record) on 16 threads for {@code cycleSeconds}, with
  * 1, 2 and 3 masters, buckets 1 and 6.
  */
@@ -122,12 +123,28 @@ public final class RedisBucketBenchmark {
             double[] agent = new double[500];
             for (int k = 0; k < agent.length; k++) {
                 long s = System.nanoTime();
-                RunPage p = store.list(RunQuery.forAgent(AGENT, T0).page(random.nextInt(1000), 50).build());
+                RunPage p = store.list(RunQuery.forAgent(AGENT, T0).page(0, 50).build());
                 agent[k] = (System.nanoTime() - s) / 1e6;
                 if (p.total() != n || p.items().size() != 50) throw new IllegalStateException("agent page: total " + p.total());
             }
-            System.out.printf(Locale.ROOT, "  thread page (10 runs): p50 %.2f ms, p99 %.2f ms; agent page (50 runs + total): "
-                    + "p50 %.2f ms, p99 %.2f ms%n", pct(thread, 50), pct(thread, 99), pct(agent, 50), pct(agent, 99));
+            double[] deep = new double[500];
+            for (int k = 0; k < deep.length; k++) {
+                long i = 100 + random.nextInt((int) Math.max(1, n - 100));
+                long s = System.nanoTime();
+                RunPage p = store.list(RunQuery.forAgent(AGENT, T0).after(new RunQuery.After(T0.plusMillis(i), "run-" + i), 50).build());
+                deep[k] = (System.nanoTime() - s) / 1e6;
+                if (p.total() != n || p.items().size() != 50) throw new IllegalStateException("cursor page: total " + p.total());
+            }
+            double[] offset = new double[100];
+            for (int k = 0; k < offset.length; k++) {
+                long s = System.nanoTime();
+                RunPage p = store.list(RunQuery.forAgent(AGENT, T0).page(1000, 50).build());
+                offset[k] = (System.nanoTime() - s) / 1e6;
+                if (p.total() != n || p.items().size() != 50) throw new IllegalStateException("offset page: total " + p.total());
+            }
+            System.out.printf(Locale.ROOT, "  thread page (10 runs): p50 %.2f ms, p99 %.2f ms; agent's first page (50 runs + total): "
+                    + "p50 %.2f ms, p99 %.2f ms; agent page after a cursor: p50 %.2f ms, p99 %.2f ms; at offset 1,000: p50 %.2f ms%n",
+                    pct(thread, 50), pct(thread, 99), pct(agent, 50), pct(agent, 99), pct(deep, 50), pct(deep, 99), pct(offset, 50));
             printNodes(cluster.stats(), "calls of the page reads");
         }
     }

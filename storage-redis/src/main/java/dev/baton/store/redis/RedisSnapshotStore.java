@@ -38,11 +38,13 @@ import org.jspecify.annotations.Nullable;
  * creation-time ties come out by runId descending in binary order, as sorted sets order members.
  * Insert, compare-and-set, delete and list are each one Lua script that updates the run and all
  * its indexes together, so no crash leaves an index entry without its run or a run missing from
- * an index. See {@link RedisKeys} for the key layout; all keys of one agent share a hash tag.
+ * an index. See {@link RedisKeys} for the key layout; all keys of one agent share a hash tag, or with
+ * {@link Builder#buckets} N &gt; 1 the keys of one bucket do (a thread's runs share a bucket; the agent's and a
+ * resource's listings run the script on every bucket and merge: see {@code docs/stores/redis-buckets.md}).
  * {@link #memory()} keeps thread memory in the same Redis (see {@code docs/stores/redis.md}).
  *
  * <p>Open it by URL ({@code SnapshotStores.open("redis://localhost:6379")}, properties
- * {@code keyPrefix} and {@code timeout}), or from a client the application owns:
+ * {@code keyPrefix}, {@code timeout}, {@code cluster} and {@code buckets}), or from a client the application owns:
  *
  * <pre>{@code
  * RedisClient client = RedisClient.create("redis://localhost:6379");
@@ -131,7 +133,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     /**
      * Starts a store on a Redis Cluster client the application owns; the store never shuts that
-     * client down. All keys of one agent share a hash tag, so every script runs on one node.
+     * client down. All keys of one agent (of one bucket of the agent, see {@link Builder#buckets}) share a hash tag,
+     * so every script runs on one node.
      *
      * @param client the application's Cluster client
      * @return a builder; {@link Builder#build()} connects
