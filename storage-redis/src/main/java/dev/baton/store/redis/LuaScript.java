@@ -2,6 +2,7 @@ package dev.baton.store.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** One Lua script, run with EVALSHA, and with EVAL on NOSCRIPT (first use, a restart, SCRIPT FLUSH), which caches it. */
 final class LuaScript {
@@ -45,6 +48,19 @@ final class LuaScript {
             // EVAL runs it on the node that owns the key (also in a Cluster) and caches it there for the next EVALSHA
             return redis.eval(source, type, keys, args);
         }
+    }
+
+    /**
+     * Sends the script without waiting (EVALSHA, then EVAL on NOSCRIPT): several scripts to several nodes of a
+     * Cluster go out at once on the connection.
+     */
+    <T> CompletableFuture<T> runAsync(RedisScriptingAsyncCommands<String, String> redis, ScriptOutputType type, String[] keys,
+            String... args) {
+        return redis.<T>evalsha(sha, type, keys, args).toCompletableFuture().exceptionallyCompose(e -> {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof RedisNoScriptException) return redis.<T>eval(source, type, keys, args).toCompletableFuture();
+            return CompletableFuture.failedFuture(cause);
+        });
     }
 
     private static String resource(String file) {

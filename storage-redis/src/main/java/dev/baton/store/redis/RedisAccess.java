@@ -1,10 +1,21 @@
 package dev.baton.store.redis;
 
 import dev.baton.StorageException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -20,10 +31,15 @@ final class RedisAccess {
     final RedisKeys keys;
     final RedisBuckets buckets;
     final String description;
+    private final @Nullable RedisClusterAsyncCommands<String, String> async;
+    private final Duration timeout;
     private volatile boolean closed;
 
-    RedisAccess(RedisClusterCommands<String, String> redis, RedisBuckets buckets, String description) {
+    RedisAccess(RedisClusterCommands<String, String> redis, @Nullable RedisClusterAsyncCommands<String, String> async,
+            Duration timeout, RedisBuckets buckets, String description) {
         this.redis = redis;
+        this.async = async;
+        this.timeout = timeout;
         this.keys = buckets.keys();
         this.buckets = buckets;
         this.description = description;
@@ -59,6 +75,39 @@ final class RedisAccess {
     /** A Redis failure as the {@link StorageException} the store throws. */
     StorageException failure(String operation, @Nullable String runId, RedisException e) {
         return StorageException.failed(description, operation, runId, e.getMessage(), e);
+    }
+
+    /**
+     * Runs {@code script} on every bucket base at once (sent together, each to its node; one after the other without
+     * an asynchronous connection), and returns the replies in the order of {@code bases}.
+     *
+     * @param keys the script's keys for a base
+     * @param args the script's arguments for a base
+     */
+    <T> List<T> eachBucket(LuaScript script, ScriptOutputType type, String[] bases, Function<String, String[]> keys,
+            Function<String, String[]> args) {
+        List<T> out = new ArrayList<>(bases.length);
+        if (async == null || bases.length == 1) {
+            for (String base : bases) out.add(script.<T>run(redis, type, keys.apply(base), args.apply(base)));
+            return out;
+        }
+        List<CompletableFuture<T>> sent = new ArrayList<>(bases.length);
+        for (String base : bases) sent.add(script.runAsync(async, type, keys.apply(base), args.apply(base)));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (CompletableFuture<T> f : sent) {
+            try {
+                out.add(f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RedisException r) throw r;
+                throw new RedisException(e.getCause());
+            } catch (TimeoutException e) {
+                throw new RedisCommandTimeoutException("the scripts of " + bases.length + " buckets did not answer within " + timeout);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedisCommandInterruptedException(e);
+            }
+        }
+        return out;
     }
 
     /** The server's {@code TIME}, in milliseconds. */

@@ -15,6 +15,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
 import java.time.Duration;
@@ -40,14 +41,23 @@ final class RedisConnection {
     private final @Nullable AbstractRedisClient ownedClient;
     private final StatefulConnection<String, String> connection;
     final RedisClusterCommands<String, String> commands;
+    /** The same connection's asynchronous commands: a bucketed listing sends its per-bucket scripts at once. */
+    final RedisClusterAsyncCommands<String, String> async;
+    /** {@return the command timeout} */
+    Duration timeout() {
+        return connection.getTimeout();
+    }
+
     /** The redacted URL or "(application client)", for messages. */
     final String where;
 
     private RedisConnection(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
-                            RedisClusterCommands<String, String> commands, String where) {
+                            RedisClusterCommands<String, String> commands, RedisClusterAsyncCommands<String, String> async,
+                            String where) {
         this.ownedClient = ownedClient;
         this.connection = connection;
         this.commands = commands;
+        this.async = async;
         this.where = where;
     }
 
@@ -93,15 +103,18 @@ final class RedisConnection {
                                    String where) {
         StatefulConnection<String, String> connection;
         RedisClusterCommands<String, String> commands;
+        RedisClusterAsyncCommands<String, String> async;
         try {
             if (client instanceof RedisClusterClient c) {
                 StatefulRedisClusterConnection<String, String> cc = c.connect(StringCodec.UTF8);
                 connection = cc;
                 commands = cc.sync();
+                async = cc.async();
             } else {
                 StatefulRedisConnection<String, String> rc = ((RedisClient) client).connect(StringCodec.UTF8);
                 connection = rc;
                 commands = rc.sync();
+                async = rc.async();
             }
         } catch (RedisException e) {
             throw new StorageException("Redis " + where + ": cannot connect: " + e.getMessage(), e);
@@ -112,7 +125,7 @@ final class RedisConnection {
             connection.close();
             throw e;
         }
-        return new RedisConnection(owned, connection, commands, where);
+        return new RedisConnection(owned, connection, commands, async, where);
     }
 
     static Duration requirePositive(Duration timeout) {

@@ -95,8 +95,9 @@ final class RedisDecisions {
         return access.call("listing decisions", q.runId(), () -> {
             String[] bases = access.buckets.bases(q.agentId());
             List<List<DecisionRecord>> pages = new ArrayList<>(bases.length);
-            for (String base : bases) {
-                List<Object> r = listIn(base, q);
+            List<List<Object>> replies = access.eachBucket(LIST, ScriptOutputType.MULTI, bases, b -> new String[] {b + "dec:a"},
+                    b -> listArgs(b, q));
+            for (List<Object> r : replies) {
                 List<DecisionRecord> items = new ArrayList<>(r.size());
                 for (Object o : r) items.add(record(o));
                 pages.add(items);
@@ -113,10 +114,10 @@ final class RedisDecisions {
         return c != 0 ? c : BucketMerge.compareIds(b.decisionId(), a.decisionId());
     };
 
-    /** dlist.lua on one bucket: at most the page size plus one records. */
-    private List<Object> listIn(String base, DecisionQuery q) {
+    /** dlist.lua's arguments on one bucket: at most the page size plus one records. */
+    private static String[] listArgs(String base, DecisionQuery q) {
         DecisionQuery.After after = q.after();
-        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "dec:a"},
+        return new String[] {
                 base,
                 flag(q.runId()), value(q.runId()), flag(q.threadId()), value(q.threadId()),
                 flag(q.resourceId()), value(q.resourceId()), flag(q.actor()), value(q.actor()),
@@ -125,7 +126,7 @@ final class RedisDecisions {
                 after == null ? "0" : "1",
                 after == null ? "" : Long.toString(after.decidedAt().toEpochMilli()),
                 after == null ? "" : after.decisionId(),
-                Integer.toString(q.limit() + 1));
+                Integer.toString(q.limit() + 1)};
     }
 
     Optional<DecisionRecord> find(String agentId, String idempotencyKey) {

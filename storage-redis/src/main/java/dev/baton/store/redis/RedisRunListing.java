@@ -54,8 +54,9 @@ final class RedisRunListing {
             long each = limit == null ? -1 : limit == 0 ? 0 : q.offset() + limit;
             long total = 0;
             List<List<RunSnapshot>> pages = new ArrayList<>(bases.length);
-            for (String base : bases) {
-                List<Object> r = listIn(base, q, 0, each);
+            List<List<Object>> replies = access.eachBucket(LIST, ScriptOutputType.MULTI, bases, b -> new String[] {b + "all:a"},
+                    b -> listArgs(b, q, 0, each));
+            for (List<Object> r : replies) {
                 total += (Long) r.get(0);
                 List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
                 for (int i = 1; i < r.size(); i++) items.add(hashes.row(r.get(i)));
@@ -67,8 +68,12 @@ final class RedisRunListing {
 
     /** list.lua on the bucket whose key base is {@code base}. */
     private List<Object> listIn(String base, RunQuery q, long offset, long limit) {
+        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "all:a"}, listArgs(base, q, offset, limit));
+    }
+
+    private static String[] listArgs(String base, RunQuery q, long offset, long limit) {
         RunQuery.After after = q.after();
-        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "all:a"},
+        return new String[] {
                 base,
                 Long.toString(q.now().toEpochMilli()),
                 q.status() == null ? "" : q.status().name(),
@@ -81,7 +86,7 @@ final class RedisRunListing {
                 q.withPayload() ? "1" : "0",
                 after == null ? "0" : "1",
                 after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
-                after == null ? "" : after.runId());
+                after == null ? "" : after.runId()};
     }
 
     List<RunSnapshot> listDue(String agentId, Instant now, int limit) {
@@ -106,9 +111,9 @@ final class RedisRunListing {
             java.util.Comparator<RunSnapshot> order) {
         String[] bases = access.buckets.bases(agentId);
         List<List<RunSnapshot>> pages = new ArrayList<>(bases.length);
-        for (String base : bases) {
-            List<Object> r = script.run(access.redis, ScriptOutputType.MULTI, new String[] {base + index},
-                    base, Long.toString(now.toEpochMilli()), Integer.toString(limit));
+        List<List<Object>> replies = access.eachBucket(script, ScriptOutputType.MULTI, bases, b -> new String[] {b + index},
+                b -> new String[] {b, Long.toString(now.toEpochMilli()), Integer.toString(limit)});
+        for (List<Object> r : replies) {
             List<RunSnapshot> items = new ArrayList<>(r.size());
             for (Object o : r) items.add(hashes.row(o));
             pages.add(items);

@@ -13,14 +13,10 @@ import dev.baton.store.StoreCapability;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -80,31 +76,25 @@ public final class RedisSnapshotStore implements SnapshotStore {
     /** The command (and connect) timeout used when none is configured. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
-    private static final LuaScript INSERT = LuaScript.load("insert", true);
-    private static final LuaScript CAS = LuaScript.load("cas", true);
-    private static final LuaScript DELETE = LuaScript.load("delete", true);
-    private static final LuaScript RENEW = LuaScript.load("renew", true);
 
     private final RedisConnection connection;
     private final RedisAccess access;
-    private final RedisClusterCommands<String, String> redis;
     private final RedisKeys keys;
-    private final RedisBuckets buckets;
     private final RunHashes hashes;
     private final RedisRunListing listing;
     private final RedisMemoryStore memory;
     private final RedisDecisions decisions;
     private final RunLookup lookup;
+    private final RedisRunWrites writes;
 
     private RedisSnapshotStore(RedisConnection connection, RedisBuckets buckets) {
         this.connection = connection;
-        this.redis = connection.commands;
         this.keys = buckets.keys();
-        this.buckets = buckets;
-        this.access = new RedisAccess(redis, buckets, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "'"
+        this.access = new RedisAccess(connection.commands, connection.async, connection.timeout(), buckets, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "'"
                 + (buckets.count() == 1 ? "" : ", " + buckets.count() + " buckets") + ")");
         this.hashes = new RunHashes(access.description);
         this.lookup = new RunLookup(access);
+        this.writes = new RedisRunWrites(access, hashes, lookup);
         this.listing = new RedisRunListing(access, hashes, lookup);
         this.memory = new RedisMemoryStore(access);
         this.decisions = new RedisDecisions(access);
@@ -255,49 +245,17 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean insert(RunSnapshot s) {
-        if (buckets.count() > 1 && s.agentId().charAt(0) == RunLookup.BUCKET_MARK) {
-            throw new IllegalArgumentException("agentId must not start with U+0001 in a bucketed Redis layout: " + s.agentId());
-        }
-        return access.call("insert", s.runId(), () -> {
-            int k = buckets.of(s.threadId(), s.runId());
-            String base = buckets.base(s.agentId(), k);
-            String suffix = RunLookup.suffix(s.agentId(), k, buckets.count());
-            String nonce = lookup.reserve(suffix, s.runId());
-            if (nonce == null) return false; // the run id belongs to another agent's run
-            List<String> args = new ArrayList<>(List.of(base, s.runId()));
-            RunHashes.fields(s, args);
-            args.add("rsv");
-            args.add(nonce);
-            List<Object> r = INSERT.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.runIn(base, s.runId())},
-                    args.toArray(String[]::new));
-            if (((Long) r.get(0)) == 1L) return true;
-            // the run exists: point the lookup key back at it (and clear it if a delete took the run meanwhile)
-            lookup.restore(suffix, base, s.runId(), nonce, (String) r.get(1));
-            return false;
-        });
+        return writes.insert(s);
     }
 
     @Override
     public Optional<RunSnapshot> find(String runId) {
-        return access.call("find", runId, () -> {
-            RunLookup.Located at = lookup.find(runId);
-            if (at == null) return Optional.empty();
-            Map<String, String> h = redis.hgetall(at.runKey(runId));
-            return h.isEmpty() ? Optional.empty() : Optional.of(hashes.snapshot(h));
-        });
+        return writes.find(runId);
     }
 
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
-        return access.call("compare-and-set", replacement.runId(), () -> {
-            // the contract keeps threadId (and runId) across a compare-and-set, so the run's bucket is the replacement's
-            String base = buckets.base(replacement.agentId(), buckets.of(replacement.threadId(), replacement.runId()));
-            List<String> args = new ArrayList<>(List.of(base, replacement.runId(), Long.toString(expectedVersion)));
-            RunHashes.fields(replacement, args);
-            Long r = CAS.run(redis, ScriptOutputType.INTEGER,
-                    new String[] {RedisKeys.runIn(base, replacement.runId())}, args.toArray(String[]::new));
-            return r != null && r == 1L;
-        });
+        return writes.compareAndSet(expectedVersion, replacement);
     }
 
     /** One script (dcas.lua): the compare-and-set of cas.lua and the records, in the agent's key space; both or nothing. */
@@ -339,16 +297,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
     /** One script on the run's hash and indexes (renew.lua); the payload is neither read nor sent. */
     @Override
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(owner, "owner");
-        return access.call("lease renewal", runId, () -> {
-            RunLookup.Located at = lookup.find(runId);
-            if (at == null) return false;
-            Long r = RENEW.run(redis, ScriptOutputType.INTEGER, new String[] {at.runKey(runId)},
-                    at.base(), runId, Long.toString(expectedVersion), owner,
-                    Long.toString(newExpiry.toEpochMilli()), Long.toString(expectedVersion + 1));
-            return r != null && r == 1L;
-        });
+        return writes.renewLease(runId, expectedVersion, owner, newExpiry);
     }
 
     /** The server's {@code TIME}, in milliseconds. */
@@ -367,15 +316,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
-        return access.call("delete", runId, () -> {
-            RunLookup.Located at = lookup.find(runId);
-            if (at == null) return false;
-            String nonce = DELETE.run(redis, ScriptOutputType.VALUE, new String[] {at.runKey(runId)},
-                    at.base(), runId, Long.toString(expectedVersion));
-            if (nonce == null) return false;
-            lookup.release(at, runId, nonce);   // only if no insert of the same run id re-pointed it since
-            return true;
-        });
+        return writes.delete(runId, expectedVersion);
     }
 
     /**
