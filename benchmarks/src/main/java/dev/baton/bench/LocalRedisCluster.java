@@ -35,7 +35,7 @@ final class LocalRedisCluster implements AutoCloseable {
                 int port = freePort();
                 Process p = new ProcessBuilder(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                         "--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
-                        "--cluster-node-timeout", "5000", "--dir", dir.toString(), "--save", "", "--appendonly", "no")
+                        "--cluster-node-timeout", "15000", "--dir", dir.toString(), "--save", "", "--appendonly", "no")
                         .redirectErrorStream(true).redirectOutput(new File(dir.toFile(), "redis-" + port + ".log")).start();
                 processes.add(p);
                 ports.add(port);
@@ -51,17 +51,21 @@ final class LocalRedisCluster implements AutoCloseable {
                     return null;
                 });
             }
-            for (int port : ports) {
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while (!with(port, r -> r.clusterInfo().contains("cluster_state:ok")
-                        && r.clusterInfo().contains("cluster_known_nodes:" + masters))) {
-                    if (System.nanoTime() > deadline) throw new IllegalStateException("the cluster did not form on port " + port);
-                    Thread.sleep(100);
-                }
-            }
+            awaitOk();
         } catch (IOException | InterruptedException | RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    private void awaitOk() throws InterruptedException {
+        for (int port : ports) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!with(port, r -> r.clusterInfo().contains("cluster_state:ok")
+                    && r.clusterInfo().contains("cluster_known_nodes:" + ports.size()))) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("the cluster is not ok on port " + port);
+                Thread.sleep(100);
+            }
         }
     }
 
@@ -110,8 +114,11 @@ final class LocalRedisCluster implements AutoCloseable {
         for (int port : ports) with(port, r -> r.configResetstat());
     }
 
-    void flush() {
-        for (int port : ports) with(port, r -> r.flushall());
+    /** Empties every node (FLUSHALL ASYNC: a synchronous flush of GBs blocks a node long enough to fail the cluster). */
+    void flush() throws InterruptedException {
+        for (int port : ports) with(port, r -> r.flushallAsync());
+        awaitOk();
+        Thread.sleep(10_000);   // the background free of the old keys, before memory is measured again
     }
 
     private static long field(String info, String name) {
