@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The operations on one run document of a {@link MongoSnapshotStore} that write no decision records:
- * insert ({@code insertOne}; a duplicate key means the run exists), find, compare-and-set (one
+ * insert ({@code insertOne}, with the run's bucket when the store has buckets; a duplicate key means the run exists), find, compare-and-set (one
  * {@code findOneAndUpdate} on {@code _id} and the expected {@code version}), delete, lease renewal
  * and the notification update, each one command. The forms with records are {@link MongoDecisions}'.
  */
@@ -38,16 +38,20 @@ final class MongoRunWrites {
     private final MongoAccess access;
     private final MongoCollection<Document> collection;
     private final MongoDecisions decisions;
+    private final int buckets;
 
-    MongoRunWrites(MongoAccess access, MongoCollection<Document> collection, MongoDecisions decisions) {
+    MongoRunWrites(MongoAccess access, MongoCollection<Document> collection, MongoDecisions decisions, int buckets) {
         this.access = access;
         this.collection = collection;
         this.decisions = decisions;
+        this.buckets = buckets;
     }
 
     boolean insert(RunSnapshot snapshot, boolean clearTombstone) {
         access.checkOpen("insert");
         Document doc = RunDocuments.toDocument(snapshot);
+        // with buckets, the run's bucket (its thread's); never changed afterwards, like the other indexed fields
+        if (buckets > 1) doc.append(MongoBuckets.FIELD, MongoBuckets.of(snapshot, buckets));
         try {
             collection.insertOne(doc);
             return true;
