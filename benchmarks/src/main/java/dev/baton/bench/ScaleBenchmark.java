@@ -37,7 +37,7 @@ public class ScaleBenchmark {
     @Setup
     public void setup() {
         f = ScaleFixture.current;
-        if (f == null || f.data.n != n || !f.data.backend.equals(backend)) {
+        if (f == null || f.data.n() != n || !f.data.backend().equals(backend)) {
             throw new IllegalStateException("ScaleBenchmark runs inside ScaleRun, on its seeded fixture");
         }
     }

@@ -41,7 +41,7 @@ import java.util.Map;
  * built after it in one sorted pass each. A marker row ({@code baton_scale_seed}) says the table
  * is complete, so a table of ten million runs is seeded once and kept between runs.
  */
-final class ScaleData {
+final class ScaleData implements ScaleSeed {
     static final int VERSION = 1;
     static final String MARKER = "baton_scale_seed";
     static final Instant START = DataSet.START;
@@ -70,6 +70,16 @@ final class ScaleData {
         }
     }
 
+    @Override
+    public String backend() {
+        return backend;
+    }
+
+    @Override
+    public int n() {
+        return n;
+    }
+
     String table() {
         return "baton_scale_" + DataSet.human(n);
     }
@@ -95,7 +105,8 @@ final class ScaleData {
         return Math.max(1, Duration.ofDays(30).toMillis() / n);
     }
 
-    SnapshotStore openStore() {
+    @Override
+    public SnapshotStore openStore() {
         return SnapshotStores.open(url, Map.of("table", table(), "poolSize", "8"));
     }
 
@@ -103,7 +114,8 @@ final class ScaleData {
         return DriverManager.getConnection(url);
     }
 
-    boolean isSeeded() {
+    @Override
+    public boolean isSeeded() {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS " + MARKER + " (name VARCHAR(64) NOT NULL PRIMARY KEY, n BIGINT NOT NULL,"
                     + " data_version INTEGER NOT NULL, seeded_at BIGINT NOT NULL, seed_seconds DOUBLE PRECISION NOT NULL)");
@@ -116,7 +128,8 @@ final class ScaleData {
     }
 
     /** Seeds the table (dropping what was there); returns the seconds it took. */
-    double seed() {
+    @Override
+    public double seed() {
         long t0 = System.nanoTime();
         String t = table();
         String[] payload = templates();
@@ -184,7 +197,8 @@ final class ScaleData {
     }
 
     /** Seconds the stored seed took (from the marker). */
-    double seededSeconds() {
+    @Override
+    public double seededSeconds() {
         try (Connection c = connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT seed_seconds FROM " + MARKER + " WHERE name = '" + table() + "'")) {
             return rs.next() ? rs.getDouble(1) : Double.NaN;
@@ -211,6 +225,37 @@ final class ScaleData {
                 + THREAD + "', th), '" + RES + "', rs), CASE WHEN due THEN ? ELSE NULL END, CASE WHEN due THEN ? ELSE ? END"
                 + " FROM (SELECT " + id + " AS id, " + agent + " AS ag, " + thread + " AS th, " + res + " AS rs, "
                 + (START.toEpochMilli()) + " + " + g + " * " + stepMillis() + " AS ca, " + due + " AS due FROM " + source + ") x";
+    }
+
+    /** Bytes per run on disk, from the server's own accounting. */
+    @Override
+    public Map<String, Object> footprint() throws SQLException {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            String sql = dialect == JdbcDialect.POSTGRESQL
+                    // with TOAST and the free-space and visibility maps
+                    ? "SELECT pg_relation_size('" + table() + "'), pg_indexes_size('" + table() + "'), pg_total_relation_size('" + table() + "')"
+                    // InnoDB's estimates, refreshed by ANALYZE TABLE
+                    : "SELECT data_length, index_length, data_length + index_length FROM information_schema.tables"
+                            + " WHERE table_schema = DATABASE() AND table_name = '" + table() + "'";
+            try (ResultSet rs = s.executeQuery(sql)) {
+                rs.next();
+                m.put("tableBytes", rs.getLong(1));
+                m.put("indexBytes", rs.getLong(2));
+                m.put("totalBytes", rs.getLong(3));
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table())) {
+                rs.next();
+                m.put("rows", rs.getLong(1));
+            }
+        }
+        m.put("bytesPerRun", ((Number) m.get("totalBytes")).doubleValue() / ((Number) m.get("rows")).doubleValue());
+        return m;
+    }
+
+    /** A template of {@link #templates()} with the run's ids in place of its placeholders. */
+    static String fill(String template, String runId, String agentId, String threadId, String resourceId) {
+        return template.replace(RUN, runId).replace(AGENT, agentId).replace(THREAD, threadId).replace(RES, resourceId);
     }
 
     /**

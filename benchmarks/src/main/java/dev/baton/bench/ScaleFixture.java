@@ -11,7 +11,7 @@ final class ScaleFixture implements AutoCloseable {
     static final int TARGETS = 64;
     static volatile ScaleFixture current;
 
-    final ScaleData data;
+    final ScaleSeed data;
     final SnapshotStore store;
     /** The listing agents, their clock at {@link ScaleData#NOW}. */
     final Agent[] agents = new Agent[ScaleData.AGENTS];
@@ -20,15 +20,15 @@ final class ScaleFixture implements AutoCloseable {
     final long[] threads = new long[TARGETS];
     final long[] resources = new long[TARGETS];
 
-    ScaleFixture(ScaleData data) {
+    ScaleFixture(ScaleSeed data) {
         this.data = data;
         this.store = data.openStore();
         for (int a = 0; a < ScaleData.AGENTS; a++) {
             agents[a] = agent(a, Clock.fixed(ScaleData.NOW, ZoneOffset.UTC), ExpiryPolicy.keep());
             idleExpirers[a] = agent(a, Clock.fixed(ScaleData.START, ZoneOffset.UTC), ExpiryPolicy.cancel("scale benchmark"));
         }
-        long threadCount = data.n / ScaleData.PER_THREAD;
-        long resourceCount = data.n / ScaleData.PER_RESOURCE;
+        long threadCount = data.n() / ScaleData.PER_THREAD;
+        long resourceCount = data.n() / ScaleData.PER_RESOURCE;
         for (int k = 0; k < TARGETS; k++) {
             threads[k] = (k * 2_654_435_761L + 12_345) % threadCount;
             resources[k] = (k * 2_654_435_761L + 54_321) % resourceCount;

@@ -7,12 +7,8 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.ExpiryPolicy;
 import dev.baton.agent.ExpiryReport;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
-import dev.baton.store.jdbc.JdbcDialect;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -23,7 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The scale benchmark: seeds {@link ScaleData} at each size on PostgreSQL and MariaDB (once; the
+ * The scale benchmark: seeds {@link ScaleData} at each size on PostgreSQL and MariaDB, and {@link RedisScaleData} on Redis (once; the
  * seeded tables are kept), measures what a run costs on disk, runs {@link ScaleBenchmark} on it,
  * times one real expirer pass, and writes a report comparing the sizes.
  *
@@ -32,9 +28,9 @@ import java.util.Map;
  * java -jar benchmarks/target/baton-benchmarks.jar scale --quick         # CI: 10,000 and 100,000, a few seconds each
  * </pre>
  *
- * Options: {@code --backends postgres,mariadb}, {@code --sizes 1000000,10000000}, {@code --out DIR},
+ * Options: {@code --backends postgres,mariadb} (or {@code redis}, not by default: see {@link RedisScaleData}), {@code --redis-db 9}, {@code --sizes 1000000,10000000}, {@code --out DIR},
  * {@code --report FILE}, {@code --wi/--w/--i/--r} (as for the main run). Server URLs come from
- * {@code BATON_TEST_POSTGRES_URL} and {@code BATON_TEST_MARIADB_URL}.
+ * {@code BATON_TEST_POSTGRES_URL}, {@code BATON_TEST_MARIADB_URL} and {@code BATON_TEST_REDIS_URL}.
  */
 public final class ScaleRun {
     private ScaleRun() {
@@ -64,20 +60,15 @@ public final class ScaleRun {
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (String backend : backends) {
-            String url = switch (backend) {
-                case "postgres" -> Backend.env("BATON_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-                case "mariadb" -> Backend.env("BATON_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root&sslMode=disable");
-                default -> throw new IllegalArgumentException("the scale benchmark runs on postgres and mariadb, not " + backend);
-            };
             for (int n : sizes) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("backend", backend);
                 row.put("n", n);
-                ScaleData data = new ScaleData(backend, url, n);
+                ScaleSeed data = seedOf(backend, n, o.getOrDefault("redis-db", "9"));
                 boolean reused = data.isSeeded();
                 row.put("reusedSeed", reused);
                 row.put("seedSeconds", reused ? data.seededSeconds() : data.seed());
-                row.putAll(footprint(data));
+                row.putAll(data.footprint());
                 ScaleFixture f = new ScaleFixture(data);
                 try {
                     row.put("sanity", sanity(f));
@@ -110,34 +101,13 @@ public final class ScaleRun {
         System.out.println(md);
     }
 
-    /** Bytes per run on disk, from the server's own accounting. */
-    static Map<String, Object> footprint(ScaleData d) throws Exception {
-        Map<String, Object> m = new LinkedHashMap<>();
-        try (Connection c = d.connect(); Statement s = c.createStatement()) {
-            if (d.dialect == JdbcDialect.POSTGRESQL) {
-                try (ResultSet rs = s.executeQuery("SELECT pg_relation_size('" + d.table() + "'), pg_indexes_size('" + d.table()
-                        + "'), pg_total_relation_size('" + d.table() + "')")) {
-                    rs.next();
-                    m.put("tableBytes", rs.getLong(1));
-                    m.put("indexBytes", rs.getLong(2));
-                    m.put("totalBytes", rs.getLong(3));   // with TOAST and the free-space and visibility maps
-                }
-            } else {
-                try (ResultSet rs = s.executeQuery("SELECT data_length, index_length, data_length + index_length FROM"
-                        + " information_schema.tables WHERE table_schema = DATABASE() AND table_name = '" + d.table() + "'")) {
-                    rs.next();
-                    m.put("tableBytes", rs.getLong(1));
-                    m.put("indexBytes", rs.getLong(2));
-                    m.put("totalBytes", rs.getLong(3));   // InnoDB's estimates, refreshed by ANALYZE TABLE
-                }
-            }
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + d.table())) {
-                rs.next();
-                m.put("rows", rs.getLong(1));
-            }
-        }
-        m.put("bytesPerRun", ((Number) m.get("totalBytes")).doubleValue() / ((Number) m.get("rows")).doubleValue());
-        return m;
+    static ScaleSeed seedOf(String backend, int n, String redisDb) {
+        return switch (backend) {
+            case "postgres" -> new ScaleData(backend, Backend.env("BATON_TEST_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres"), n);
+            case "mariadb" -> new ScaleData(backend, Backend.env("BATON_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root&sslMode=disable"), n);
+            case "redis" -> new RedisScaleData(Backend.env("BATON_TEST_REDIS_URL", "redis://127.0.0.1:6379"), Integer.parseInt(redisDb), n);
+            default -> throw new IllegalArgumentException("the scale benchmark runs on postgres, mariadb and redis, not " + backend);
+        };
     }
 
     /** Checks the shape through Baton: a thread holds 10 runs, a resource 100, an agent about half. */
@@ -148,7 +118,7 @@ public final class ScaleRun {
         long resource = a.listSuspendedRuns(AgentListSuspendedRunsOptions.builder().resourceId(ScaleData.resourceId(t / 10)).perPage(20).page(1)
                 .build()).total();
         long all = a.listSuspendedRuns(AgentListSuspendedRunsOptions.builder().perPage(20).page(1).build()).total();
-        if (thread != ScaleData.PER_THREAD || resource != ScaleData.PER_RESOURCE || all < f.data.n / 2 - 100_000) {
+        if (thread != ScaleData.PER_THREAD || resource != ScaleData.PER_RESOURCE || all < f.data.n() / 2 - 100_000) {
             throw new IllegalStateException("the seeded data is not what ScaleData says: thread " + thread + ", resource " + resource
                     + ", agent " + all);
         }
