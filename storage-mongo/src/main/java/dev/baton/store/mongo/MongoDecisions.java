@@ -100,11 +100,13 @@ final class MongoDecisions {
         return new IndexModel(Indexes.ascending(PENDING + "." + ID), new IndexOptions().name(INDEX_PENDING).sparse(true));
     }
 
-    /** The compare-and-set {@code update} of the run, with the records pushed onto its pending list in the same update. */
-    boolean compareAndSet(String runId, long expectedVersion, Bson update, List<DecisionRecord> records) {
+    /**
+     * The compare-and-set {@code update} of the run, on {@code filter} (its {@code _id} and expected version, see
+     * {@link MongoRunWrites#casFilter}), with the records pushed onto its pending list in the same update.
+     */
+    boolean compareAndSet(String runId, Bson filter, Bson update, List<DecisionRecord> records) {
         List<Document> docs = prepare(runId, records);
         if (docs == null) return false;
-        Bson filter = and(eq(ID, runId), eq(RunDocuments.VERSION, expectedVersion));
         Bson withRecords = Updates.combine(update, Updates.pushEach(PENDING, docs));
         Document before = access.run("compare-and-set", runId, () -> runs.findOneAndUpdate(filter, withRecords,
                 new FindOneAndUpdateOptions().projection(Projections.include(ID))));

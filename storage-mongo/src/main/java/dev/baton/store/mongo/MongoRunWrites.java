@@ -75,12 +75,25 @@ final class MongoRunWrites {
     }
 
     boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
-        Bson filter = and(eq(ID, replacement.runId()), eq(VERSION, expectedVersion));
+        Bson filter = casFilter(expectedVersion, replacement);
         // the projection keeps the (possibly megabytes large) old payload off the wire
         FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
         Document before = access.run("compare-and-set", replacement.runId(),
                 () -> collection.findOneAndUpdate(filter, RunDocuments.replacing(replacement), options));
         return before != null;
+    }
+
+    /**
+     * A compare-and-set's filter: {@code _id} and the expected {@code version}; with buckets, also the run's
+     * {@code agentId}, {@code bucket} and {@code createdAt} (which never change), the recommended shard key: a
+     * sharded cluster then sends the write to the one shard that holds the run, and MongoDB before 7.1 accepts a
+     * {@code findAndModify} on a sharded collection only with the shard key in its filter.
+     */
+    Bson casFilter(long expectedVersion, RunSnapshot r) {
+        Bson filter = and(eq(ID, r.runId()), eq(VERSION, expectedVersion));
+        if (buckets == 1) return filter;
+        return and(filter, eq(RunDocuments.AGENT_ID, r.agentId()), MongoBuckets.in(MongoBuckets.of(r, buckets)),
+                eq(RunDocuments.CREATED_AT, Date.from(r.createdAt())));
     }
 
     boolean delete(String runId, long expectedVersion) {

@@ -236,7 +236,8 @@ public final class MongoSnapshotStore implements SnapshotStore {
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> decisions) {
         MongoDecisions.checkRecords(replacement.agentId(), replacement.runId(), decisions);
-        return this.decisions.compareAndSet(replacement.runId(), expectedVersion, RunDocuments.replacing(replacement), decisions);
+        return this.decisions.compareAndSet(replacement.runId(), writes.casFilter(expectedVersion, replacement),
+                RunDocuments.replacing(replacement), decisions);
     }
 
     /** One {@code findOneAndReplace} of the run by a tombstone holding the records, which are then copied out. */

@@ -40,6 +40,8 @@ class MongoBucketsTest {
     private static final Instant NOW = T0.plusSeconds(3600);
     /** The filters of the finds sent, copied (the driver reuses an event's buffer). */
     private static final List<BsonDocument> FINDS = new CopyOnWriteArrayList<>();
+    /** The queries of the findAndModify commands sent, copied. */
+    private static final List<BsonDocument> FIND_AND_MODIFIES = new CopyOnWriteArrayList<>();
 
     private static MongoClient client;
     private static String database;
@@ -52,6 +54,7 @@ class MongoBucketsTest {
             @Override
             public void commandStarted(CommandStartedEvent event) {
                 if (event.getCommandName().equals("find")) FINDS.add(event.getCommand().getDocument("filter").clone());
+                if (event.getCommandName().equals("findAndModify")) FIND_AND_MODIFIES.add(event.getCommand().getDocument("query").clone());
             }
         }).build());
     }
@@ -182,6 +185,28 @@ class MongoBucketsTest {
             FINDS.clear();
             one.list(RunQuery.forAgent(agent, NOW).page(0, 50).build());
             assertThat(FINDS).singleElement().satisfies(f -> assertThat(f.toJson()).doesNotContain("bucket"));
+        }
+    }
+
+    @Test
+    void aCompareAndSetNamesTheWholeShardKey() {
+        String collection = uniqueId("cas");
+        String agent = uniqueId("agent");
+        try (MongoSnapshotStore four = open(collection, 4)) {
+            RunSnapshot run = suspendedAt(agent, agent + "-1", T0).threadId("t9").build();
+            assertThat(four.insert(run)).isTrue();
+            FIND_AND_MODIFIES.clear();
+            RunSnapshot claimed = run.toBuilder().status(dev.baton.store.RunStatus.RESUMING).version(2)
+                    .lease("me", T0.plusSeconds(60)).build();
+            assertThat(four.compareAndSet(1, claimed)).isTrue();
+            assertThat(FIND_AND_MODIFIES).singleElement().satisfies(q -> {
+                String json = q.toJson();
+                assertThat(json).contains("\"agentId\": \"" + agent + "\"", "\"bucket\": " + MongoBuckets.of("t9", 4), "\"createdAt\"",
+                        "\"version\"");
+            });
+            assertThat(four.find(run.runId())).contains(claimed);
+            // a stale version still loses, with the shard key in the filter or not
+            assertThat(four.compareAndSet(1, claimed)).isFalse();
         }
     }
 
