@@ -99,7 +99,7 @@ final class MongoBuckets {
     }
 
     /**
-     * One pass over the run documents (tombstones have no agentId and are left alone). Each update's filter
+     * One pass over the run documents (tombstones are left alone). Each update's filter
      * holds the document's whole shard key ({@code agentId, bucket, createdAt}) and {@code _id}, as MongoDB
      * asks of an update that changes a shard key value.
      */
@@ -107,7 +107,7 @@ final class MongoBuckets {
         return access.run("re-bucketing the runs", null, () -> {
             long changed = 0;
             List<WriteModel<Document>> batch = new ArrayList<>(BATCH);
-            for (Document d : runs.find(exists(AGENT_ID)).projection(Projections.include(ID, AGENT_ID, THREAD_ID, CREATED_AT, FIELD))) {
+            for (Document d : runs.find(and(exists(AGENT_ID), MongoDecisions.NOT_TOMBSTONE)).projection(Projections.include(ID, AGENT_ID, THREAD_ID, CREATED_AT, FIELD))) {
                 String thread = d.getString(THREAD_ID);
                 int wanted = of(thread != null ? thread : d.getString(ID), buckets);
                 @Nullable Object old = d.get(FIELD);

@@ -78,6 +78,8 @@ final class MongoRunListing {
         boolean oneBucket = buckets == 1 || query.threadId() != null;
         // a thread's runs share its bucket: naming it lets mongos send the query to the one shard that holds it
         if (buckets > 1 && query.threadId() != null) filter = and(filter, MongoBuckets.in(MongoBuckets.of(query.threadId(), buckets)));
+        // with buckets a deleted run's tombstone keeps its agentId (the shard key) for a moment: no run to list or count
+        if (buckets > 1) filter = and(filter, MongoDecisions.NOT_TOMBSTONE);
         Integer limit = query.limit();
         if (limit != null && limit == 0) {
             // MongoDB reads limit(0) as "no limit": a count-only query must not run a find at all

@@ -108,7 +108,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         this.clock = new MongoClock(access, collections.admin());
         this.listing = new MongoRunListing(access, collection, buckets);
         this.memory = new MongoMemoryStore(access, collections.threads(), collections.messages());
-        this.decisions = new MongoDecisions(access, collection, collections.decisions());
+        this.decisions = new MongoDecisions(access, collection, collections.decisions(), buckets);
         this.writes = new MongoRunWrites(access, collection, decisions, buckets);
         decisions.catchUp();
     }

@@ -40,7 +40,7 @@ class MongoBucketsTest {
     private static final Instant NOW = T0.plusSeconds(3600);
     /** The filters of the finds sent, copied (the driver reuses an event's buffer). */
     private static final List<BsonDocument> FINDS = new CopyOnWriteArrayList<>();
-    /** The queries of the findAndModify commands sent, copied. */
+    /** The findAndModify commands sent (query, update), copied. */
     private static final List<BsonDocument> FIND_AND_MODIFIES = new CopyOnWriteArrayList<>();
 
     private static MongoClient client;
@@ -54,7 +54,7 @@ class MongoBucketsTest {
             @Override
             public void commandStarted(CommandStartedEvent event) {
                 if (event.getCommandName().equals("find")) FINDS.add(event.getCommand().getDocument("filter").clone());
-                if (event.getCommandName().equals("findAndModify")) FIND_AND_MODIFIES.add(event.getCommand().getDocument("query").clone());
+                if (event.getCommandName().equals("findAndModify")) FIND_AND_MODIFIES.add(event.getCommand().clone());
             }
         }).build());
     }
@@ -199,8 +199,8 @@ class MongoBucketsTest {
             RunSnapshot claimed = run.toBuilder().status(dev.baton.store.RunStatus.RESUMING).version(2)
                     .lease("me", T0.plusSeconds(60)).build();
             assertThat(four.compareAndSet(1, claimed)).isTrue();
-            assertThat(FIND_AND_MODIFIES).singleElement().satisfies(q -> {
-                String json = q.toJson();
+            assertThat(FIND_AND_MODIFIES).singleElement().satisfies(c -> {
+                String json = c.getDocument("query").toJson();
                 assertThat(json).contains("\"agentId\": \"" + agent + "\"", "\"bucket\": " + MongoBuckets.of("t9", 4), "\"createdAt\"",
                         "\"version\"");
             });
@@ -208,6 +208,49 @@ class MongoBucketsTest {
             // a stale version still loses, with the shard key in the filter or not
             assertThat(four.compareAndSet(1, claimed)).isFalse();
         }
+    }
+
+    @Test
+    void aDeleteWithRecordsKeepsTheShardKeyInItsTombstoneAndNoListingSeesIt() {
+        String collection = uniqueId("tomb");
+        String agent = uniqueId("agent");
+        try (MongoSnapshotStore four = open(collection, 4)) {
+            RunSnapshot kept = suspendedAt(agent, agent + "-kept", T0).threadId("t1").expiresAt(T0.plusSeconds(1)).build();
+            RunSnapshot gone = suspendedAt(agent, agent + "-gone", T0.plusSeconds(1)).threadId("t1").expiresAt(T0.plusSeconds(1)).build();
+            assertThat(four.insert(kept)).isTrue();
+            assertThat(four.insert(gone)).isTrue();
+            FIND_AND_MODIFIES.clear();
+            assertThat(four.delete(gone.runId(), 1, List.of(record(gone, "k-1")))).isTrue();
+            BsonDocument replace = FIND_AND_MODIFIES.get(0);
+            for (String field : List.of("agentId", "bucket", "createdAt")) {
+                assertThat(replace.getDocument("query").toJson()).contains("\"" + field + "\"");
+                assertThat(replace.getDocument("update").containsKey(field)).as(field).isTrue();
+            }
+            assertThat(raw(collection).countDocuments(Filters.eq("_id", gone.runId()))).isZero();
+            assertThat(four.listDecisions(dev.baton.store.DecisionQuery.forAgent(agent).build()).items()).hasSize(1);
+
+            // what a crash right after that replacement leaves: the tombstone with the run's shard key and its records
+            RunSnapshot crashed = suspendedAt(agent, agent + "-crashed", T0.plusSeconds(2)).threadId("t1").expiresAt(T0.plusSeconds(1)).build();
+            assertThat(four.insert(crashed)).isTrue();
+            raw(collection).replaceOne(Filters.eq("_id", crashed.runId()), new Document("_id", crashed.runId())
+                    .append(MongoDecisions.TOMBSTONE, true).append("agentId", agent).append(MongoBuckets.FIELD, MongoBuckets.of("t1", 4))
+                    .append("createdAt", java.util.Date.from(crashed.createdAt()))
+                    .append(MongoDecisions.PENDING, List.of(DecisionDocuments.toDocument(record(crashed, "k-2")))));
+            assertThat(four.list(RunQuery.forAgent(agent, NOW).build()).items()).containsExactly(kept);
+            assertThat(four.list(RunQuery.forAgent(agent, NOW).threadId("t1").build()).items()).containsExactly(kept);
+            assertThat(four.list(RunQuery.forAgent(agent, NOW).countOnly().build()).total()).isEqualTo(1);
+            assertThat(four.listDue(agent, NOW, 10)).extracting(RunSnapshot::runId).containsExactly(kept.runId());
+            assertThat(four.find(crashed.runId())).isEmpty();
+            // the run id is free again, and the tombstone's record was copied
+            assertThat(four.insert(crashed)).isTrue();
+            assertThat(four.listDecisions(dev.baton.store.DecisionQuery.forAgent(agent).build()).items()).hasSize(2);
+        }
+    }
+
+    private static dev.baton.store.DecisionRecord record(RunSnapshot run, String key) {
+        return dev.baton.store.DecisionRecord.builder().decisionId(uniqueId("d")).agentId(run.agentId()).runId(run.runId())
+                .threadId(run.threadId()).resourceId(run.resourceId()).toolCallId("call-1").toolName("charge")
+                .kind(dev.baton.store.DecisionKind.DECLINE).actor("alice").instanceId("i-1").decidedAt(T0).idempotencyKey(key).build();
     }
 
     @Test
