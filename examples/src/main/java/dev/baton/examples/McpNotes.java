@@ -105,6 +105,8 @@ public final class McpNotes {
         return McpToolset.of(McpServerConfig.stdio("notes", javaBinary(), "-cp", System.getProperty("java.class.path"),
                         NotesMcpServer.class.getName(), notes.toAbsolutePath().toString())
                 .toolPrefix("notes_")
+                // the server is a second JVM: on a busy machine its start alone can take most of the default 30 s
+                .connectTimeout(java.time.Duration.ofSeconds(90))
                 .approval(McpApprovalPolicy.unlessReadOnly())           // the server's hints, for its other tools
                 .approval("write_note", McpApprovalPolicy.always())      // and never trust them for this one
                 .build());

@@ -6,6 +6,7 @@ import static com.mongodb.client.model.Filters.exists;
 import static com.mongodb.client.model.Filters.gte;
 import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lt;
+import static com.mongodb.client.model.Filters.ne;
 import static com.mongodb.client.model.Filters.or;
 import static com.mongodb.client.model.Filters.size;
 import static dev.baton.store.mongo.DecisionDocuments.ACTOR;
@@ -51,7 +52,8 @@ import org.jspecify.annotations.Nullable;
  *       {@code $push}es them onto the run's {@code pendingDecisions} in the same {@code findOneAndUpdate}; a
  *       delete replaces the run, in one {@code findOneAndReplace}, by a tombstone
  *       {@code {_id, tombstone: true, pendingDecisions}} that no run query matches (it has no agentId and no
- *       version). One document, one atomic write: the records exist exactly when the change does;</li>
+ *       version; with buckets it keeps the run's shard key {@code agentId, bucket, createdAt}, and listings
+ *       exclude it by {@code tombstone: {$ne: true}}). One document, one atomic write: the records exist exactly when the change does;</li>
  *   <li>then the records are copied to {@code <runs>_decisions} ({@code replaceOne} upserts by decisionId:
  *       copying twice is harmless), pulled from the pending list, and a tombstone left empty is deleted;</li>
  *   <li>a crash between 1 and 2 leaves pending records, which every later read of decisions, every
@@ -68,6 +70,8 @@ final class MongoDecisions {
     static final String PENDING = "pendingDecisions";
     static final String TOMBSTONE = "tombstone";
     static final String INDEX_PENDING = "baton_pending_decisions";
+    /** Not a tombstone: with buckets a tombstone keeps the run's agentId (its shard key), so listings exclude it by this. */
+    static final Bson NOT_TOMBSTONE = ne(TOMBSTONE, true);
     /** How many documents with pending records one catch-up copies at most (a later one copies the rest). */
     private static final int CATCH_UP_BATCH = 100;
 
@@ -77,11 +81,13 @@ final class MongoDecisions {
     private final MongoAccess access;
     private final MongoCollection<Document> runs;
     private final MongoCollection<Document> decisions;
+    private final int buckets;
 
-    MongoDecisions(MongoAccess access, MongoCollection<Document> runs, MongoCollection<Document> decisions) {
+    MongoDecisions(MongoAccess access, MongoCollection<Document> runs, MongoCollection<Document> decisions, int buckets) {
         this.access = access;
         this.runs = runs;
         this.decisions = decisions;
+        this.buckets = buckets;
     }
 
     /** Refuses records of another run, or none: a programming error of the caller; nothing is written. */
@@ -100,11 +106,13 @@ final class MongoDecisions {
         return new IndexModel(Indexes.ascending(PENDING + "." + ID), new IndexOptions().name(INDEX_PENDING).sparse(true));
     }
 
-    /** The compare-and-set {@code update} of the run, with the records pushed onto its pending list in the same update. */
-    boolean compareAndSet(String runId, long expectedVersion, Bson update, List<DecisionRecord> records) {
+    /**
+     * The compare-and-set {@code update} of the run, on {@code filter} (its {@code _id} and expected version, see
+     * {@link MongoRunWrites#casFilter}), with the records pushed onto its pending list in the same update.
+     */
+    boolean compareAndSet(String runId, Bson filter, Bson update, List<DecisionRecord> records) {
         List<Document> docs = prepare(runId, records);
         if (docs == null) return false;
-        Bson filter = and(eq(ID, runId), eq(RunDocuments.VERSION, expectedVersion));
         Bson withRecords = Updates.combine(update, Updates.pushEach(PENDING, docs));
         Document before = access.run("compare-and-set", runId, () -> runs.findOneAndUpdate(filter, withRecords,
                 new FindOneAndUpdateOptions().projection(Projections.include(ID))));
@@ -113,13 +121,30 @@ final class MongoDecisions {
         return true;
     }
 
-    /** The run, at {@code expectedVersion}, replaced by a tombstone holding the records; then the records copied out. */
+    /**
+     * The run, at {@code expectedVersion}, replaced by a tombstone holding the records; then the records copied out.
+     * With buckets, the run's shard key ({@code agentId, bucket, createdAt}, which never change) is read first and
+     * kept in the tombstone and named in the filter: on a collection sharded on it the replacement then changes no
+     * shard key value and names its shard. Listings of a store with buckets leave tombstones out ({@link #NOT_TOMBSTONE}).
+     */
     boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
         List<Document> docs = prepare(runId, records);
         if (docs == null) return false;
         Bson filter = and(eq(ID, runId), eq(RunDocuments.VERSION, expectedVersion));
         Document tombstone = new Document(ID, runId).append(TOMBSTONE, true).append(PENDING, docs);
-        Document before = access.run("delete", runId, () -> runs.findOneAndReplace(filter, tombstone,
+        if (buckets > 1) {
+            Document key = access.run("delete", runId, () -> runs.find(and(eq(ID, runId), NOT_TOMBSTONE))
+                    .projection(Projections.include(RunDocuments.AGENT_ID, MongoBuckets.FIELD, RunDocuments.CREATED_AT)).first());
+            if (key == null) return false;
+            List<Bson> shardKey = new ArrayList<>(List.of(filter));
+            for (String field : List.of(RunDocuments.AGENT_ID, MongoBuckets.FIELD, RunDocuments.CREATED_AT)) {
+                shardKey.add(eq(field, key.get(field)));
+                tombstone.append(field, key.get(field));
+            }
+            filter = and(shardKey);
+        }
+        Bson replaced = filter;
+        Document before = access.run("delete", runId, () -> runs.findOneAndReplace(replaced, tombstone,
                 new FindOneAndReplaceOptions().projection(Projections.include(ID))));
         if (before == null) return false;
         copyAfterCommit(runId, docs, true);

@@ -34,8 +34,35 @@ final class MongoIndexes {
     static final String INDEX_AGENT_THREAD_RESOURCE = "baton_agent_thread_resource_created";
     static final String INDEX_AGENT_EXPIRES = "baton_agent_expires";
     static final String INDEX_AGENT_NOTIFY = "baton_agent_notify";
+    /** With buckets (issue 27): the agent's listing, ascending so that it also backs the shard key {agentId, bucket, createdAt}. */
+    static final String INDEX_AGENT_BUCKET = "baton_agent_bucket_created";
+    static final String INDEX_AGENT_BUCKET_RESOURCE = "baton_agent_bucket_resource_created";
+    static final String INDEX_AGENT_BUCKET_EXPIRES = "baton_agent_bucket_expires";
+    static final String INDEX_AGENT_BUCKET_NOTIFY = "baton_agent_bucket_notify";
 
     private MongoIndexes() {
+    }
+
+    /**
+     * The runs' index specifications for a store with {@code buckets} buckets: with one, those below; with more,
+     * the agent's, the resource's and the due ones carry the bucket after the agentId (a per-bucket query is one
+     * range), and the thread's stay as they are (a thread's runs share a bucket).
+     */
+    static List<IndexModel> runIndexes(int buckets) {
+        if (buckets == 1) return runIndexes();
+        Bson order = Indexes.compoundIndex(Indexes.descending(CREATED_AT), Indexes.descending(ID));
+        String bucket = MongoBuckets.FIELD;
+        List<IndexModel> one = runIndexes();
+        return List.of(
+                // read backwards by the listing (sort {createdAt: -1, _id: -1}); ascending, it backs the recommended shard key
+                new IndexModel(Indexes.ascending(AGENT_ID, bucket, CREATED_AT, ID), new IndexOptions().name(INDEX_AGENT_BUCKET)),
+                one.get(1),
+                new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, bucket, RESOURCE_ID), order),
+                        new IndexOptions().name(INDEX_AGENT_BUCKET_RESOURCE)),
+                one.get(3),
+                new IndexModel(Indexes.ascending(AGENT_ID, bucket, EXPIRES_AT, ID), new IndexOptions().name(INDEX_AGENT_BUCKET_EXPIRES)),
+                new IndexModel(Indexes.ascending(AGENT_ID, bucket, RunDocuments.NOTIFY_AT, ID),
+                        new IndexOptions().name(INDEX_AGENT_BUCKET_NOTIFY)));
     }
 
     /** The runs' index specifications, in the order they are created; equality fields first, then the listing order. */

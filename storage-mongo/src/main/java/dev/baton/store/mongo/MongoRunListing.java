@@ -32,6 +32,7 @@ import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
 import java.util.Objects;
@@ -44,7 +45,10 @@ import org.jspecify.annotations.Nullable;
  * on the indexes of {@link MongoIndexes}. A query is one server-side filter ({@link #filter}); a
  * cursor is a range on the same index ({@link #after}); a page that cannot tell its total is checked
  * against one {@code $facet} aggregate that counts the matches and names the page's runs, read again
- * if a write landed in between (see {@link MongoSnapshotStore#list}).
+ * if a write landed in between (see {@link MongoSnapshotStore#list}). With buckets ({@link MongoBuckets}), an
+ * agent's or resource's listing is that done once per bucket (the first {@code offset + limit} runs and the
+ * bucket's total), merged by {@link BucketMerge}; a thread's listing reads its one bucket; the due runs are
+ * the first {@code limit} of each bucket, merged.
  */
 final class MongoRunListing {
     /** How often a listing reads its page again when a write landed between the page and its count. */
@@ -55,12 +59,14 @@ final class MongoRunListing {
 
     private final MongoAccess access;
     private final MongoCollection<Document> collection;
+    private final int buckets;
     /** Called between a listing's page and its count; for tests that make a write land there. */
     volatile @Nullable Runnable betweenPageAndCount;
 
-    MongoRunListing(MongoAccess access, MongoCollection<Document> collection) {
+    MongoRunListing(MongoAccess access, MongoCollection<Document> collection, int buckets) {
         this.access = access;
         this.collection = collection;
+        this.buckets = buckets;
     }
 
     // ---------------------------------------------------------------- list
@@ -69,6 +75,11 @@ final class MongoRunListing {
         access.checkOpen("list");
         if (query.emptyDateRange()) return new RunPage(List.of(), 0);
         Bson filter = filter(query);
+        boolean oneBucket = buckets == 1 || query.threadId() != null;
+        // a thread's runs share its bucket: naming it lets mongos send the query to the one shard that holds it
+        if (buckets > 1 && query.threadId() != null) filter = and(filter, MongoBuckets.in(MongoBuckets.of(query.threadId(), buckets)));
+        // with buckets a deleted run's tombstone keeps its agentId (the shard key) for a moment: no run to list or count
+        if (buckets > 1) filter = and(filter, MongoDecisions.NOT_TOMBSTONE);
         Integer limit = query.limit();
         if (limit != null && limit == 0) {
             // MongoDB reads limit(0) as "no limit": a count-only query must not run a find at all
@@ -82,8 +93,20 @@ final class MongoRunListing {
         }
         RunQuery.After after = query.after();
         Bson cursor = after == null ? null : after(after);
-        Bson pageFilter = cursor == null ? filter : and(filter, cursor);
         boolean withPayload = query.withPayload();
+        if (oneBucket) return pageAndTotal(filter, cursor, offset, limit, withPayload);
+        // per bucket: the first offset + limit runs and the bucket's total, each on its own index range; then merged
+        Integer perBucket = limit == null ? null : (int) Math.min(offset + limit, Integer.MAX_VALUE);
+        List<RunPage> pages = new ArrayList<>(buckets);
+        for (int b = 0; b < buckets; b++) {
+            pages.add(pageAndTotal(and(filter, MongoBuckets.in(b)), cursor, 0, perBucket, withPayload));
+        }
+        return BucketMerge.page(pages, offset, limit);
+    }
+
+    /** The page of one filter (all of it, or one bucket's part) and its total, checked against each other. */
+    private RunPage pageAndTotal(Bson filter, @Nullable Bson cursor, long offset, @Nullable Integer limit, boolean withPayload) {
+        Bson pageFilter = cursor == null ? filter : and(filter, cursor);
         if (limit == null && cursor != null) {
             // every run after the cursor (core always pages; a rare call): the page, then the total
             List<RunSnapshot> items = page(pageFilter, 0, null, withPayload);
@@ -172,13 +195,7 @@ final class MongoRunListing {
         if (limit == 0) return List.of();
         Date at = Date.from(now);
         Bson filter = and(eq(AGENT_ID, agentId), lte(EXPIRES_AT, at), suspendedAt(at));
-        return access.run("listDue", null, () -> {
-            List<RunSnapshot> out = new ArrayList<>();
-            for (Document d : collection.find(filter).projection(FIELDS_WITHOUT_PAYLOAD).sort(DUE_ORDER).limit(limit)) {
-                out.add(RunDocuments.fromDocument(d, false));
-            }
-            return out;
-        });
+        return firstOfEachBucket("listDue", filter, DUE_ORDER, BucketMerge.DUE, limit);
     }
 
     private static final Bson NOTIFY_ORDER = Sorts.orderBy(Sorts.ascending(RunDocuments.NOTIFY_AT), Sorts.ascending(ID));
@@ -189,13 +206,26 @@ final class MongoRunListing {
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         access.checkOpen("listNotificationsDue");
         Bson filter = and(eq(AGENT_ID, agentId), lte(RunDocuments.NOTIFY_AT, Date.from(now)));
-        return access.run("listNotificationsDue", null, () -> {
-            List<RunSnapshot> out = new ArrayList<>();
-            for (Document d : collection.find(filter).projection(FIELDS_WITHOUT_PAYLOAD).sort(NOTIFY_ORDER).limit(limit)) {
-                out.add(RunDocuments.fromDocument(d, false));
-            }
-            return out;
-        });
+        return firstOfEachBucket("listNotificationsDue", filter, NOTIFY_ORDER, BucketMerge.NOTIFY, limit);
+    }
+
+    /**
+     * The first {@code limit} matches in {@code sort} order: one {@code find}; with buckets, one per bucket
+     * (each a range of its bucket's index, limited), merged.
+     */
+    private List<RunSnapshot> firstOfEachBucket(String operation, Bson filter, Bson sort, Comparator<RunSnapshot> order, int limit) {
+        List<List<RunSnapshot>> lists = new ArrayList<>(buckets);
+        for (int b = 0; b < buckets; b++) {
+            Bson f = buckets == 1 ? filter : and(filter, MongoBuckets.in(b));
+            lists.add(access.run(operation, null, () -> {
+                List<RunSnapshot> out = new ArrayList<>();
+                for (Document d : collection.find(f).projection(FIELDS_WITHOUT_PAYLOAD).sort(sort).limit(limit)) {
+                    out.add(RunDocuments.fromDocument(d, false));
+                }
+                return out;
+            }));
+        }
+        return buckets == 1 ? lists.get(0) : BucketMerge.merge(lists, order, 0, limit);
     }
 
     // ---------------------------------------------------------------- the filter

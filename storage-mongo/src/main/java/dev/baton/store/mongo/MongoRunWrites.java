@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The operations on one run document of a {@link MongoSnapshotStore} that write no decision records:
- * insert ({@code insertOne}; a duplicate key means the run exists), find, compare-and-set (one
+ * insert ({@code insertOne}, with the run's bucket when the store has buckets; a duplicate key means the run exists), find, compare-and-set (one
  * {@code findOneAndUpdate} on {@code _id} and the expected {@code version}), delete, lease renewal
  * and the notification update, each one command. The forms with records are {@link MongoDecisions}'.
  */
@@ -38,16 +38,20 @@ final class MongoRunWrites {
     private final MongoAccess access;
     private final MongoCollection<Document> collection;
     private final MongoDecisions decisions;
+    private final int buckets;
 
-    MongoRunWrites(MongoAccess access, MongoCollection<Document> collection, MongoDecisions decisions) {
+    MongoRunWrites(MongoAccess access, MongoCollection<Document> collection, MongoDecisions decisions, int buckets) {
         this.access = access;
         this.collection = collection;
         this.decisions = decisions;
+        this.buckets = buckets;
     }
 
     boolean insert(RunSnapshot snapshot, boolean clearTombstone) {
         access.checkOpen("insert");
         Document doc = RunDocuments.toDocument(snapshot);
+        // with buckets, the run's bucket (its thread's); never changed afterwards, like the other indexed fields
+        if (buckets > 1) doc.append(MongoBuckets.FIELD, MongoBuckets.of(snapshot, buckets));
         try {
             collection.insertOne(doc);
             return true;
@@ -71,12 +75,25 @@ final class MongoRunWrites {
     }
 
     boolean compareAndSet(long expectedVersion, RunSnapshot replacement) {
-        Bson filter = and(eq(ID, replacement.runId()), eq(VERSION, expectedVersion));
+        Bson filter = casFilter(expectedVersion, replacement);
         // the projection keeps the (possibly megabytes large) old payload off the wire
         FindOneAndUpdateOptions options = new FindOneAndUpdateOptions().projection(Projections.include(ID));
         Document before = access.run("compare-and-set", replacement.runId(),
                 () -> collection.findOneAndUpdate(filter, RunDocuments.replacing(replacement), options));
         return before != null;
+    }
+
+    /**
+     * A compare-and-set's filter: {@code _id} and the expected {@code version}; with buckets, also the run's
+     * {@code agentId}, {@code bucket} and {@code createdAt} (which never change), the recommended shard key: a
+     * sharded cluster then sends the write to the one shard that holds the run, and MongoDB before 7.1 accepts a
+     * {@code findAndModify} on a sharded collection only with the shard key in its filter.
+     */
+    Bson casFilter(long expectedVersion, RunSnapshot r) {
+        Bson filter = and(eq(ID, r.runId()), eq(VERSION, expectedVersion));
+        if (buckets == 1) return filter;
+        return and(filter, eq(RunDocuments.AGENT_ID, r.agentId()), MongoBuckets.in(MongoBuckets.of(r, buckets)),
+                eq(RunDocuments.CREATED_AT, Date.from(r.createdAt())));
     }
 
     boolean delete(String runId, long expectedVersion) {

@@ -60,7 +60,9 @@ import org.jspecify.annotations.Nullable;
  * ({@code isMaster} on servers that do not know {@code hello}); on a sharded cluster it is the
  * clock of the {@code mongos} the client talks to.
  *
- * <p>A page and its total come from one pass over the matches: see {@link #list(RunQuery)}.
+ * <p>A page and its total come from one pass over the matches: see {@link #list(RunQuery)}. With
+ * {@link Builder#buckets(int)} N &gt; 1 each run also carries {@code bucket} (its thread's), which spreads one
+ * agent over N index ranges, and over the shards of a collection sharded on {@code {agentId, bucket, createdAt}}.
  *
  * <p>Thread memory ({@link #memory()}) lives in two more collections named after this one; see
  * {@code docs/stores/mongodb.md}.
@@ -98,16 +100,16 @@ public final class MongoSnapshotStore implements SnapshotStore {
     private final @Nullable MongoClient ownedClient;
 
     private MongoSnapshotStore(MongoClient client, boolean owned, String database, String collectionName,
-                               String description, WriteConcernLevel writeConcern) {
+                               String description, WriteConcernLevel writeConcern, int buckets) {
         this.ownedClient = owned ? client : null;
         this.access = new MongoAccess(description);
-        MongoCollections collections = MongoCollections.open(access, client, database, collectionName, writeConcern);
+        MongoCollections collections = MongoCollections.open(access, client, database, collectionName, writeConcern, buckets);
         this.collection = collections.runs();
         this.clock = new MongoClock(access, collections.admin());
-        this.listing = new MongoRunListing(access, collection);
+        this.listing = new MongoRunListing(access, collection, buckets);
         this.memory = new MongoMemoryStore(access, collections.threads(), collections.messages());
-        this.decisions = new MongoDecisions(access, collection, collections.decisions());
-        this.writes = new MongoRunWrites(access, collection, decisions);
+        this.decisions = new MongoDecisions(access, collection, collections.decisions(), buckets);
+        this.writes = new MongoRunWrites(access, collection, decisions, buckets);
         decisions.catchUp();
     }
 
@@ -126,9 +128,9 @@ public final class MongoSnapshotStore implements SnapshotStore {
 
     /** Opens a store on a client the store owns and closes. Used by the provider. */
     static MongoSnapshotStore openOwned(MongoClient client, String database, String collection, String description,
-                                        WriteConcernLevel writeConcern) {
+                                        WriteConcernLevel writeConcern, int buckets) {
         try {
-            return new MongoSnapshotStore(client, true, database, collection, description, writeConcern);
+            return new MongoSnapshotStore(client, true, database, collection, description, writeConcern, buckets);
         } catch (RuntimeException e) {
             client.close();
             throw e;
@@ -141,6 +143,7 @@ public final class MongoSnapshotStore implements SnapshotStore {
         private final String database;
         private String collection = DEFAULT_COLLECTION;
         private WriteConcernLevel writeConcern = WriteConcernLevel.MAJORITY;
+        private int buckets = 1;
 
         private Builder(MongoClient client, String database) {
             this.client = Objects.requireNonNull(client, "client");
@@ -173,14 +176,32 @@ public final class MongoSnapshotStore implements SnapshotStore {
         }
 
         /**
-         * Opens the store and creates its indexes if missing.
+         * How many buckets spread each agent's runs; default 1 (no {@code bucket} field, the layout of a store
+         * without this option). With N &gt; 1 every run document carries {@code bucket}, CRC-32 of its
+         * threadId's UTF-8 bytes (of its runId without a thread) mod N, so that a thread's runs share one;
+         * agent and resource listings read each bucket and merge, a thread's reads its one bucket. Every store
+         * on a collection must use the same N: the first one to open with another N re-buckets every run
+         * (see {@code docs/stores/mongodb.md}, "Past one server").
+         *
+         * @param buckets from 1 to 1024
+         * @return this builder
+         * @throws InvalidOptionException if {@code buckets} is outside [1, 1024]
+         */
+        public Builder buckets(int buckets) {
+            this.buckets = MongoBuckets.check(buckets);
+            return this;
+        }
+
+        /**
+         * Opens the store and creates its indexes if missing; re-buckets the runs if they were bucketed with
+         * another count than {@link #buckets(int)}.
          *
          * @return the store, open
          * @throws StorageException if the server cannot be reached or refuses the indexes
          */
         public MongoSnapshotStore build() {
             return new MongoSnapshotStore(client, false, database, collection,
-                    "MongoDB " + database + "." + collection + " (application client)", writeConcern);
+                    "MongoDB " + database + "." + collection + " (application client)", writeConcern, buckets);
         }
     }
 
@@ -215,7 +236,8 @@ public final class MongoSnapshotStore implements SnapshotStore {
     @Override
     public boolean compareAndSet(long expectedVersion, RunSnapshot replacement, List<DecisionRecord> decisions) {
         MongoDecisions.checkRecords(replacement.agentId(), replacement.runId(), decisions);
-        return this.decisions.compareAndSet(replacement.runId(), expectedVersion, RunDocuments.replacing(replacement), decisions);
+        return this.decisions.compareAndSet(replacement.runId(), writes.casFilter(expectedVersion, replacement),
+                RunDocuments.replacing(replacement), decisions);
     }
 
     /** One {@code findOneAndReplace} of the run by a tombstone holding the records, which are then copied out. */
@@ -302,6 +324,11 @@ public final class MongoSnapshotStore implements SnapshotStore {
      * the ties at {@code c} kept only below the cursor's runId: {@code createdAt < c or _id < runId},
      * a condition on the index's own keys. Without payloads the find projects the payload away
      * (the summary is what a listing shows), so listing cost does not grow with snapshot size.
+     *
+     * <p>With {@link Builder#buckets(int) buckets} N &gt; 1, an agent's or resource's listing does the above once
+     * per bucket ({@code bucket: b} added to the filter, from 0 with {@code offset + limit} runs), and merges the
+     * N pages in listing order: the page is the merge from {@code offset}, the total the sum of the buckets'.
+     * A thread's listing is one such query on the thread's bucket.
      */
     @Override
     public RunPage list(RunQuery query) {

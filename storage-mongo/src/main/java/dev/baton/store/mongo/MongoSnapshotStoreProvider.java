@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens {@link MongoSnapshotStore}s for {@code mongodb://} and {@code mongodb+srv://} URLs, e.g.
@@ -23,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>Property {@code writeConcern}: {@code majority} (default), {@code acknowledged} or {@code w1}, the
  *       least every write asks for; a URL whose {@code w} asks for at least as much keeps it
  *       (see {@link WriteConcernLevel}).</li>
+ *   <li>Property {@code buckets}: how many buckets spread each agent's runs, 1 (default) to 1024
+ *       (see {@link MongoSnapshotStore.Builder#buckets(int)}).</li>
  *   <li>Every other setting (credentials, TLS, replica set, timeouts) is a standard connection-string option.</li>
  * </ul>
  *
@@ -47,7 +50,10 @@ public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
     static final int SOCKET_TIMEOUT_MS = 15_000;
     static final int WAIT_QUEUE_TIMEOUT_MS = 10_000;
 
-    private static final Set<String> PROPERTIES = Set.of(COLLECTION, WRITE_CONCERN);
+    /** The property naming how many buckets spread each agent's runs, 1 to 1024; default 1 (see {@link MongoSnapshotStore.Builder#buckets(int)}). */
+    public static final String BUCKETS = "buckets";
+
+    private static final Set<String> PROPERTIES = Set.of(COLLECTION, WRITE_CONCERN, BUCKETS);
 
     @Override
     public String name() {
@@ -79,9 +85,20 @@ public final class MongoSnapshotStoreProvider implements SnapshotStoreProvider {
                 properties.getOrDefault(COLLECTION, MongoSnapshotStore.DEFAULT_COLLECTION));
         MongoSnapshotStore.checkName("database", database);
         WriteConcernLevel writeConcern = WriteConcernLevel.parse(properties.getOrDefault(WRITE_CONCERN, "majority"));
+        int buckets = buckets(properties.get(BUCKETS));
         MongoClient client = MongoClients.create(settings(cs));
         return MongoSnapshotStore.openOwned(client, database, collection,
-                "MongoDB " + SnapshotStores.redact(url) + " (" + database + "." + collection + ")", writeConcern);
+                "MongoDB " + SnapshotStores.redact(url) + " (" + database + "." + collection + ")", writeConcern, buckets);
+    }
+
+    /** The {@code buckets} property: an integer from 1 to 1024, default 1. */
+    private static int buckets(@Nullable String value) {
+        if (value == null) return 1;
+        try {
+            return MongoBuckets.check(Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
+            throw new InvalidOptionException(BUCKETS, "must be an integer from 1 to " + MongoBuckets.MAX + ", was '" + value + "'");
+        }
     }
 
     /** The URL's settings, plus Baton's timeouts where the URL sets none. */

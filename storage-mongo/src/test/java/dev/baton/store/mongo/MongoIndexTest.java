@@ -249,7 +249,8 @@ class MongoIndexTest {
         assertUsesOnly(duePlan, MongoIndexes.INDEX_AGENT_EXPIRES);
     }
 
-    private static void assertUsesOnly(Document plan, String index) {
+    /** Asserts that a {@code queryPlanner} explain's winning plan scans only {@code index}, with no collection scan and no sort. */
+    static void assertUsesOnly(Document plan, String index) {
         Document winning = plan.get("queryPlanner", Document.class).get("winningPlan", Document.class);
         List<Document> stages = new ArrayList<>();
         collectStages(winning, stages);

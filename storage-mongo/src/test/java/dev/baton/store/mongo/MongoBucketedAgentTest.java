@@ -1,0 +1,12 @@
+package dev.baton.store.mongo;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.tck.AgentContract;
+
+/** The AgentContract (core end to end: listings through the agent, approvals, recovery) on a Mongo store with four buckets (issue 27), in its own collection; the server: see {@link MongoTestServer}. */
+class MongoBucketedAgentTest extends AgentContract {
+    @Override
+    protected SnapshotStore openStore() {
+        return MongoBucketed.open();
+    }
+}

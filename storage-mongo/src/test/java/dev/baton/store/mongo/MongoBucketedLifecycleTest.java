@@ -1,0 +1,12 @@
+package dev.baton.store.mongo;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.tck.LifecycleContract;
+
+/** The LifecycleContract (due runs, notifications) on a Mongo store with four buckets (issue 27), in its own collection; the server: see {@link MongoTestServer}. */
+class MongoBucketedLifecycleTest extends LifecycleContract {
+    @Override
+    protected SnapshotStore openStore() {
+        return MongoBucketed.open();
+    }
+}

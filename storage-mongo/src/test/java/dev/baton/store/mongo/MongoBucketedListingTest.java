@@ -1,0 +1,12 @@
+package dev.baton.store.mongo;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.tck.ListingContract;
+
+/** The listing TCK on a Mongo store with four buckets (issue 27), in its own collection; the server: see {@link MongoTestServer}. */
+class MongoBucketedListingTest extends ListingContract {
+    @Override
+    protected SnapshotStore openStore() {
+        return MongoBucketed.open();
+    }
+}
