@@ -98,6 +98,28 @@ class RedisLayoutMigrationTest {
     }
 
     @Test
+    void onTheClusterEveryStepTouchesOneSlot() {
+        String prefix = PREFIX + "-cluster";
+        BucketData data = new BucketData(41L, AGENT, 40);
+        Expected before;
+        try (RedisSnapshotStore one = RedisSnapshotStore.open(RedisTestCluster.url(), prefix, null, true, 1)) {
+            for (int i = 0; i < data.runs.size(); i++) {
+                RunSnapshot s = data.runs.get(i).toBuilder().status(RunStatus.RESUMING).lease("w", BucketData.NOW.plusSeconds(60)).build();
+                one.insert(s);
+                assertThat(data.decide(one, s, i, "key")).isTrue();
+            }
+            before = Expected.of(one);
+        }
+        try (RedisSnapshotStore six = RedisSnapshotStore.open(RedisTestCluster.url(), prefix, null, true, 6)) {
+            RedisLayoutMigration.Result r = RedisLayoutMigration.of(six).migrate(AGENT, 1);
+            assertThat(r.complete()).isTrue();
+            assertThat(r.runs()).isEqualTo(40);
+            assertThat(Expected.of(six)).isEqualTo(before);
+            for (RunSnapshot s : before.runs) assertThat(six.find(s.runId())).contains(s);
+        }
+    }
+
+    @Test
     void aStoreRefusesBucketCountsOutOfRange() {
         assertThatThrownBy(() -> RedisSnapshotStore.builder(RedisClient.create(RedisTestServer.url())).buckets(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("buckets");

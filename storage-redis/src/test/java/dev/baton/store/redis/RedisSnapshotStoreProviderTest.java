@@ -81,6 +81,21 @@ class RedisSnapshotStoreProviderTest {
     }
 
     @Test
+    void bucketsIsAWholeNumberFromOneTo1024AndNamesTheLayoutInTheDescription() {
+        assertThat(RedisSnapshotStoreProvider.buckets(" 6 ")).isEqualTo(6);
+        for (String bad : new String[] {"0", "1025", "six", "-1", ""}) {
+            assertThatThrownBy(() -> SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX, "buckets", bad)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("buckets");
+        }
+        try (SnapshotStore s = SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX, "buckets", "6"))) {
+            assertThat(s.describe()).contains("6 buckets");
+        }
+        try (SnapshotStore s = SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX))) {
+            assertThat(s.describe()).doesNotContain("bucket");
+        }
+    }
+
+    @Test
     void persistenceIsSeenFromAppendOnlyOrSaveRules() {
         assertThat(RedisConnection.persists("no", "")).isFalse();
         assertThat(RedisConnection.persists("yes", "")).isTrue();
