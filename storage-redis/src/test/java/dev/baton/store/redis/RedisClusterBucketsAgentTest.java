@@ -1,0 +1,19 @@
+package dev.baton.store.redis;
+
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.SnapshotStores;
+import dev.baton.tck.AgentContract;
+import java.util.Map;
+
+/**
+ * The agent-level TCK (approve, decline, resume, subagents, the resume race, leases, decisions) on a three-node Redis Cluster in the bucketed layout, six buckets per agent ({@code buckets=6}): every
+ * script must still touch one hash slot only, and the listings merged across buckets must keep the contract.
+ */
+class RedisClusterBucketsAgentTest extends AgentContract {
+    private static final String PREFIX = RedisTestServer.uniquePrefix(RedisClusterBucketsAgentTest.class);
+
+    @Override
+    protected SnapshotStore openStore() {
+        return SnapshotStores.open(RedisTestCluster.url(), Map.of("keyPrefix", PREFIX, "cluster", "true", "buckets", "6"));
+    }
+}
