@@ -24,6 +24,7 @@ final class RedisRunListing {
     private static final LuaScript DUE = LuaScript.load("due", true);
     private static final LuaScript NOTIFY_DUE = LuaScript.load("notifydue", true);
     private static final LuaScript NOTIFY = LuaScript.load("notify", true);
+    private static final LuaScript ROWS = LuaScript.load("rows", true);
 
     private final RedisAccess access;
     private final RunHashes hashes;
@@ -50,12 +51,13 @@ final class RedisRunListing {
                 for (int i = 1; i < r.size(); i++) items.add(hashes.row(r.get(i)));
                 return new RunPage(items, (Long) r.get(0));
             }
+            if (q.offset() > 0 && limit != null && limit > 0) return atOffset(bases, q, limit);
             // every bucket: its first offset + limit rows after the cursor; merged, the offset skipped, limit kept
             long each = limit == null ? -1 : limit == 0 ? 0 : q.offset() + limit;
             long total = 0;
             List<List<RunSnapshot>> pages = new ArrayList<>(bases.length);
             List<List<Object>> replies = access.eachBucket(LIST, ScriptOutputType.MULTI, bases, b -> new String[] {b + "all:a"},
-                    b -> listArgs(b, q, 0, each));
+                    b -> listArgs(b, q, 0, each, false));
             for (List<Object> r : replies) {
                 total += (Long) r.get(0);
                 List<RunSnapshot> items = new ArrayList<>(r.size() - 1);
@@ -66,12 +68,64 @@ final class RedisRunListing {
         });
     }
 
-    /** list.lua on the bucket whose key base is {@code base}. */
-    private List<Object> listIn(String base, RunQuery q, long offset, long limit) {
-        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "all:a"}, listArgs(base, q, offset, limit));
+    /** A place in a bucket's page: the run's id, its createdAt score, its bucket. */
+    private record Entry(String runId, long createdAt, int bucket) {
     }
 
-    private static String[] listArgs(String base, RunQuery q, long offset, long limit) {
+    private static final java.util.Comparator<Entry> ENTRY_ORDER = (a, b) -> {
+        int c = Long.compare(b.createdAt(), a.createdAt());
+        return c != 0 ? c : BucketMerge.compareIds(b.runId(), a.runId());
+    };
+
+    /**
+     * A bucketed page at an offset, in two passes: every bucket's first {@code offset + limit} run ids and scores after
+     * the cursor (no rows read), merged to the page's {@code limit} ids; then the rows of those only (rows.lua).
+     */
+    private RunPage atOffset(String[] bases, RunQuery q, int limit) {
+        long each = q.offset() + limit;
+        List<List<Object>> replies = access.eachBucket(LIST, ScriptOutputType.MULTI, bases, b -> new String[] {b + "all:a"},
+                b -> listArgs(b, q, 0, each, true));
+        long total = 0;
+        List<List<Entry>> lists = new ArrayList<>(bases.length);
+        for (int k = 0; k < bases.length; k++) {
+            List<Object> r = replies.get(k);
+            total += (Long) r.get(0);
+            List<Entry> l = new ArrayList<>((r.size() - 1) / 2);
+            for (int i = 1; i + 1 < r.size(); i += 2) l.add(new Entry((String) r.get(i), (long) Double.parseDouble((String) r.get(i + 1)), k));
+            lists.add(l);
+        }
+        List<Entry> page = BucketMerge.merge(lists, ENTRY_ORDER, q.offset(), limit);
+        java.util.Map<Integer, List<String>> byBucket = new java.util.TreeMap<>();
+        for (Entry e : page) byBucket.computeIfAbsent(e.bucket(), k -> new ArrayList<>()).add(e.runId());
+        String[] used = byBucket.keySet().stream().map(k -> bases[k]).toArray(String[]::new);
+        List<List<Object>> rows = access.eachBucket(ROWS, ScriptOutputType.MULTI, used, b -> new String[] {b + "all:a"}, b -> {
+            List<String> args = new ArrayList<>(List.of(b, q.withPayload() ? "1" : "0"));
+            for (int k = 0; k < bases.length; k++) if (bases[k].equals(b)) args.addAll(byBucket.get(k));
+            return args.toArray(String[]::new);
+        });
+        java.util.Map<String, RunSnapshot> found = new java.util.HashMap<>();
+        for (List<Object> r : rows) {
+            for (Object o : r) {
+                if (((List<?>) o).get(0) != null) {
+                    RunSnapshot s = hashes.row(o);
+                    found.put(s.runId(), s);
+                }
+            }
+        }
+        List<RunSnapshot> items = new ArrayList<>(page.size());
+        for (Entry e : page) {
+            RunSnapshot s = found.get(e.runId());
+            if (s != null) items.add(s);   // deleted between the passes: left out, as a later listing would
+        }
+        return new RunPage(items, total);
+    }
+
+    /** list.lua on the bucket whose key base is {@code base}. */
+    private List<Object> listIn(String base, RunQuery q, long offset, long limit) {
+        return LIST.run(access.redis, ScriptOutputType.MULTI, new String[] {base + "all:a"}, listArgs(base, q, offset, limit, false));
+    }
+
+    private static String[] listArgs(String base, RunQuery q, long offset, long limit, boolean idsOnly) {
         RunQuery.After after = q.after();
         return new String[] {
                 base,
@@ -86,7 +140,8 @@ final class RedisRunListing {
                 q.withPayload() ? "1" : "0",
                 after == null ? "0" : "1",
                 after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
-                after == null ? "" : after.runId()};
+                after == null ? "" : after.runId(),
+                idsOnly ? "1" : "0"};
     }
 
     List<RunSnapshot> listDue(String agentId, Instant now, int limit) {

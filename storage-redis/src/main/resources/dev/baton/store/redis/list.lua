@@ -2,7 +2,8 @@
 -- ARGV[3] status ("SUSPENDED", "RESUMING" or "" for both), ARGV[4]/[5] has-thread flag / thread,
 -- ARGV[6]/[7] has-resource flag / resource, ARGV[8]/[9] min/max createdAt score,
 -- ARGV[10] offset, ARGV[11] limit (-1: all, 0: count only), ARGV[12] with payloads ("1"/"0"),
--- ARGV[13] has-cursor flag, ARGV[14]/[15] the cursor's createdAt score and runId.
+-- ARGV[13] has-cursor flag, ARGV[14]/[15] the cursor's createdAt score and runId, ARGV[16] "1" for the page's
+-- runIds and scores instead of rows (a bucketed listing's first pass at an offset, see RedisRunListing).
 -- Returns {total, row1, row2, ...}, each row as row() gives it: page, total and the page's fields in one
 -- round trip, and the payloads left unread when the caller needs none.
 local now = ARGV[2]
@@ -49,6 +50,10 @@ first = first + tonumber(ARGV[10])
 if limit > 0 and first + limit - 1 < last then last = first + limit - 1 end
 if first > last then return out end
 
+if ARGV[16] == '1' then
+  for _, v in ipairs(redis.call('ZREVRANGE', key, first, last, 'WITHSCORES')) do out[#out + 1] = v end
+  return out
+end
 local withPayload = ARGV[12] == '1'
 for _, id in ipairs(redis.call('ZREVRANGE', key, first, last)) do out[#out + 1] = row(id, withPayload) end
 return out
