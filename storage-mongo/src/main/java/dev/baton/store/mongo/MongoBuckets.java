@@ -1,5 +1,6 @@
 package dev.baton.store.mongo;
 
+import dev.baton.store.ShardMerge;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.exists;
@@ -30,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * The buckets that spread one agent's runs (issue 27): with {@code buckets} N &gt; 1, every run document
  * carries {@code bucket}, CRC-32 of its threadId's UTF-8 bytes (of its runId when it has no thread) mod N,
  * so a thread's runs share a bucket. The agent's and resource's listings then read each bucket on its own
- * index range and merge ({@link BucketMerge}); a thread's listing reads its one bucket.
+ * index range and merge ({@link ShardMerge}); a thread's listing reads its one bucket.
  *
  * <p>The N a collection's documents were bucketed with is recorded in {@code <runs>_meta}
  * ({@code {_id: "buckets", buckets: N, at: Date}}). A store that opens with another N re-buckets every run

@@ -1,5 +1,6 @@
 package dev.baton.store.mongo;
 
+import dev.baton.store.ShardMerge;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.gt;
@@ -47,7 +48,7 @@ import org.jspecify.annotations.Nullable;
  * against one {@code $facet} aggregate that counts the matches and names the page's runs, read again
  * if a write landed in between (see {@link MongoSnapshotStore#list}). With buckets ({@link MongoBuckets}), an
  * agent's or resource's listing is that done once per bucket (the first {@code offset + limit} runs and the
- * bucket's total), merged by {@link BucketMerge}; a thread's listing reads its one bucket; the due runs are
+ * bucket's total), merged by {@link ShardMerge}; a thread's listing reads its one bucket; the due runs are
  * the first {@code limit} of each bucket, merged.
  */
 final class MongoRunListing {
@@ -101,7 +102,7 @@ final class MongoRunListing {
         for (int b = 0; b < buckets; b++) {
             pages.add(pageAndTotal(and(filter, MongoBuckets.in(b)), cursor, 0, perBucket, withPayload));
         }
-        return BucketMerge.page(pages, offset, limit);
+        return ShardMerge.page(pages, offset, limit);
     }
 
     /** The page of one filter (all of it, or one bucket's part) and its total, checked against each other. */
@@ -195,7 +196,7 @@ final class MongoRunListing {
         if (limit == 0) return List.of();
         Date at = Date.from(now);
         Bson filter = and(eq(AGENT_ID, agentId), lte(EXPIRES_AT, at), suspendedAt(at));
-        return firstOfEachBucket("listDue", filter, DUE_ORDER, BucketMerge.DUE, limit);
+        return firstOfEachBucket("listDue", filter, DUE_ORDER, ShardMerge.DUE_ORDER, limit);
     }
 
     private static final Bson NOTIFY_ORDER = Sorts.orderBy(Sorts.ascending(RunDocuments.NOTIFY_AT), Sorts.ascending(ID));
@@ -206,7 +207,7 @@ final class MongoRunListing {
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         access.checkOpen("listNotificationsDue");
         Bson filter = and(eq(AGENT_ID, agentId), lte(RunDocuments.NOTIFY_AT, Date.from(now)));
-        return firstOfEachBucket("listNotificationsDue", filter, NOTIFY_ORDER, BucketMerge.NOTIFY, limit);
+        return firstOfEachBucket("listNotificationsDue", filter, NOTIFY_ORDER, ShardMerge.NOTIFY_ORDER, limit);
     }
 
     /**
@@ -225,7 +226,7 @@ final class MongoRunListing {
                 return out;
             }));
         }
-        return buckets == 1 ? lists.get(0) : BucketMerge.merge(lists, order, 0, limit);
+        return buckets == 1 ? lists.get(0) : ShardMerge.merge(lists, order, 0, limit);
     }
 
     // ---------------------------------------------------------------- the filter

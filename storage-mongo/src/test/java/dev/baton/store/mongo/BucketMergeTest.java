@@ -1,5 +1,6 @@
 package dev.baton.store.mongo;
 
+import dev.baton.store.ShardMerge;
 import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.suspendedAt;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,11 +40,11 @@ class BucketMergeTest {
             // each bucket answers as the store asks it: its first offset + limit runs, in order, and its own total
             List<RunPage> pages = new ArrayList<>();
             for (List<RunSnapshot> bucket : perBucket) {
-                bucket.sort(BucketMerge.LISTING);
+                bucket.sort(ShardMerge.LISTING_ORDER);
                 int n = limit == null ? bucket.size() : (int) Math.min(bucket.size(), offset + limit);
                 pages.add(new RunPage(List.copyOf(bucket.subList(0, n)), bucket.size()));
             }
-            RunPage merged = BucketMerge.page(pages, offset, limit);
+            RunPage merged = ShardMerge.page(pages, offset, limit);
             int from = (int) Math.min(offset, all.size());
             int to = limit == null ? all.size() : (int) Math.min(all.size(), offset + limit);
             assertThat(merged.items()).as("round %d: %d buckets, offset %d, limit %s", round, buckets, offset, limit)
@@ -67,13 +68,13 @@ class BucketMergeTest {
                 all.add(s);
                 perBucket.get(random.nextInt(buckets)).add(s);
             }
-            all.sort(BucketMerge.DUE);
+            all.sort(ShardMerge.DUE_ORDER);
             List<List<RunSnapshot>> firsts = new ArrayList<>();
             for (List<RunSnapshot> bucket : perBucket) {
-                bucket.sort(BucketMerge.DUE);
+                bucket.sort(ShardMerge.DUE_ORDER);
                 firsts.add(bucket.subList(0, Math.min(limit, bucket.size())));
             }
-            assertThat(BucketMerge.merge(firsts, BucketMerge.DUE, 0, limit))
+            assertThat(ShardMerge.merge(firsts, ShardMerge.DUE_ORDER, 0, limit))
                     .containsExactlyElementsOf(all.subList(0, Math.min(limit, all.size())));
             // ties by runId ascending, as the contract orders them
             for (int i = 1; i < Math.min(limit, all.size()); i++) {
@@ -91,7 +92,7 @@ class BucketMergeTest {
         for (int i = 0; i < 2000; i++) {
             String a = randomId(random, pool);
             String b = randomId(random, pool);
-            assertThat(Integer.signum(BucketMerge.compareIds(a, b)))
+            assertThat(Integer.signum(ShardMerge.compareIds(a, b)))
                     .as("%s vs %s", a, b)
                     .isEqualTo(Integer.signum(Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8))));
         }

@@ -1,5 +1,6 @@
 package dev.baton.store.redis;
 
+import dev.baton.store.ShardMerge;
 import dev.baton.StorageException;
 import dev.baton.store.DecisionKind;
 import dev.baton.store.DecisionPage;
@@ -102,7 +103,7 @@ final class RedisDecisions {
                 for (Object o : r) items.add(record(o));
                 pages.add(items);
             }
-            List<DecisionRecord> items = bases.length == 1 ? pages.get(0) : BucketMerge.merge(pages, ORDER, 0, q.limit() + 1L);
+            List<DecisionRecord> items = bases.length == 1 ? pages.get(0) : ShardMerge.merge(pages, ORDER, 0, q.limit() + 1L);
             boolean more = items.size() > q.limit();
             return new DecisionPage(more ? items.subList(0, q.limit()) : items, more);
         });
@@ -111,7 +112,7 @@ final class RedisDecisions {
     /** Listing order: decidedAt descending, then decisionId descending (bytes, as Redis orders equal scores). */
     static final java.util.Comparator<DecisionRecord> ORDER = (a, b) -> {
         int c = b.decidedAt().compareTo(a.decidedAt());
-        return c != 0 ? c : BucketMerge.compareIds(b.decisionId(), a.decisionId());
+        return c != 0 ? c : ShardMerge.compareIds(b.decisionId(), a.decisionId());
     };
 
     /** dlist.lua's arguments on one bucket: at most the page size plus one records. */
@@ -183,9 +184,9 @@ final class RedisDecisions {
         int[] counts = new int[bases.length];
         java.util.Comparator<Entry> order = (a, b) -> {
             int c = Double.compare(a.score(), b.score());
-            return c != 0 ? c : BucketMerge.compareIds(a.id(), b.id());
+            return c != 0 ? c : ShardMerge.compareIds(a.id(), b.id());
         };
-        for (Entry e : BucketMerge.merge(lists, order, 0, limit)) counts[e.bucket()]++;
+        for (Entry e : ShardMerge.merge(lists, order, 0, limit)) counts[e.bucket()]++;
         return counts;
     }
 

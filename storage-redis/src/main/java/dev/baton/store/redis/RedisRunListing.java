@@ -1,5 +1,6 @@
 package dev.baton.store.redis;
 
+import dev.baton.store.ShardMerge;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -64,7 +65,7 @@ final class RedisRunListing {
                 for (int i = 1; i < r.size(); i++) items.add(hashes.row(r.get(i)));
                 pages.add(items);
             }
-            return new RunPage(BucketMerge.merge(pages, BucketMerge.LISTING, q.offset(), limit == null ? -1 : limit), total);
+            return new RunPage(ShardMerge.merge(pages, ShardMerge.LISTING_ORDER, q.offset(), limit == null ? -1 : limit), total);
         });
     }
 
@@ -74,7 +75,7 @@ final class RedisRunListing {
 
     private static final java.util.Comparator<Entry> ENTRY_ORDER = (a, b) -> {
         int c = Long.compare(b.createdAt(), a.createdAt());
-        return c != 0 ? c : BucketMerge.compareIds(b.runId(), a.runId());
+        return c != 0 ? c : ShardMerge.compareIds(b.runId(), a.runId());
     };
 
     /**
@@ -94,7 +95,7 @@ final class RedisRunListing {
             for (int i = 1; i + 1 < r.size(); i += 2) l.add(new Entry((String) r.get(i), (long) Double.parseDouble((String) r.get(i + 1)), k));
             lists.add(l);
         }
-        List<Entry> page = BucketMerge.merge(lists, ENTRY_ORDER, q.offset(), limit);
+        List<Entry> page = ShardMerge.merge(lists, ENTRY_ORDER, q.offset(), limit);
         java.util.Map<Integer, List<String>> byBucket = new java.util.TreeMap<>();
         for (Entry e : page) byBucket.computeIfAbsent(e.bucket(), k -> new ArrayList<>()).add(e.runId());
         String[] used = byBucket.keySet().stream().map(k -> bases[k]).toArray(String[]::new);
@@ -150,7 +151,7 @@ final class RedisRunListing {
         if (limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         return access.call("listDue", null, () -> {
             if (limit == 0) return List.of();
-            return eachBucket(DUE, "due", agentId, now, limit, BucketMerge.DUE);
+            return eachBucket(DUE, "due", agentId, now, limit, ShardMerge.DUE_ORDER);
         });
     }
 
@@ -158,7 +159,7 @@ final class RedisRunListing {
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(now, "now");
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1, was " + limit);
-        return access.call("listNotificationsDue", null, () -> eachBucket(NOTIFY_DUE, "notify", agentId, now, limit, BucketMerge.NOTIFY));
+        return access.call("listNotificationsDue", null, () -> eachBucket(NOTIFY_DUE, "notify", agentId, now, limit, ShardMerge.NOTIFY_ORDER));
     }
 
     /** A range script (due.lua, notifydue.lua) on every bucket of the agent, at most {@code limit} each, merged in {@code order}. */
@@ -173,7 +174,7 @@ final class RedisRunListing {
             for (Object o : r) items.add(hashes.row(o));
             pages.add(items);
         }
-        return bases.length == 1 ? pages.get(0) : BucketMerge.merge(pages, order, 0, limit);
+        return bases.length == 1 ? pages.get(0) : ShardMerge.merge(pages, order, 0, limit);
     }
 
     /** notify.lua on the run's hash and the agent's notification set; the version stays. */

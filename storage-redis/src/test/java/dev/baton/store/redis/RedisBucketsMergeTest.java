@@ -1,5 +1,6 @@
 package dev.baton.store.redis;
 
+import dev.baton.store.ShardMerge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.store.DecisionKind;
@@ -215,12 +216,12 @@ class RedisBucketsMergeTest {
     /** Whether {@code s} comes after the cursor in listing order, runIds compared as Redis does (UTF-8 bytes). */
     private static boolean after(RunQuery.After a, RunSnapshot s) {
         int c = s.createdAt().compareTo(a.createdAt());
-        return c < 0 || c == 0 && BucketMerge.compareIds(s.runId(), a.runId()) < 0;
+        return c < 0 || c == 0 && ShardMerge.compareIds(s.runId(), a.runId()) < 0;
     }
 
     /** The page over the data itself: the matching runs in listing order, after the cursor, offset skipped, limit kept. */
     private static List<String> bruteForce(RunQuery q) {
-        Comparator<RunSnapshot> order = BucketMerge.LISTING;
+        Comparator<RunSnapshot> order = ShardMerge.LISTING_ORDER;
         List<RunSnapshot> m = data.runs.stream().filter(q::matches).sorted(order)
                 .filter(s -> q.after() == null || after(q.after(), s)).toList();
         long from = Math.min(q.offset(), m.size());

@@ -1,5 +1,6 @@
 package dev.baton.store.redis;
 
+import dev.baton.store.ShardMerge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -87,7 +88,7 @@ class RedisBucketsTest {
     @Test
     void theMergeIsTheSortOfTheConcatenationSkippedAndCut() {
         Random r = new Random(11);
-        Comparator<String> order = BucketMerge::compareIds;
+        Comparator<String> order = ShardMerge::compareIds;
         for (int round = 0; round < 500; round++) {
             List<List<String>> lists = new ArrayList<>();
             List<String> all = new ArrayList<>();
@@ -105,9 +106,9 @@ class RedisBucketsTest {
             int skip = r.nextInt(10);
             int take = r.nextInt(12) - 1;
             List<String> want = all.subList(Math.min(skip, all.size()), take < 0 ? all.size() : Math.min(all.size(), skip + take));
-            assertThat(BucketMerge.merge(lists, order, skip, take)).containsExactlyElementsOf(want);
+            assertThat(ShardMerge.merge(lists, order, skip, take)).containsExactlyElementsOf(want);
         }
         // bytes, not UTF-16 units: U+FFFF sorts below an emoji (a surrogate pair) in UTF-8
-        assertThat(BucketMerge.compareIds("\uffff", "\ud83d\ude00")).isNegative();
+        assertThat(ShardMerge.compareIds("\uffff", "\ud83d\ude00")).isNegative();
     }
 }
