@@ -47,6 +47,8 @@ public final class ShardMerge {
     /**
      * Compares two ids by code point (the order of their UTF-8 bytes, unsigned).
      *
+     * @param a one id
+     * @param b the other id
      * @return negative, zero or positive as {@code a} comes before, with or after {@code b}
      */
     public static int compareIds(String a, String b) {
