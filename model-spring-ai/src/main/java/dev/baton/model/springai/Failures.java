@@ -1,5 +1,7 @@
 package dev.baton.model.springai;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.model.ModelCallException;
 import java.io.InterruptedIOException;
 import java.lang.reflect.Method;
@@ -30,6 +32,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Failures {
     /** Spring AI 1.x's RetryUtils: {@code String.format("%s - %s", status, body)}. */
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern STATUS_TEXT = Pattern.compile("^(\\d{3}) - (.*)$", Pattern.DOTALL);
 
     private Failures() {
@@ -66,7 +69,7 @@ final class Failures {
         if (status != null && status >= 400 && status <= 599) {
             Object body = result(t, "getResponseBodyAsString");
             if (body == null) body = result(t, "body");
-            String text = body == null || body.toString().isBlank() ? t.getMessage() : body.toString();
+            String text = body == null ? t.getMessage() : bodyText(body);
             return ModelCallException.httpStatus(provider, status, text, failure);
         }
         String name = t.getClass().getName();
@@ -76,6 +79,19 @@ final class Failures {
             if (m.matches()) return ModelCallException.httpStatus(provider, Integer.parseInt(m.group(1)), m.group(2), failure);
         }
         return null;
+    }
+
+    /**
+     * An error body as JSON text: a string as it is; the SDKs' JSON values (Jackson 2 objects whose
+     * {@code toString} is not JSON) written with Jackson.
+     */
+    private static @Nullable String bodyText(Object body) {
+        if (body instanceof String s) return s;
+        try {
+            return JSON.writeValueAsString(body);
+        } catch (JsonProcessingException | RuntimeException e) {
+            return body.toString();
+        }
     }
 
     private static boolean isTimeout(Throwable t) {
