@@ -20,25 +20,30 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    record Flight(String to, int passengers) { }
-
-    record City(String city) { }
+    /*
+     * JSON-schema tools, not typed ones (Tool.builder(..).input(Class)): on Spring AI 2 the class path has
+     * Spring AI's victools 5, and core's typed tools need victools 4 (docs/models.md).
+     */
 
     /** Books a flight; every call waits for approval. */
     static Tool bookFlight(AtomicInteger bookings) {
-        return Tool.builder("bookFlight").description("Books a flight").input(Flight.class).requireApproval(true)
-                .execute((Flight f, ToolContext ctx) -> {
+        return Tool.builder("bookFlight").description("Books a flight")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"},\"passengers\":{\"type\":\"integer\"}},"
+                        + "\"required\":[\"to\",\"passengers\"]}")
+                .requireApproval(true)
+                .execute((JsonNode in, ToolContext ctx) -> {
                     bookings.incrementAndGet();
-                    return Map.of("booked", f.to(), "seats", f.passengers());
+                    return Map.of("booked", in.path("to").asText(), "seats", in.path("passengers").asInt());
                 })
                 .build();
     }
 
     static Tool getWeather(AtomicInteger lookups) {
-        return Tool.builder("getWeather").description("Current weather of a city").input(City.class)
-                .execute((City c, ToolContext ctx) -> {
+        return Tool.builder("getWeather").description("Current weather of a city")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}")
+                .execute((JsonNode in, ToolContext ctx) -> {
                     lookups.incrementAndGet();
-                    return Map.of("city", c.city(), "sky", "sunny");
+                    return Map.of("city", in.path("city").asText(), "sky", "sunny");
                 })
                 .build();
     }
