@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>an HTTP status: a {@code statusCode()} method (the OpenAI and Anthropic Java SDKs' service
  *       exceptions, Spring AI 2.x), a {@code getStatusCode()} (Spring's {@code RestClientResponseException}
  *       and {@code WebClientResponseException}, Spring AI 1.x's streaming), or Spring AI 1.x's
- *       {@code TransientAiException} / {@code NonTransientAiException} text {@code "429 - {body}"};</li>
+ *       {@code TransientAiException} / {@code NonTransientAiException} text {@code "429 - {body}"}, or
+ *       its Anthropic streaming's {@code RuntimeException("Response exception, Status: [529], Body:[{body}]")};</li>
  *   <li>a timeout, an unreachable server, an answer that is not JSON (Jackson 2 or 3, the SDKs'
  *       {@code *InvalidDataException}); anything else is {@code OTHER}.</li>
  * </ul>
@@ -33,6 +34,8 @@ import org.jspecify.annotations.Nullable;
 final class Failures {
     /** Spring AI 1.x's RetryUtils: {@code String.format("%s - %s", status, body)}. */
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Spring AI 1.x's Anthropic streaming: {@code Response exception, Status: [529], Body:[{...}]}. */
+    private static final Pattern STATUS_BODY_TEXT = Pattern.compile(".*Status: \\[(\\d{3})[^\\]]*\\], Body:\\[(.*)\\]\\s*$", Pattern.DOTALL);
     private static final Pattern STATUS_TEXT = Pattern.compile("^(\\d{3}) - (.*)$", Pattern.DOTALL);
 
     private Failures() {
@@ -76,6 +79,10 @@ final class Failures {
         if (name.equals("org.springframework.ai.retry.NonTransientAiException")
                 || name.equals("org.springframework.ai.retry.TransientAiException")) {
             Matcher m = STATUS_TEXT.matcher(t.getMessage() == null ? "" : t.getMessage());
+            if (m.matches()) return ModelCallException.httpStatus(provider, Integer.parseInt(m.group(1)), m.group(2), failure);
+        }
+        if (t.getClass() == RuntimeException.class && t.getMessage() != null) {
+            Matcher m = STATUS_BODY_TEXT.matcher(t.getMessage());
             if (m.matches()) return ModelCallException.httpStatus(provider, Integer.parseInt(m.group(1)), m.group(2), failure);
         }
         return null;

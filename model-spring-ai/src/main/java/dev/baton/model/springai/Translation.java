@@ -94,16 +94,16 @@ final class Translation {
      */
     static List<ModelChunk> toChunks(ChatResponse response, Set<String> seenCallIds) {
         List<ModelChunk> chunks = new ArrayList<>();
-        Generation generation = response.getResult();
-        if (generation == null) return chunks;
-        AssistantMessage output = generation.getOutput();
-        if (output == null) return chunks;
-        String text = output.getText();
-        if (text != null && !text.isEmpty()) chunks.add(new ModelChunk.TextDelta(text));
-        List<AssistantMessage.ToolCall> calls = output.getToolCalls();
-        for (int i = 0; i < calls.size(); i++) {
-            ToolCall call = toToolCall(calls.get(i), seenCallIds.size());
-            if (seenCallIds.add(call.toolCallId())) chunks.add(new ModelChunk.ToolCallRequest(call));
+        // every generation: Spring AI 1.x's Anthropic model puts the text and the tool calls of one answer in two
+        for (Generation generation : response.getResults()) {
+            AssistantMessage output = generation.getOutput();
+            if (output == null) continue;
+            String text = output.getText();
+            if (text != null && !text.isEmpty()) chunks.add(new ModelChunk.TextDelta(text));
+            for (AssistantMessage.ToolCall c : output.getToolCalls()) {
+                ToolCall call = toToolCall(c, seenCallIds.size());
+                if (seenCallIds.add(call.toolCallId())) chunks.add(new ModelChunk.ToolCallRequest(call));
+            }
         }
         return chunks;
     }
