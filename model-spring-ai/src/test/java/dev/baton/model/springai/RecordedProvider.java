@@ -51,7 +51,6 @@ final class RecordedProvider implements AutoCloseable {
     private final List<Received> received = Collections.synchronizedList(new ArrayList<>());
     private volatile int holdAfterEvents = -1;
     private volatile CountDownLatch release = new CountDownLatch(0);
-    private final CountDownLatch closing = new CountDownLatch(1);
     final CountDownLatch disconnected = new CountDownLatch(1);
 
     private RecordedProvider() throws IOException {
@@ -173,7 +172,6 @@ final class RecordedProvider implements AutoCloseable {
 
     @Override
     public void close() {
-        closing.countDown();
         server.stop(0);
         executor.shutdownNow();
     }
