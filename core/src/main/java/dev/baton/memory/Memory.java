@@ -5,6 +5,7 @@ import dev.baton.SnapshotFormatException;
 import dev.baton.ThreadAlreadyExistsException;
 import dev.baton.ThreadNotFoundException;
 import dev.baton.ThreadOwnershipException;
+import dev.baton.internal.FreeText;
 import dev.baton.internal.MessageCodec;
 import dev.baton.internal.SnapshotCodec;
 import dev.baton.store.MemoryStore;
@@ -152,6 +153,7 @@ public final class Memory {
     public MemoryThread createThread(String threadId, @Nullable String resourceId, @Nullable String title,
                                      @Nullable Map<String, ?> metadata) {
         Objects.requireNonNull(threadId, "threadId");
+        FreeText.check("title", title);
         Instant now = clock.instant();
         MemoryThread t = MemoryThread.builder().id(threadId).resourceId(resourceId).title(title)
                 .metadataJson(metadataJson(metadata)).createdAt(now).updatedAt(now).build();
@@ -194,6 +196,7 @@ public final class Memory {
      * @throws ThreadNotFoundException if there is no such thread
      */
     public MemoryThread updateThread(String threadId, @Nullable String title, @Nullable Map<String, ?> metadata) {
+        FreeText.check("title", title);
         MemoryThread t = findThread(threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
         MemoryThread updated = t.updated(title != null ? title : t.title(),
                 metadata != null ? metadataJson(metadata) : t.metadataJson(), clock.instant());
