@@ -4,6 +4,7 @@ import dev.baton.SnapshotFormatException;
 import dev.baton.ThreadOwnershipException;
 import dev.baton.internal.MessageCodec;
 import dev.baton.internal.RunState;
+import dev.baton.internal.ThreadKeys;
 import dev.baton.memory.Memory;
 import dev.baton.model.Message;
 import dev.baton.store.MemoryStore;
@@ -31,31 +32,34 @@ final class RunMemory {
     }
 
     /**
-     * A new run that names a thread: the thread is created for the run's resource if it does not
-     * exist, refused if it belongs to another resource; its last messages become the run's history,
-     * and the user's message is saved.
+     * A new run that names a thread: the thread {@code threadId} of the run's resource (thread ids are
+     * scoped by resource, {@link ThreadKeys}) is created if it does not exist; its last messages become
+     * the run's history, and the user's message is saved.
      *
-     * @throws ThreadOwnershipException if the thread belongs to another resource (nothing is stored)
+     * @throws ThreadOwnershipException if the run has no resource and the thread id is a thread a build
+     *                                  before thread scoping stored for a resource (nothing is stored)
      */
     static void open(Memory memory, RunState state) {
         String threadId = Objects.requireNonNull(state.threadId);
         MemoryStore s = memory.store();
-        Optional<MemoryThread> t = s.findThread(threadId);
+        Optional<MemoryThread> t = ThreadKeys.find(s, state.resourceId, threadId);
         if (t.isEmpty()) {
             Instant now = memory.clock().instant();
-            MemoryThread created = MemoryThread.builder().id(threadId).resourceId(state.resourceId).createdAt(now)
-                    .updatedAt(now).build();
-            if (!s.createThread(created)) t = s.findThread(threadId);
+            MemoryThread created = MemoryThread.builder().id(ThreadKeys.key(state.resourceId, threadId))
+                    .resourceId(state.resourceId).createdAt(now).updatedAt(now).build();
+            t = s.createThread(created) ? Optional.of(created) : s.findThread(created.id());
         }
         if (t.isPresent() && !Objects.equals(t.get().resourceId(), state.resourceId)) {
             throw new ThreadOwnershipException(threadId, t.get().resourceId(), state.resourceId);
         }
+        String key = t.map(MemoryThread::id).orElse(ThreadKeys.key(state.resourceId, threadId));
+        state.threadKey = key;
         List<Message> history = new ArrayList<>();
         if (memory.lastMessages() > 0) {
-            for (StoredMessage m : s.lastMessages(threadId, memory.lastMessages())) history.add(decode(m));
+            for (StoredMessage m : s.lastMessages(key, memory.lastMessages())) history.add(decode(m));
         }
         state.history = history;
-        state.memory = append(memory, threadId, state.runId, state.messages, 0);
+        state.memory = append(memory, key, state.runId, state.messages, 0);
         state.memorySaved = state.memory ? state.messages.size() : 0;
         state.memoryChecked = true;   // a new run: the thread holds nothing of it but what was just saved
     }
@@ -81,28 +85,43 @@ final class RunMemory {
         if (memory != null && !state.memoryChecked) {
             // first save since the run was read back: an append that came before a crash is not
             // appended again (it would take sequence numbers for nothing)
-            state.memorySaved = Math.max(state.memorySaved, alreadySaved(memory, state));
+            List<StoredMessage> last = memory.store().lastMessages(threadKey(memory, state), state.messages.size());
+            if (last.isEmpty() && state.resourceId != null) {
+                // nothing under the scoped key: the run's thread may be one stored before thread scoping
+                Optional<MemoryThread> t = ThreadKeys.find(memory.store(), state.resourceId, state.threadId);
+                if (t.isPresent() && !t.get().id().equals(state.threadKey)) {
+                    state.threadKey = t.get().id();
+                    last = memory.store().lastMessages(state.threadKey, state.messages.size());
+                }
+            }
+            state.memorySaved = Math.max(state.memorySaved, alreadySaved(last, state));
             state.memoryChecked = true;
             if (state.memorySaved >= state.messages.size()) return;
         }
-        if (memory == null || !append(memory, state.threadId, state.runId, state.messages, state.memorySaved)) {
+        if (memory == null || !append(memory, threadKey(memory, state), state.runId, state.messages, state.memorySaved)) {
             state.memory = false;
         } else {
             state.memorySaved = state.messages.size();
         }
     }
 
+    /** The key the run's thread is stored under: found when the run started or was first saved in this process. */
+    private static String threadKey(Memory memory, RunState state) {
+        if (state.threadKey == null) state.threadKey = ThreadKeys.key(state.resourceId, Objects.requireNonNull(state.threadId));
+        return state.threadKey;
+    }
+
     /** How many of the run's messages its thread holds already, judged from its last messages. */
-    private static int alreadySaved(Memory memory, RunState state) {
+    private static int alreadySaved(List<StoredMessage> last, RunState state) {
         int saved = 0;
-        for (StoredMessage m : memory.store().lastMessages(state.threadId, state.messages.size())) {
+        for (StoredMessage m : last) {
             if (m.runId().equals(state.runId)) saved = Math.max(saved, m.runIndex() + 1);
         }
         return saved;
     }
 
     /** Appends a run's messages from index {@code from} on; idempotent. False if the thread is gone. */
-    private static boolean append(Memory memory, String threadId, String runId, List<Message> messages, int from) {
+    private static boolean append(Memory memory, String threadKey, String runId, List<Message> messages, int from) {
         if (from >= messages.size()) return true;
         List<StoredMessage.New> batch = new ArrayList<>(messages.size() - from);
         for (int i = from; i < messages.size(); i++) {
@@ -110,14 +129,14 @@ final class RunMemory {
             batch.add(StoredMessage.New.builder().runId(runId).runIndex(i).role(m.role()).content(MessageCodec.encodeText(m))
                     .build());
         }
-        return memory.store().append(threadId, batch, memory.clock().instant());
+        return memory.store().append(threadKey, batch, memory.clock().instant());
     }
 
     static Message decode(StoredMessage m) {
         try {
             return MessageCodec.decodeText(m.content());
         } catch (IllegalArgumentException e) {
-            throw new SnapshotFormatException(m.runId(), "message " + m.seq() + " of thread '" + m.threadId()
+            throw new SnapshotFormatException(m.runId(), "message " + m.seq() + " of thread '" + ThreadKeys.threadId(m.threadId())
                     + "' is not a message (" + e.getMessage() + ")", e);
         }
     }

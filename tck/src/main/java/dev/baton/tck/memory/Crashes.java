@@ -74,7 +74,7 @@ public abstract class Crashes extends MemoryRules {
                     : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
             assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
         }
-        List<Message> saved = recovered.memory().orElseThrow().findThread(thread).isPresent()
+        List<Message> saved = recovered.memory().orElseThrow().findThread(user, thread).isPresent()
                 ? threadMessages(recovered) : List.of();
         List<String> roles = roles(saved);
         if (bookings.get() == 0 && recovered.listSuspendedRuns().total() == 0 && saved.size() <= 1) {
@@ -124,8 +124,8 @@ public abstract class Crashes extends MemoryRules {
                     : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
             assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
         }
-        if (recovered.memory().orElseThrow().findThread(thread).isEmpty()) return;
-        List<dev.baton.memory.ThreadMessage> saved = recovered.memory().orElseThrow().listMessages(thread, 1000, 0).messages();
+        if (recovered.memory().orElseThrow().findThread(user, thread).isEmpty()) return;
+        List<dev.baton.memory.ThreadMessage> saved = recovered.memory().orElseThrow().listMessages(user, thread, 1000, 0).messages();
         for (int i = 1; i < saved.size(); i++) {
             assertThat(saved.get(i).seq()).as("no sequence number is skipped (crash %s write %d)", after ? "after" : "before", n)
                     .isEqualTo(saved.get(i - 1).seq() + 1);
