@@ -33,8 +33,10 @@ final class RunMemory {
 
     /**
      * A new run that names a thread: the thread {@code threadId} of the run's resource (thread ids are
-     * scoped by resource, {@link ThreadKeys}) is created if it does not exist; its last messages become
-     * the run's history, and the user's message is saved.
+     * scoped by resource, {@link ThreadKeys}) is created if it does not exist, and its last messages
+     * become the run's history. Nothing of the run is saved yet: a run is saved to its thread once it
+     * is stored (when it first waits, or stops part-way) or when it ends, so a run stored nowhere (its
+     * process died first, or it failed) leaves nothing in the thread.
      *
      * @throws ThreadOwnershipException if the run has no resource and the thread id is a thread a build
      *                                  before thread scoping stored for a resource (nothing is stored)
@@ -52,16 +54,15 @@ final class RunMemory {
         if (t.isPresent() && !Objects.equals(t.get().resourceId(), state.resourceId)) {
             throw new ThreadOwnershipException(threadId, t.get().resourceId(), state.resourceId);
         }
-        String key = t.map(MemoryThread::id).orElse(ThreadKeys.key(state.resourceId, threadId));
-        state.threadKey = key;
+        state.threadKey = t.map(MemoryThread::id).orElse(ThreadKeys.key(state.resourceId, threadId));
         List<Message> history = new ArrayList<>();
         if (memory.lastMessages() > 0) {
-            for (StoredMessage m : s.lastMessages(key, memory.lastMessages())) history.add(decode(m));
+            for (StoredMessage m : s.lastMessages(state.threadKey, memory.lastMessages())) history.add(decode(m));
         }
         state.history = history;
-        state.memory = append(memory, key, state.runId, state.messages, 0);
-        state.memorySaved = state.memory ? state.messages.size() : 0;
-        state.memoryChecked = true;   // a new run: the thread holds nothing of it but what was just saved
+        state.memory = t.isPresent();   // a thread deleted at once: the run saves nothing, as after any delete
+        state.memorySaved = 0;
+        state.memoryChecked = true;   // a new run: the thread holds nothing of it
     }
 
     /** What the model sees: the thread's earlier messages (as they were when the run started), then the run's own. */
@@ -74,13 +75,16 @@ final class RunMemory {
     }
 
     /**
-     * Saves the run's messages not yet in its thread; called only where every tool call has its
-     * result (before a model call, and with the final answer). Idempotent: a retry after a crash
-     * saves nothing twice, so it is not a change the run's snapshot must record at once. A thread
-     * deleted meanwhile stays deleted: the run saves nothing more.
+     * Saves the run's complete messages not yet in its thread: every message but a last answer whose
+     * tool calls have no results yet, so the thread never holds a tool call without its result. Called
+     * once the run is stored (before a model call of a claimed run, right after a new run's first
+     * write) and with the final answer. Idempotent: a retry after a crash saves nothing twice, so it is
+     * not a change the run's snapshot must record at once. A thread deleted meanwhile stays deleted:
+     * the run saves nothing more.
      */
     static void save(Agent agent, RunState state) {
-        if (!state.memory || state.threadId == null || state.memorySaved >= state.messages.size()) return;
+        int complete = complete(state.messages);
+        if (!state.memory || state.threadId == null || state.memorySaved >= complete) return;
         Memory memory = agent.memory().orElse(null);
         if (memory != null && !state.memoryChecked) {
             // first save since the run was read back: an append that came before a crash is not
@@ -96,13 +100,20 @@ final class RunMemory {
             }
             state.memorySaved = Math.max(state.memorySaved, alreadySaved(last, state));
             state.memoryChecked = true;
-            if (state.memorySaved >= state.messages.size()) return;
+            if (state.memorySaved >= complete) return;
         }
-        if (memory == null || !append(memory, threadKey(memory, state), state.runId, state.messages, state.memorySaved)) {
+        if (memory == null || !append(memory, threadKey(memory, state), state.runId, state.messages.subList(0, complete),
+                state.memorySaved)) {
             state.memory = false;
         } else {
-            state.memorySaved = state.messages.size();
+            state.memorySaved = complete;
         }
+    }
+
+    /** How many of the messages are complete: all but a last answer whose tool calls wait for their results. */
+    private static int complete(List<Message> messages) {
+        int n = messages.size();
+        return n > 0 && messages.get(n - 1) instanceof Message.Assistant a && !a.toolCalls().isEmpty() ? n - 1 : n;
     }
 
     /** The key the run's thread is stored under: found when the run started or was first saved in this process. */

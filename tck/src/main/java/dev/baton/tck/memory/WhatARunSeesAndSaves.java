@@ -59,7 +59,7 @@ public abstract class WhatARunSeesAndSaves extends MemoryRules {
     }
 
     @Test
-    void theUsersMessageIsSavedAtStartAndEachStepOnlyWhenItsToolCallsHaveTheirResults() {
+    void theUsersMessageIsSavedOnceTheRunIsStoredAndEachStepOnlyWhenItsToolCallsHaveTheirResults() {
         Agent agent = agent();
         AgentResult r = agent.generate("Book me a flight", inThread());
         assertThat(r.outcome()).isEqualTo(RunOutcome.SUSPENDED);
