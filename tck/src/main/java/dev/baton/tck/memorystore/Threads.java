@@ -101,7 +101,7 @@ public abstract class Threads extends MemoryStoreRules {
     @Test
     void theKeyOfAResourcesThreadIsKeptVerbatimUpToTheLongestKey() {
         String longestResource = resource + "\u00e9".repeat((255 - resource.length()) / 2);
-        String longestThread = "t".repeat(254) + "z";
+        String longestThread = (uniqueId("t") + "t".repeat(255)).substring(0, 255);
         String key = longestResource + "\u001F" + longestThread;
         assertThat(key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
                 .as("the longest key, in UTF-8 bytes").isBetween(509, 511);
@@ -127,6 +127,8 @@ public abstract class Threads extends MemoryStoreRules {
         assertThat(memory.deleteThread(key)).as("thread keys: the thread deleted by its key").isTrue();
         assertThat(memory.findThread(longestThread)).as("thread keys: the bare id after the delete").contains(bare);
         assertThat(memory.findThread(otherKey)).as("thread keys: the other resource's thread after the delete").isPresent();
+        memory.deleteThread(longestThread);
+        memory.deleteThread(otherKey);
     }
 
     @Test
