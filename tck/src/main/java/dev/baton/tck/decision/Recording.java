@@ -184,6 +184,22 @@ public abstract class Recording extends DecisionRules {
         assertThat(recordsOf(r.runId())).hasSize(1);
     }
 
+    /**
+     * Rule D8: a decision recorded without an actor (a Java caller that named nobody: recorded as
+     * {@code unknown}) is told as such to a second approver, never as a person named 'unknown'.
+     */
+    @Test
+    void aDecisionWithoutAnActorIsToldAsAnUnnamedCaller() {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-9", "u-9");
+        agent.approveToolCall(r.runId(), callId(r)).result();
+        assertThat(recordsOf(r.runId())).singleElement().extracting(d -> d.actor())
+                .as("rule D1: the actor recorded for a decision that named nobody").isEqualTo(DecisionRecord.UNKNOWN);
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId(r), ApproveOptions.builder().actor("bob").build()))
+                .as("rule D8: a second approval of a call decided by nobody named").isInstanceOf(AlreadyDecidedException.class)
+                .hasMessageContaining("by an unnamed caller (no actor given)").hasMessageNotContaining("'unknown'");
+    }
+
     @Test
     void aSecondApprovalOfACallThatRanBeforeTheModelFailedSaysByWhomAndNamesContinueRun() {
         java.util.concurrent.atomic.AtomicBoolean modelDown = new java.util.concurrent.atomic.AtomicBoolean();
