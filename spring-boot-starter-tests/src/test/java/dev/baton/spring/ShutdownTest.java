@@ -50,4 +50,19 @@ class ShutdownTest {
             assertThat(s.leaseOwner()).isNull();
         }
     }
+
+    @Test
+    void aContextStoppedAndStartedAgainKeepsItsAgentsOpen_onlyClosingHandsBack() {
+        String url = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(BatonAutoConfiguration.class))
+                .withUserConfiguration(App.class)
+                .withPropertyValues("baton.store.url=" + url)
+                .run(ctx -> {
+                    Agent agent = ctx.getBean(Agent.class);
+                    ctx.getSourceApplicationContext(org.springframework.context.ConfigurableApplicationContext.class).stop();   // e.g. Spring's test context cache pausing it
+                    ctx.getSourceApplicationContext(org.springframework.context.ConfigurableApplicationContext.class).start();
+                    AgentResult r = TestAgents.suspendedRun(agent, "ana");
+                    assertThat(r.outcome()).as("the agent still takes runs after stop() and start()").isEqualTo(dev.baton.agent.RunOutcome.SUSPENDED);
+                });
+    }
 }
