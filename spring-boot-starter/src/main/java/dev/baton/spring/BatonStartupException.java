@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable.
  */
 public class BatonStartupException extends IllegalStateException {
+    /** The serialization version. */
     private static final long serialVersionUID = 1L;
 
     private final String action;
