@@ -16,6 +16,7 @@ public class BatonStartupException extends IllegalStateException {
     /** The serialization version. */
     private static final long serialVersionUID = 1L;
 
+    /** What to change so that the application starts. */
     private final String action;
 
     /**
