@@ -8,7 +8,8 @@ import java.util.List;
  * Checks arguments against a tool's JSON input schema, for arguments a person edited before
  * approving: {@code type}, {@code enum}, {@code required}, {@code properties},
  * {@code additionalProperties: false}, {@code items}, {@code minimum} / {@code maximum},
- * {@code minLength} / {@code maxLength}. Every problem names the field and the rule. Not API.
+ * {@code minLength} / {@code maxLength}, following local {@code $ref}s ({@code #/$defs/...},
+ * {@code #/definitions/...}). Every problem names the field and the rule. Not API.
  */
 final class InputSchemaCheck {
     private InputSchemaCheck() {
@@ -19,13 +20,24 @@ final class InputSchemaCheck {
         if (args == null || !args.isObject()) {
             problems.add("expected a JSON object");
         } else {
-            check(args, schema, "", problems);
+            check(args, schema, schema, "", problems);
         }
         if (!problems.isEmpty()) throw new InvalidToolInputException(toolName, problems);
     }
 
-    private static void check(JsonNode value, JsonNode s, String path, List<String> problems) {
-        if (s == null || !s.isObject()) return;
+    /** A local {@code $ref} followed (a few times at most: a ref to a ref), or the schema itself. */
+    private static JsonNode resolve(JsonNode root, JsonNode s) {
+        for (int i = 0; i < 8 && s.path("$ref").isTextual() && s.path("$ref").asText().startsWith("#"); i++) {
+            JsonNode target = root.at(s.path("$ref").asText().substring(1));
+            if (target.isMissingNode()) return s;
+            s = target;
+        }
+        return s;
+    }
+
+    private static void check(JsonNode value, JsonNode node, JsonNode root, String path, List<String> problems) {
+        if (node == null || !node.isObject()) return;
+        JsonNode s = resolve(root, node);
         JsonNode type = s.get("type");
         if (type != null && !typeMatches(value, type)) {
             problems.add(field(path) + " must be of type " + type + ", got " + kind(value));
@@ -66,7 +78,7 @@ final class InputSchemaCheck {
             if (properties != null) {
                 for (var p : properties.properties()) {
                     JsonNode present = value.get(p.getKey());
-                    if (present != null && !present.isNull()) check(present, p.getValue(), join(path, p.getKey()), problems);
+                    if (present != null && !present.isNull()) check(present, p.getValue(), root, join(path, p.getKey()), problems);
                 }
             }
             JsonNode additional = s.get("additionalProperties");
@@ -78,7 +90,7 @@ final class InputSchemaCheck {
                 });
             }
         } else if (value.isArray() && s.get("items") != null) {
-            for (int i = 0; i < value.size(); i++) check(value.get(i), s.get("items"), path + "[" + i + "]", problems);
+            for (int i = 0; i < value.size(); i++) check(value.get(i), s.get("items"), root, path + "[" + i + "]", problems);
         }
     }
 
