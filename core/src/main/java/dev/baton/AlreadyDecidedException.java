@@ -38,13 +38,24 @@ public class AlreadyDecidedException extends RunNotSuspendedException {
     public AlreadyDecidedException(String runId, @Nullable String toolCallId, String decision, @Nullable String actor,
                                    @Nullable Instant decidedAt, String next) {
         super(runId, (toolCallId == null ? "it" : "tool call '" + toolCallId + "'") + " was already decided ("
-                + decision + ")" + (actor == null ? "" : " by '" + actor + "'") + (decidedAt == null ? "" : " at " + decidedAt)
+                + decision + ")" + by(actor) + (decidedAt == null ? "" : " at " + decidedAt)
                 + "; " + next);
         this.toolCallId = toolCallId;
         this.decision = decision;
         this.actor = actor;
         this.decidedAt = decidedAt;
         this.next = next;
+    }
+
+    /**
+     * Who decided, in words: a name in quotes, and for a decision recorded without an actor
+     * ({@link dev.baton.store.DecisionRecord#UNKNOWN}, a Java caller that named nobody) what that means,
+     * never "by 'unknown'", which reads like a person of that name.
+     */
+    private static String by(@Nullable String actor) {
+        if (actor == null) return "";
+        if (actor.equals(dev.baton.store.DecisionRecord.UNKNOWN)) return " by an unnamed caller (no actor given)";
+        return " by '" + actor + "'";
     }
 
     /** {@return the call decided on, or null for a decision on the whole run} */

@@ -61,13 +61,13 @@ public class MemoryBenchmark {
 
     @Benchmark
     public List<StoredMessage> lastMessagesStore() {
-        return f.store.lastMessages(f.threadIds[next()], MemoryFixture.PAGE);
+        return f.store.lastMessages(f.threadKeys[next()], MemoryFixture.PAGE);
     }
 
     @Benchmark
     public List<String> lastMessagesRaw() {
         int k = next();
-        return f.raw.lastMessages(f.threadIds[k], f.threadResources[k], MemoryFixture.PAGE);
+        return f.raw.lastMessages(f.threadKeys[k], f.threadResources[k], MemoryFixture.PAGE);
     }
 
     @Benchmark

@@ -32,7 +32,7 @@ public final class MemoryData {
     public static final int THREADS_PER_RESOURCE = 100;
     public static final int TEXT = 200;
     /** Bump when the generated data change. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;   // 2: threads under their keys (thread ids scoped by resource)
     static final String MARKER = "mbench-seeded-v" + VERSION;
 
     public final int messages;
@@ -55,6 +55,11 @@ public final class MemoryData {
 
     public static String threadId(int t) {
         return String.format(Locale.ROOT, "mthread-%06d", t);
+    }
+
+    /** The key the store keeps thread {@code t} under, as core gives it: {@code ThreadKeys.key(resource, threadId)}. */
+    public String keyOf(int t) {
+        return dev.baton.internal.ThreadKeys.key(resourceOf(t), threadId(t));
     }
 
     public String resourceOf(int t) {
@@ -99,9 +104,9 @@ public final class MemoryData {
                 parts.add(pool.submit(() -> {
                     for (int t = part; t < threads; t += parallelism) {
                         Instant at = updatedAt(t);
-                        store.createThread(MemoryThread.builder().id(threadId(t)).resourceId(resourceOf(t)).title("thread " + t)
+                        store.createThread(MemoryThread.builder().id(keyOf(t)).resourceId(resourceOf(t)).title("thread " + t)
                                 .createdAt(at).updatedAt(at).build());
-                        if (!store.append(threadId(t), messagesOf(t), at)) {
+                        if (!store.append(keyOf(t), messagesOf(t), at)) {
                             throw new IllegalStateException(backend + ": thread " + threadId(t) + " vanished while seeding");
                         }
                         Backend.progress(backend + " memory", done.addAndGet(PER_THREAD), messages, start);
@@ -125,7 +130,7 @@ public final class MemoryData {
         int compared = 0;
         for (int k = 0; k < MemoryFixture.TARGETS; k++) {
             int t = MemoryFixture.thread(k, threads);
-            List<StoredMessage> last = store.lastMessages(threadId(t), MemoryFixture.PAGE);
+            List<StoredMessage> last = store.lastMessages(keyOf(t), MemoryFixture.PAGE);
             if (last.size() != MemoryFixture.PAGE || last.get(last.size() - 1).seq() - last.get(0).seq() != MemoryFixture.PAGE - 1) {
                 throw new IllegalStateException(backend + ": thread " + threadId(t) + " has not the seeded last messages: " + last.size());
             }
@@ -135,7 +140,7 @@ public final class MemoryData {
                 throw new IllegalStateException(backend + ": resource " + r + " lists " + page.total() + " threads");
             }
             if (raw != null) {
-                List<String> rawLast = raw.lastMessages(threadId(t), resourceOf(t), MemoryFixture.PAGE);
+                List<String> rawLast = raw.lastMessages(keyOf(t), resourceOf(t), MemoryFixture.PAGE);
                 List<String> batonLast = last.stream().map(StoredMessage::content).toList();
                 if (!rawLast.equals(batonLast)) {
                     throw new IllegalStateException(backend + ": store and raw query disagree on the last messages of " + threadId(t));

@@ -3,6 +3,7 @@ package dev.baton.bench;
 import dev.baton.ThreadNotFoundException;
 import dev.baton.ThreadOwnershipException;
 import dev.baton.internal.MessageCodec;
+import dev.baton.internal.ThreadKeys;
 import dev.baton.memory.Memory;
 import dev.baton.model.Message;
 import dev.baton.store.MemoryStore;
@@ -32,6 +33,8 @@ public final class MemoryFixture {
     public final Memory memory;
     public final @Nullable RawMemory raw;
     final String[] threadIds = new String[TARGETS];
+    /** The keys the store keeps those threads under ({@code ThreadKeys}). */
+    final String[] threadKeys = new String[TARGETS];
     final String[] threadResources = new String[TARGETS];
     final String[] resourceIds = new String[TARGETS];
 
@@ -45,6 +48,7 @@ public final class MemoryFixture {
         for (int k = 0; k < TARGETS; k++) {
             int t = thread(k, data.threads);
             threadIds[k] = MemoryData.threadId(t);
+            threadKeys[k] = data.keyOf(t);
             threadResources[k] = data.resourceOf(t);
             resourceIds[k] = MemoryData.resourceId(resource(k, data.resources));
         }
@@ -57,10 +61,10 @@ public final class MemoryFixture {
      * codec. The same store calls and decoding, without the save of the run's first message.
      */
     List<Message> history(String threadId, @Nullable String resourceId) {
-        MemoryThread t = store.findThread(threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
+        MemoryThread t = ThreadKeys.find(store, resourceId, threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
         if (!Objects.equals(t.resourceId(), resourceId)) throw new ThreadOwnershipException(threadId, t.resourceId(), resourceId);
         List<Message> out = new ArrayList<>(memory.lastMessages());
-        for (StoredMessage m : store.lastMessages(threadId, memory.lastMessages())) out.add(MessageCodec.decodeText(m.content()));
+        for (StoredMessage m : store.lastMessages(t.id(), memory.lastMessages())) out.add(MessageCodec.decodeText(m.content()));
         return out;
     }
 

@@ -81,6 +81,8 @@ public final class Agent extends AgentDecisionOps implements AutoCloseable {
     private final Decisions decisions;
     private final NotificationPolicy notifications;
     private final AgentShutdown shutdown;
+    /** The JVM shutdown hook that closes this agent ({@link AgentBuilder#closeOnShutdown()}), or null. */
+    private final @Nullable Thread shutdownHook;
 
     Agent(AgentBuilder b, SnapshotStore store, boolean ownsStore) {
         this.id = b.id;
@@ -105,6 +107,8 @@ public final class Agent extends AgentDecisionOps implements AutoCloseable {
         this.decisions = new Decisions(this);
         this.notifications = RunNotifications.check(b.notifications, store);
         this.shutdown = new AgentShutdown(b.id, b.shutdownGrace);
+        this.shutdownHook = b.closeOnShutdown ? new Thread(this::close, "baton-agent-" + b.id + "-shutdown") : null;
+        if (shutdownHook != null) Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -365,9 +369,22 @@ public final class Agent extends AgentDecisionOps implements AutoCloseable {
      * continued). Then closes the store if this agent opened it (no store was given to the
      * builder); a store given to the builder belongs to the caller, who closes it. Idempotent.
      * Blocks at most the grace period (plus the hand-back writes).
+     *
+     * <p>A plain Java application gets this graceful hand-back only if something calls {@code close()}
+     * when it stops: build the agent with {@link AgentBuilder#closeOnShutdown()} (a JVM shutdown hook,
+     * run on {@code SIGTERM}), or call it yourself. Otherwise its claimed runs wait for their leases to
+     * lapse, as after a {@code kill -9}.
      */
     @Override
     public void close() {
+        Thread hook = shutdownHook;
+        if (hook != null && Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs (or ran) anyway
+            }
+        }
         shutdown.close();
         if (ownsStore) store.close();
     }

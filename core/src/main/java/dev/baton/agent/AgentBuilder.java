@@ -40,6 +40,7 @@ public final class AgentBuilder {
     dev.baton.memory.@Nullable Memory memory;
     @Nullable Duration decisionRetention;
     Duration shutdownGrace = Duration.ofSeconds(10);
+    boolean closeOnShutdown;
 
     AgentBuilder(String id) {
         Objects.requireNonNull(id, "id");
@@ -286,6 +287,25 @@ public final class AgentBuilder {
         Objects.requireNonNull(grace, "shutdownGrace");
         if (grace.isNegative()) throw new InvalidOptionException("shutdownGrace", "must not be negative, was " + grace);
         this.shutdownGrace = grace;
+        return this;
+    }
+
+    /**
+     * Registers a JVM shutdown hook that calls {@link Agent#close()}, so a plain Java application
+     * leaves gracefully (rule R12) on {@code SIGTERM}, Ctrl-C or {@code System.exit}: the steps under
+     * way finish within {@link #shutdownGrace(Duration)} and every claimed run is handed back at once
+     * for another instance. Without it (the default), only an application that calls
+     * {@code agent.close()} itself gets the graceful hand-back; a container (the Spring starter, a
+     * server of your own) that closes the agent needs no hook. {@code kill -9} runs no hook: the lease
+     * lapses instead (rule R1). Closing the agent removes the hook. The hook runs on its own thread,
+     * concurrently with the application's other hooks, and blocks the JVM's exit for at most the grace
+     * period (plus the hand-back writes): keep a platform's termination grace period (Kubernetes'
+     * {@code terminationGracePeriodSeconds}) longer than it.
+     *
+     * @return this builder
+     */
+    public AgentBuilder closeOnShutdown() {
+        this.closeOnShutdown = true;
         return this;
     }
 

@@ -1,6 +1,8 @@
 package dev.baton.agent;
 
+import dev.baton.Ids;
 import dev.baton.InvalidOptionException;
+import dev.baton.internal.FreeText;
 import dev.baton.store.DecisionQuery;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -45,10 +47,10 @@ public final class AgentListDecisionsOptions {
                 throw new InvalidOptionException("cursor", "is not a cursor of listDecisions: '" + b.cursor + "'");
             }
         }
-        this.runId = b.runId;
-        this.threadId = b.threadId;
-        this.resourceId = b.resourceId;
-        this.actor = b.actor;
+        this.runId = Ids.optional("runId", b.runId);
+        this.threadId = Ids.optional("threadId", b.threadId);
+        this.resourceId = Ids.optional("resourceId", b.resourceId);
+        this.actor = FreeText.check("actor", b.actor);
         this.from = b.from;
         this.to = b.to;
         this.limit = b.limit;
@@ -166,7 +168,9 @@ public final class AgentListDecisionsOptions {
         /**
          * {@return the options}
          *
-         * @throws InvalidOptionException naming {@code limit} (checked by {@link DecisionQuery}), {@code from} or {@code cursor}
+         * @throws InvalidOptionException naming {@code limit} (checked by {@link DecisionQuery}), {@code from},
+         *                                {@code cursor}, a run, thread or resource id beyond {@link Ids#LIMIT},
+         *                                or an actor holding NUL or an unpaired surrogate
          */
         public AgentListDecisionsOptions build() {
             return new AgentListDecisionsOptions(this);

@@ -28,10 +28,15 @@ import org.jspecify.annotations.Nullable;
  * @param createdAt    when the run started: what the date filters and the order apply to
  * @param expiresAt    when the run's wait expires (the soonest deadline of its calls), else null; see
  *                     {@link Agent#expireDueRuns(int)}
+ * @param approvedCalls the calls a person approved whose tool has not run to its end yet (the run was
+ *                      interrupted after the approval: {@link Agent#continueRun(String)} runs them), each
+ *                      with {@code args} as proposed and {@link AgentRunToolCall#approvedArgs()} as
+ *                      approved after an edit (null when approved as proposed); empty otherwise
  */
 public record AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
                        Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
-                       @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt) {
+                       @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt,
+                       List<AgentRunToolCall> approvedCalls) {
     /**
      * Checks the required parts and copies the list.
      *
@@ -45,6 +50,7 @@ public record AgentRun(String runId, RunStatus status, @Nullable String threadId
      * @param parentRunId for a subagent's inner run: the supervisor's run that drives it, else null
      * @param createdAt when the run started: what the date filters and the order apply to
      * @param expiresAt when the run's wait expires (the soonest deadline of its calls), else null; see {@link Agent#expireDueRuns(int)}
+     * @param approvedCalls the calls approved whose tool has not run to its end yet, with what was approved
      */
     public AgentRun {
         Objects.requireNonNull(runId, "runId");
@@ -52,6 +58,28 @@ public record AgentRun(String runId, RunStatus status, @Nullable String threadId
         Objects.requireNonNull(suspendedAt, "suspendedAt");
         toolCalls = List.copyOf(toolCalls);
         Objects.requireNonNull(createdAt, "createdAt");
+        approvedCalls = List.copyOf(approvedCalls);
+    }
+
+    /**
+     * A run with no approved calls waiting to run.
+     *
+     * @param runId pass it to approve / decline / resume / continue
+     * @param status {@link RunStatus#SUSPENDED}
+     * @param threadId the run's thread, if any
+     * @param resourceId the run's resource, if any
+     * @param suspendedAt when the run was last stored as waiting or interrupted
+     * @param toolCalls the calls waiting for a decision or for data
+     * @param interruption why the run stopped part-way, or null
+     * @param parentRunId for a subagent's inner run: the supervisor's run that drives it, else null
+     * @param createdAt when the run started
+     * @param expiresAt when the run's wait expires, else null
+     */
+    public AgentRun(String runId, RunStatus status, @Nullable String threadId, @Nullable String resourceId,
+                    Instant suspendedAt, List<AgentRunToolCall> toolCalls, @Nullable String interruption,
+                    @Nullable String parentRunId, Instant createdAt, @Nullable Instant expiresAt) {
+        this(runId, status, threadId, resourceId, suspendedAt, toolCalls, interruption, parentRunId, createdAt, expiresAt,
+                List.of());
     }
 
     /** {@return true when the run stopped part-way; see {@link #interruption()}} */

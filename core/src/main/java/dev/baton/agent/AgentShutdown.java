@@ -88,7 +88,7 @@ final class AgentShutdown {
         closing = true;
         int handedBack = 0;
         for (RunClaim c : List.copyOf(claims)) {
-            if (!c.pickedUp() && c.handBack(reason(false))) handedBack++;
+            if (!c.pickedUp() && c.handBack()) handedBack++;
         }
         long deadline = System.nanoTime() + grace.toNanos();
         boolean interrupted = false;
@@ -102,7 +102,9 @@ final class AgentShutdown {
         }
         List<RunClaim> left = new ArrayList<>();
         for (RunClaim c : claims) if (!c.ended()) left.add(c);
-        for (RunClaim c : left) if (c.handBack(reason(true))) handedBack++;
+        // each claim says what happened to it: a step that ended within the grace period (its loop
+        // hands the run back at its next step, or this does, first) is no "tool under way"
+        for (RunClaim c : left) if (c.handBack()) handedBack++;
         claims.clear();
         closed = true;
         if (handedBack > 0) LOG.info("Agent '{}' closed: handed back {} claimed run(s) for another instance", agentId, handedBack);
@@ -116,8 +118,14 @@ final class AgentShutdown {
         return false;
     }
 
-    static String reason(boolean pastGrace) {
-        return pastGrace ? "its instance shut down while it ran, past the grace period; continueRun goes on (a tool under way"
-                + " runs again)" : "its instance shut down; continueRun goes on";
+    /**
+     * Why a run was handed back, as its listing shows it ({@code AgentRun.interruption()}).
+     *
+     * @param stepUnderWay true if a step (a tool) of the run was still under way when it was handed
+     *                     back, past the grace period: that tool runs again when the run is continued
+     */
+    static String reason(boolean stepUnderWay) {
+        return stepUnderWay ? "its instance shut down while it ran, past the grace period; continueRun goes on (a tool under"
+                + " way runs again)" : "its instance shut down; continueRun goes on";
     }
 }

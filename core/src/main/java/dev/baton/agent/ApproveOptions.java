@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.InvalidOptionException;
+import dev.baton.internal.FreeText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,7 +33,7 @@ public final class ApproveOptions {
         }
         this.args = b.args == null ? null : b.args.deepCopy();
         this.digest = DecisionOptions.check("digest", b.digest);
-        this.reason = b.reason;
+        this.reason = FreeText.check("reason", b.reason);
         this.actor = DecisionOptions.check("actor", b.actor);
         this.idempotencyKey = DecisionOptions.check("idempotencyKey", b.idempotencyKey);
     }
@@ -108,7 +109,8 @@ public final class ApproveOptions {
          * {@return the options}
          *
          * @throws InvalidOptionException naming {@code args} that are not an object, or a blank or too
-         *                                long actor, key or digest
+         *                                long actor, key or digest, or any of them or the reason holding NUL
+         *                                or an unpaired surrogate
          */
         public ApproveOptions build() {
             return new ApproveOptions(this);

@@ -1,6 +1,7 @@
 package dev.baton.agent;
 
 import dev.baton.InvalidOptionException;
+import dev.baton.internal.FreeText;
 import dev.baton.store.DecisionRecord;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code digest}: for {@code resumeStream} only: the {@link AgentRunToolCall#digest()} the person
  *       was shown; if the waiting call differs, {@link dev.baton.DecisionConflictException} and nothing runs.</li>
  * </ul>
- * Actor and key are at most 255 characters and not blank. Immutable and thread-safe.
+ * Actor and key are at most 255 characters and not blank; no text here holds NUL or an unpaired
+ * surrogate (which some stores cannot keep). Immutable and thread-safe.
  */
 public final class DecisionOptions {
     private static final DecisionOptions NONE = builder().build();
@@ -31,7 +33,7 @@ public final class DecisionOptions {
 
     private DecisionOptions(Builder b) {
         this.actor = check("actor", b.actor);
-        this.reason = b.reason;
+        this.reason = FreeText.check("reason", b.reason);
         this.idempotencyKey = check("idempotencyKey", b.idempotencyKey);
         this.digest = check("digest", b.digest);
     }
@@ -39,6 +41,7 @@ public final class DecisionOptions {
     static @Nullable String check(String option, @Nullable String value) {
         if (value == null) return null;
         if (value.isBlank()) throw new InvalidOptionException(option, "must not be blank");
+        FreeText.check(option, value);
         if (value.length() > DecisionRecord.MAX_ID_LENGTH) {
             throw new InvalidOptionException(option, "is longer than " + DecisionRecord.MAX_ID_LENGTH + " characters");
         }
@@ -119,7 +122,8 @@ public final class DecisionOptions {
         /**
          * {@return the options}
          *
-         * @throws InvalidOptionException naming a blank or too long actor, key or digest
+         * @throws InvalidOptionException naming a blank or too long actor, key or digest, or any of them or the
+         *                                reason holding NUL or an unpaired surrogate
          */
         public DecisionOptions build() {
             return new DecisionOptions(this);

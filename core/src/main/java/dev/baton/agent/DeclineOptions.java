@@ -1,6 +1,7 @@
 package dev.baton.agent;
 
 import dev.baton.InvalidOptionException;
+import dev.baton.internal.FreeText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +20,7 @@ public final class DeclineOptions {
     private final @Nullable String digest;
 
     private DeclineOptions(Builder b) {
-        this.reason = b.reason;
+        this.reason = FreeText.check("reason", b.reason);
         this.actor = DecisionOptions.check("actor", b.actor);
         this.idempotencyKey = DecisionOptions.check("idempotencyKey", b.idempotencyKey);
         this.digest = DecisionOptions.check("digest", b.digest);
@@ -84,7 +85,8 @@ public final class DeclineOptions {
         /**
          * {@return the options}
          *
-         * @throws InvalidOptionException naming a blank or too long actor, key or digest
+         * @throws InvalidOptionException naming a blank or too long actor, key or digest, or any of them or the
+         *                                reason holding NUL or an unpaired surrogate
          */
         public DeclineOptions build() {
             return new DeclineOptions(this);

@@ -1,5 +1,6 @@
 package dev.baton.agent;
 
+import dev.baton.internal.FreeText;
 import java.util.Objects;
 
 /**
@@ -37,10 +38,12 @@ public record ExpiryPolicy(Action action, String reason) {
      *
      * @param action what to do
      * @param reason what the model (decline) or the cancelled run's event (cancel) is told
+     * @throws dev.baton.InvalidOptionException ({@code reason}) the reason holds NUL or an unpaired surrogate
      */
     public ExpiryPolicy {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(reason, "reason");
+        FreeText.check("reason", reason);
     }
 
     /**

@@ -79,14 +79,16 @@ public record NotificationState(NotificationEvent event, int attempts, @Nullable
 
     /**
      * The notification's stable id, the same in every attempt and from every instance, so that a
-     * receiver can drop duplicates: {@code <runId>/<suspendedAt epoch ms>.<version>/<event>}. A
-     * notifier's updates do not change the run's version; any write of core (a new wait) does.
+     * receiver can drop duplicates: {@code <runId>/<suspendedAt epoch ms>-<version>/<event>}. It holds
+     * no {@code .} (run ids are UUIDs core makes), as Standard Webhooks asks of a message id, since the
+     * signed content is {@code id.timestamp.body}. A notifier's updates do not change the run's
+     * version; any write of core (a new wait) does.
      *
      * @param run the stored run this state belongs to
      * @return the id
      */
     public String id(RunSnapshot run) {
-        return run.runId() + "/" + run.suspendedAt().toEpochMilli() + "." + run.version() + "/" + event.name().toLowerCase(Locale.ROOT);
+        return run.runId() + "/" + run.suspendedAt().toEpochMilli() + "-" + run.version() + "/" + event.name().toLowerCase(Locale.ROOT);
     }
 
     /** {@return this state as the text stored in {@link RunSnapshot#notifyState()}: a JSON object} */

@@ -76,9 +76,9 @@ final class RunActions {
     // ---- public operations ------------------------------------------------------------------------
 
     /**
-     * A new run, not stored: it is stored when it first waits. With thread memory, the thread is
-     * checked (and created) and the user's message saved first; another resource's thread is
-     * refused before anything is stored.
+     * A new run, not stored: it is stored when it first waits. With thread memory, its thread (of its
+     * resource) is found or created and its history read first; the run's messages are saved to it
+     * once the run is stored, or when it ends.
      */
     AgentStream start(String prompt, RunOptions options, @Nullable String parentAgentId, @Nullable String parentRunId,
                       String runId) {
@@ -97,7 +97,7 @@ final class RunActions {
         state.parentRunId = parentRunId;
         state.messages.add(new Message.User(prompt));
         if (agent.memory().isPresent() && state.threadId != null && parentRunId == null) {
-            // the thread is checked (and created) and the user's message saved before anything else
+            // the thread is found (or created) and its history read before anything else
             RunMemory.open(agent.memory().get(), state);
         }
         return new AgentStream(new RunExecution(agent, state, null, RunAction.START, List.of(), null, parentRunId != null));

@@ -88,19 +88,24 @@ final class RunClaim {
 
     /**
      * Hands the claim back at once because its agent closes: one compare-and-set to
-     * {@code SUSPENDED}, marked interrupted with {@code why}, the decision kept. Between steps the
-     * loop's own state is written (results not yet stored included); while a step is still under
-     * way (past the grace period), what the store holds is. Never throws.
+     * {@code SUSPENDED}, marked interrupted, the decision kept. Between steps the loop's own state is
+     * written (results not yet stored included), with the reason that the instance shut down; while
+     * a step is still under way (past the grace period), what the store holds is, with the reason
+     * that it was under way (a tool then runs again). The reason is chosen here, under the claim's
+     * lock, from what is really under way at the moment of the write: a tool that finished within
+     * the grace period is never said to run again. Never throws.
      *
      * @return true if this call handed the claim back
      */
-    boolean handBack(String why) {
+    boolean handBack() {
         lock.lock();
         try {
             if (ended || lost) return false;
             java.util.function.Function<String, Encoded> l = live;
+            boolean underWay = busy > 0;
+            String why = AgentShutdown.reason(underWay);
             Encoded state;
-            if (busy <= 0 && l != null) {
+            if (!underWay && l != null) {
                 state = l.apply(why);
             } else {
                 dev.baton.internal.RunState stored = dev.baton.internal.SnapshotCodec.decode(version.current());

@@ -121,8 +121,16 @@ final class RunListing {
             calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload,
                     c.expiresAt, CallDigest.of(c.toolName, c.args, c.suspendPayload), c.approvedArgs));
         }
+        List<AgentRunToolCall> approved = new ArrayList<>();
+        if (summary.approved != null) {
+            for (RunSummary.Call c : summary.approved) {
+                approved.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, true, null, null,
+                        CallDigest.of(c.toolName, c.args, null), c.approvedArgs));
+            }
+        }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
-                interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt());
+                interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt(),
+                approved);
     }
 
     private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {

@@ -76,7 +76,9 @@ final class RunModelStep {
             return;
         }
         writes.progress();   // every tool result is stored before the model is called again,
-        RunMemory.save(agent, state);   // and before the thread gets it: the thread never holds a result the run may redo
+        // and before the thread gets it: the thread never holds a result the run may redo; a run not
+        // stored yet saves nothing until its first write or its end (a run stored nowhere leaves nothing)
+        if (writes.claimed()) RunMemory.save(agent, state);
         state.step++;
         stepOpen = true;
         run.emit(new AgentEvent.StepStart(state.runId, state.step));

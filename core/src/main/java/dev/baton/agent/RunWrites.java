@@ -16,13 +16,16 @@ import org.jspecify.annotations.Nullable;
  * moment leaves behind (docs/recovery.md describes it write by write).
  * <ul>
  *   <li>A run that was never stored is inserted when it first waits, or when it stops part-way
- *       after a tool ran; before that nothing of it is stored.</li>
+ *       after a tool ran; before that nothing of it is stored, in its thread neither: its complete
+ *       messages go to its thread right after the insert (or, for a run that ends without ever
+ *       waiting, with its final answer).</li>
  *   <li>A claimed run stores each tool's start ({@code EXECUTING}), carrying the results obtained
  *       since the last write; stores every result before the model is called again; and ends with
  *       a delete, or a compare-and-set back to {@code SUSPENDED}.</li>
  * </ul>
  */
 final class RunWrites {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RunWrites.class);
     private final Agent agent;
     private final RunState state;
     private @Nullable RunClaim claim;
@@ -198,6 +201,14 @@ final class RunWrites {
         if (!agent.store().insert(snapshot)) {
             throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe(),
                     state.runId, null);
+        }
+        // only now is the run somewhere: its complete messages go to its thread (a crash before this
+        // leaves the thread without them; the run, recovered, saves them: rule M4)
+        try {
+            RunMemory.save(agent, state);
+        } catch (StorageException e) {
+            LOG.warn("Run {} is stored, but its messages could not be saved to its thread yet; it saves them when it"
+                    + " goes on: {}", state.runId, e.getMessage());
         }
     }
 }

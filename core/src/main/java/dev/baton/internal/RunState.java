@@ -45,6 +45,11 @@ public final class RunState {
      * crash may have come after an append that {@link #memorySaved} does not record yet).
      */
     public transient boolean memoryChecked;
+    /**
+     * Not stored: the key the run's thread is stored under ({@link ThreadKeys}), once this process
+     * has found it; null before.
+     */
+    public transient @Nullable String threadKey;
     /** The run's own wait timeout (RunOptions.waitTimeout), in milliseconds, or null. */
     public @Nullable Long waitTimeoutMillis;
 

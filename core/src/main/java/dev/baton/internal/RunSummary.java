@@ -26,6 +26,8 @@ public final class RunSummary {
     }
 
     public List<Call> calls = new ArrayList<>();
+    /** Calls a person approved whose tool has not run to its end (an interrupted run): what was approved. */
+    public List<Call> approved = new ArrayList<>();
     public @Nullable String interruption;
     public @Nullable String parentRunId;
 
@@ -33,6 +35,17 @@ public final class RunSummary {
     public static RunSummary of(RunState state) {
         RunSummary s = new RunSummary();
         for (CallState c : state.calls) {
+            if (c.status == CallState.Status.EXECUTING && c.waitedFor == CallState.Status.AWAITING_APPROVAL
+                    && (c.inner == null || c.inner.toolName.isEmpty())) {
+                Call approved = new Call();
+                approved.toolCallId = c.toolCallId;
+                approved.toolName = c.toolName;
+                approved.args = c.args;
+                approved.requiresApproval = true;
+                approved.approvedArgs = c.approvedArgs;
+                s.approved.add(approved);
+                continue;
+            }
             if (!c.waiting()) continue;
             boolean approval = c.status == CallState.Status.AWAITING_APPROVAL;
             CallState.InnerRun inner = c.inner;

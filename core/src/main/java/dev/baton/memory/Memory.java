@@ -1,12 +1,15 @@
 package dev.baton.memory;
 
+import dev.baton.Ids;
 import dev.baton.InvalidOptionException;
 import dev.baton.SnapshotFormatException;
 import dev.baton.ThreadAlreadyExistsException;
 import dev.baton.ThreadNotFoundException;
 import dev.baton.ThreadOwnershipException;
+import dev.baton.internal.FreeText;
 import dev.baton.internal.MessageCodec;
 import dev.baton.internal.SnapshotCodec;
+import dev.baton.internal.ThreadKeys;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.MemoryThread;
 import dev.baton.store.SnapshotStore;
@@ -27,7 +30,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Thread memory: an agent with a {@code Memory} sees the earlier messages of the thread a run names,
  * and its runs' messages are saved to that thread, in the agent's store. Threads belong to a
- * resource (typically a user).
+ * resource (typically a user), and thread ids are scoped by resource: a thread is identified by its
+ * resource and its thread id, so alice's thread {@code t-1} and carol's thread {@code t-1} are two
+ * threads, and neither can see, find or block the other (a thread without a resource is one more scope).
  *
  * <pre>{@code
  * Agent agent = Agent.builder("assistant")...store(store)
@@ -38,12 +43,13 @@ import org.jspecify.annotations.Nullable;
  *
  * Memory memory = agent.memory().orElseThrow();
  * memory.listThreads("alice", 20, 0);
- * memory.listMessages("t-1", 50, 0);
+ * memory.listMessages("alice", "t-1", 50, 0);
  * }</pre>
  *
- * <p>The rules (README, "Thread memory"): a run that names a thread that does not exist creates it for
- * its resource; one that names another resource's thread gets {@link ThreadOwnershipException} and
- * nothing is stored. The model sees the thread's last {@link #lastMessages()} messages as they were
+ * <p>The rules (docs/rules.md, "The memory rules"): a run that names a thread its resource does not
+ * have creates it for its resource, whatever threads of that id other resources have. (A run without
+ * a resource naming a thread that a build before thread scoping stored for a resource under its bare
+ * id gets {@link ThreadOwnershipException} and nothing is stored.) The model sees the thread's last {@link #lastMessages()} messages as they were
  * when the run started, then the run's own. The user's message is saved when the run starts; each
  * step is saved once it is complete (the model's tool calls together with their results), and the
  * final answer when the run ends: the thread never holds a tool call without its result. Saves are
@@ -134,39 +140,56 @@ public final class Memory {
      * @param title      a title, or null
      * @param metadata   the application's metadata (any JSON-able map), or null for none
      * @return the thread
+     * @throws InvalidOptionException ({@code title}) a title holding NUL or an unpaired surrogate
      */
     public MemoryThread createThread(@Nullable String resourceId, @Nullable String title, @Nullable Map<String, ?> metadata) {
         return createThread(UUID.randomUUID().toString(), resourceId, title, metadata);
     }
 
     /**
-     * Creates the thread {@code threadId} for {@code resourceId}.
+     * Creates the thread {@code threadId} of {@code resourceId}. Thread ids are scoped by resource:
+     * another resource may have a thread of the same id, which this neither sees nor touches.
      *
      * @param threadId   the thread's id
      * @param resourceId the owner, or null for a thread without owner
      * @param title      a title, or null
      * @param metadata   the application's metadata (any JSON-able map), or null for none
      * @return the thread
-     * @throws ThreadAlreadyExistsException if a thread with this id exists
+     * @throws ThreadAlreadyExistsException if the resource has a thread with this id
+     * @throws InvalidOptionException       a thread or resource id beyond {@link Ids#LIMIT}, or a title holding
+     *                                      NUL or an unpaired surrogate
      */
     public MemoryThread createThread(String threadId, @Nullable String resourceId, @Nullable String title,
                                      @Nullable Map<String, ?> metadata) {
-        Objects.requireNonNull(threadId, "threadId");
+        Ids.require("threadId", threadId);
+        Ids.optional("resourceId", resourceId);
+        FreeText.check("title", title);
         Instant now = clock.instant();
-        MemoryThread t = MemoryThread.builder().id(threadId).resourceId(resourceId).title(title)
+        MemoryThread t = MemoryThread.builder().id(ThreadKeys.key(resourceId, threadId)).resourceId(resourceId).title(title)
                 .metadataJson(metadataJson(metadata)).createdAt(now).updatedAt(now).build();
-        if (!store().createThread(t)) throw new ThreadAlreadyExistsException(threadId);
-        return t;
+        if (ThreadKeys.find(store(), resourceId, threadId).isPresent() || !store().createThread(t)) {
+            throw new ThreadAlreadyExistsException(threadId);
+        }
+        return ThreadKeys.shown(t);
     }
 
     /**
-     * The thread with this id.
+     * The thread {@code threadId} of {@code resourceId}.
      *
-     * @param threadId the thread's id
-     * @return the thread, or empty if there is none
+     * @param resourceId the owner, or null for a thread without owner
+     * @param threadId   the thread's id
+     * @return the thread, or empty if the resource has none of this id
+     * @throws InvalidOptionException a thread or resource id beyond {@link Ids#LIMIT}
      */
-    public Optional<MemoryThread> findThread(String threadId) {
-        return store().findThread(Objects.requireNonNull(threadId, "threadId"));
+    public Optional<MemoryThread> findThread(@Nullable String resourceId, String threadId) {
+        return stored(resourceId, threadId).map(ThreadKeys::shown);
+    }
+
+    /** The resource's thread as stored (its id the store's key), if it is the resource's. */
+    private Optional<MemoryThread> stored(@Nullable String resourceId, String threadId) {
+        Ids.require("threadId", threadId);
+        Ids.optional("resourceId", resourceId);
+        return ThreadKeys.find(store(), resourceId, threadId).filter(t -> Objects.equals(t.resourceId(), resourceId));
     }
 
     /**
@@ -181,51 +204,76 @@ public final class Memory {
     public ThreadPage listThreads(String resourceId, int perPage, int page) {
         Objects.requireNonNull(resourceId, "resourceId");
         checkPage(perPage, page);
-        return store().listThreads(resourceId, (long) page * perPage, perPage);
+        ThreadPage p = store().listThreads(resourceId, (long) page * perPage, perPage);
+        List<MemoryThread> shown = new ArrayList<>(p.threads().size());
+        for (MemoryThread t : p.threads()) shown.add(ThreadKeys.shown(t));
+        return new ThreadPage(shown, p.total());
     }
 
     /**
-     * Sets a thread's title and metadata (null keeps them).
+     * Sets the title and metadata (null keeps them) of the thread {@code threadId} of {@code resourceId}.
      *
-     * @param threadId the thread's id
-     * @param title    the new title, or null to keep it
-     * @param metadata the new metadata (replacing the old), or null to keep it
+     * @param resourceId the owner, or null for a thread without owner
+     * @param threadId   the thread's id
+     * @param title      the new title, or null to keep it
+     * @param metadata   the new metadata (replacing the old), or null to keep it
      * @return the thread as updated
-     * @throws ThreadNotFoundException if there is no such thread
+     * @throws ThreadNotFoundException if the resource has no such thread
+     * @throws InvalidOptionException  a thread or resource id beyond {@link Ids#LIMIT}, or a title holding NUL or
+     *                                 an unpaired surrogate
      */
-    public MemoryThread updateThread(String threadId, @Nullable String title, @Nullable Map<String, ?> metadata) {
-        MemoryThread t = findThread(threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
+    public MemoryThread updateThread(@Nullable String resourceId, String threadId, @Nullable String title,
+                                     @Nullable Map<String, ?> metadata) {
+        FreeText.check("title", title);
+        MemoryThread t = stored(resourceId, threadId).orElseThrow(() -> new ThreadNotFoundException(threadId));
         MemoryThread updated = t.updated(title != null ? title : t.title(),
                 metadata != null ? metadataJson(metadata) : t.metadataJson(), clock.instant());
         if (!store().updateThread(updated)) throw new ThreadNotFoundException(threadId);
-        return updated;
+        return ThreadKeys.shown(updated);
     }
 
     /**
-     * Deletes a thread and its messages. A run suspended on it goes on when it is resumed, but saves
-     * nothing more to memory: the thread stays deleted.
+     * Deletes the thread {@code threadId} of {@code resourceId} and its messages. A run suspended on
+     * it goes on when it is resumed, but saves nothing more to memory: the thread stays deleted.
      *
-     * @param threadId the thread's id
-     * @return false if there was no such thread
+     * @param resourceId the owner, or null for a thread without owner
+     * @param threadId   the thread's id
+     * @return false if the resource had no such thread
+     * @throws InvalidOptionException a thread or resource id beyond {@link Ids#LIMIT}
      */
-    public boolean deleteThread(String threadId) {
-        return store().deleteThread(Objects.requireNonNull(threadId, "threadId"));
+    public boolean deleteThread(@Nullable String resourceId, String threadId) {
+        return stored(resourceId, threadId).map(t -> store().deleteThread(t.id())).orElse(false);
     }
 
     /**
-     * A thread's messages, oldest first, {@code perPage} from page {@code page} (zero-based), with the total.
+     * The messages of the thread {@code threadId} of {@code resourceId}, oldest first, {@code perPage}
+     * from page {@code page} (zero-based), with the total.
      *
-     * @param threadId the thread's id
-     * @param perPage  the page size ({@code 0}: only the total)
-     * @param page     the zero-based page
-     * @return the page and the thread's message count (empty, 0 for a thread that does not exist)
-     * @throws InvalidOptionException  for a negative {@code perPage} or {@code page}
+     * @param resourceId the owner, or null for a thread without owner
+     * @param threadId   the thread's id
+     * @param perPage    the page size ({@code 0}: only the total)
+     * @param page       the zero-based page
+     * @return the page and the thread's message count (empty, 0 for a thread the resource does not have)
+     * @throws InvalidOptionException  for a negative {@code perPage} or {@code page}, or a thread or resource id
+     *                                 beyond {@link Ids#LIMIT}
      * @throws SnapshotFormatException if a stored message cannot be read
      */
-    public MessagePage listMessages(String threadId, int perPage, int page) {
-        Objects.requireNonNull(threadId, "threadId");
+    public MessagePage listMessages(@Nullable String resourceId, String threadId, int perPage, int page) {
+        Ids.require("threadId", threadId);
+        Ids.optional("resourceId", resourceId);
         checkPage(perPage, page);
-        StoredMessagePage p = store().listMessages(threadId, (long) page * perPage, perPage);
+        StoredMessagePage p = store().listMessages(ThreadKeys.key(resourceId, threadId), (long) page * perPage, perPage);
+        if (p.total() == 0) {
+            // nothing under the key: a thread the resource has under its bare id (stored before thread
+            // scoping), or none; for no resource, only a thread without owner counts
+            Optional<MemoryThread> t = stored(resourceId, threadId);
+            if (t.isEmpty()) return new MessagePage(List.of(), 0);
+            if (!t.get().id().equals(ThreadKeys.key(resourceId, threadId))) {
+                p = store().listMessages(t.get().id(), (long) page * perPage, perPage);
+            }
+        } else if (resourceId == null && stored(null, threadId).isEmpty()) {
+            return new MessagePage(List.of(), 0);   // the bare id is a resource's thread, stored before thread scoping
+        }
         List<ThreadMessage> out = new ArrayList<>(p.messages().size());
         for (StoredMessage m : p.messages()) {
             out.add(new ThreadMessage(m.seq(), m.runId(), decode(m), m.createdAt()));
@@ -237,7 +285,7 @@ public final class Memory {
         try {
             return MessageCodec.decodeText(m.content());
         } catch (IllegalArgumentException e) {
-            throw new SnapshotFormatException(m.runId(), "message " + m.seq() + " of thread '" + m.threadId()
+            throw new SnapshotFormatException(m.runId(), "message " + m.seq() + " of thread '" + ThreadKeys.threadId(m.threadId())
                     + "' is not a message (" + e.getMessage() + ")", e);
         }
     }

@@ -9,10 +9,19 @@ import java.util.Optional;
  * each store module beside its {@link SnapshotStore} and reached through
  * {@link SnapshotStore#memory()} (same URL, same connection pool).
  *
+ * <p><b>Thread keys.</b> Thread ids are scoped by resource: alice's thread {@code t1} and carol's
+ * thread {@code t1} are two threads. Core keeps that rule once, for every store, by the key it gives a
+ * thread: the {@code threadId} of every method here, {@link MemoryThread#id()} of the threads it
+ * stores and {@link StoredMessage#threadId()}, is {@code resourceId + U+001F + threadId} for a thread
+ * of a resource, and the thread id itself for a thread without one. A store treats the key as an
+ * opaque string: it keeps keys of up to 511 UTF-8 bytes (two ids of 255 bytes and the separator),
+ * holding that control character, verbatim, and matches them literally.
+ *
  * <p>Duties of an implementation (each an abstract method; the TCK's {@code MemoryStoreContract}
  * checks them):
  * <ul>
- *   <li>ids, titles, metadata and message contents stored and returned verbatim;</li>
+ *   <li>thread keys (up to 511 UTF-8 bytes, see above), ids, titles, metadata and message contents
+ *       stored and returned verbatim;</li>
  *   <li>{@link #append} atomic per call, in order, O(1) in the length of the thread (a per-thread
  *       counter, not a scan), giving every message a {@code seq} greater than any before it in the
  *       thread, and skipping a message whose {@code (runId, runIndex)} the thread already has;</li>

@@ -68,10 +68,13 @@ public final class MemoryThread {
         return b;
     }
 
-    /** {@return the thread id (a run's {@code threadId}); stored and matched literally} */
+    /**
+     * {@return the thread id (a run's {@code threadId}) as {@code Memory} returns it; at the SPI, the key
+     * the store keeps the thread under ({@link MemoryStore}, "Thread keys"); stored and matched literally}
+     */
     public String id() { return id; }
 
-    /** {@return the owner: runs of other resources cannot use the thread; null for a thread with no owner} */
+    /** {@return the owner: thread ids are scoped by it, runs of other resources never see the thread; null for a thread with no owner} */
     public @Nullable String resourceId() { return resourceId; }
 
     /** {@return a title for people, or null} */

@@ -48,7 +48,7 @@ public final class StoredMessage {
                 .createdAt(createdAt);
     }
 
-    /** {@return the thread} */
+    /** {@return the key of the thread ({@link MemoryStore}, "Thread keys")} */
     public String threadId() { return threadId; }
 
     /** {@return its place in the thread: increasing in append order, unique in the thread (gaps allowed)} */

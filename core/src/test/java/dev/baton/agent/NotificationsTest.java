@@ -80,7 +80,7 @@ class NotificationsTest {
         assertThat(s.notifyAt()).isEqualTo(s.suspendedAt()).isEqualTo(T);
         NotificationState state = NotificationState.of(s);
         assertThat(state).isEqualTo(NotificationState.of(NotificationEvent.SUSPENDED));
-        assertThat(state.id(s)).isEqualTo(r.runId() + "/" + T.toEpochMilli() + ".1/suspended");
+        assertThat(state.id(s)).isEqualTo(r.runId() + "/" + T.toEpochMilli() + "-1/suspended");
         AgentStream claimed = agent.approveToolCall(r.runId(), "c1");
         RunSnapshot resuming = store.find(r.runId()).orElseThrow();
         assertThat(resuming.notifyAt()).isNull();

@@ -25,8 +25,8 @@ class MemoryApiTest {
 
     @Test
     void aMissingThreadIsNotFoundAndADuplicateIsAConflict() {
-        assertThat(memory.findThread("none")).isEmpty();
-        assertThatThrownBy(() -> memory.updateThread("none", "t", null)).isInstanceOf(ThreadNotFoundException.class)
+        assertThat(memory.findThread("alice", "none")).isEmpty();
+        assertThatThrownBy(() -> memory.updateThread("alice", "none", "t", null)).isInstanceOf(ThreadNotFoundException.class)
                 .satisfies(e -> assertThat(((ThreadNotFoundException) e).threadId()).isEqualTo("none"));
         memory.createThread("t-1", "alice", "Trip", Map.of("topic", "travel"));
         assertThatThrownBy(() -> memory.createThread("t-1", "alice", null, null)).isInstanceOf(ThreadAlreadyExistsException.class);
@@ -37,8 +37,8 @@ class MemoryApiTest {
         MemoryThread t = memory.createThread("t-2", "alice", "Trip", Map.of("topic", "travel"));
         assertThat(t.metadataJson()).isEqualTo("{\"topic\":\"travel\"}");
         t.metadata().put("topic", "changed by the caller");
-        assertThat(memory.findThread("t-2").orElseThrow().metadata().path("topic").asText()).isEqualTo("travel");
-        MemoryThread renamed = memory.updateThread("t-2", "New", Map.of("n", 2));
+        assertThat(memory.findThread("alice", "t-2").orElseThrow().metadata().path("topic").asText()).isEqualTo("travel");
+        MemoryThread renamed = memory.updateThread("alice", "t-2", "New", Map.of("n", 2));
         assertThat(renamed.metadata().path("n").asInt()).isEqualTo(2);
         assertThatThrownBy(() -> MemoryThread.builder().id("x").metadataJson("[1]").createdAt(java.time.Instant.EPOCH)
                 .updatedAt(java.time.Instant.EPOCH).build()).hasMessageContaining("JSON object");
@@ -50,10 +50,10 @@ class MemoryApiTest {
                 .model(DeterministicModel.builder().build()).build();
         agent.generate("hello", RunOptions.builder().threadId("t-3").resourceId("bob").build());
         Memory bound = agent.memory().orElseThrow();
-        MessagePage page = bound.listMessages("t-3", 10, 0);
+        MessagePage page = bound.listMessages("bob", "t-3", 10, 0);
         assertThat(page.messages()).extracting(ThreadMessage::message)
                 .containsExactly(new Message.User("hello"), new Message.Assistant("You said: hello", java.util.List.of()));
-        assertThat(store.memory().orElseThrow().lastMessages("t-3", 10)).extracting(m -> m.role())
+        assertThat(store.memory().orElseThrow().lastMessages("bob\u001Ft-3", 10)).extracting(m -> m.role())
                 .containsExactly(Role.USER, Role.ASSISTANT);
     }
 }

@@ -130,7 +130,10 @@ final class Demo {
             }
         }
         // and its conversations, so a follow-up sees this play's runs only
-        store.memory().ifPresent(memory -> TravelAgents.THREADS.forEach(memory::deleteThread));
+        if (store.capabilities().contains(StoreCapability.THREAD_MEMORY)) {
+            dev.baton.memory.Memory memory = dev.baton.memory.Memory.builder().store(store).build();
+            TravelAgents.THREADS.forEach((thread, resource) -> memory.deleteThread(resource, thread));
+        }
         // and its audit trail, so the trail shown is this play's
         if (store.capabilities().contains(StoreCapability.DECISIONS)) {
             Instant all = Instant.now().plus(Duration.ofDays(1));
@@ -211,7 +214,7 @@ final class Demo {
             out.println();
             command("start --thread carol-new --resource carol \"Which flight did you book for me?\"     # another thread");
             inbox.start(concierge, "Which flight did you book for me?", "carol-new", "carol");
-            concierge.memory().ifPresent(m -> m.deleteThread("carol-new"));
+            concierge.memory().ifPresent(m -> m.deleteThread("carol", "carol-new"));
             out.println();
 
             heading("8. Completed runs are gone; the others are still waiting");

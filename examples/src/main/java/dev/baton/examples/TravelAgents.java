@@ -38,8 +38,9 @@ import org.jspecify.annotations.Nullable;
  * did you book for me?") sees the thread's earlier runs.
  */
 public final class TravelAgents implements AutoCloseable {
-    /** The demo's memory threads, deleted by the demo when it starts again. */
-    static final List<String> THREADS = List.of("alice-lisbon", "bob-orders", "carol-tokyo", "carol-orders", "dave-documents");
+    /** The demo's memory threads and their resources (thread ids are scoped by resource), deleted by the demo when it starts again. */
+    static final Map<String, String> THREADS = Map.of("alice-lisbon", "alice", "bob-orders", "bob", "carol-tokyo", "carol",
+            "carol-orders", "carol", "dave-documents", "dave");
 
 
     /** The inbox agent's id. */

@@ -43,8 +43,17 @@ class InboxDemoTest {
         assertWholeStory(again);
     }
 
-    private static void assertWholeStory(Jvm.Result r) {
+    private static void assertWholeStory(Jvm.Result r) throws java.io.IOException {
         String out = r.out();
+        // the demo's sections are the steps docs/examples.md lists, one for one
+        java.util.List<Integer> sections = Pattern.compile("(?m)^== (\\d+)\\. ").matcher(out).results()
+                .map(m -> Integer.parseInt(m.group(1))).toList();
+        String guide = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "examples.md"));
+        String shows = guide.substring(guide.indexOf("## What the demo shows"), guide.indexOf("## Step by step"));
+        java.util.List<Integer> steps = Pattern.compile("(?m)^(\\d+)\\. \\*\\*").matcher(shows).results()
+                .map(m -> Integer.parseInt(m.group(1))).toList();
+        assertThat(sections).as("the demo's sections against the steps of docs/examples.md").isEqualTo(steps)
+                .hasSizeGreaterThan(8);
         assertThat(r.err()).as("stderr").doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("[ERROR]");
         assertThat(out).doesNotContain("Exception").doesNotContain("\tat ");
 

@@ -175,7 +175,9 @@ record Problem(int status, String slug, String title, String detail, Map<String,
             return rm.toolCallId() == null ? p : p.with("toolCallId", rm.toolCallId());
         }
         if (e instanceof ThreadOwnershipException to) {
-            // core's message names the owning resource: not for a caller who may not see it
+            // thread ids are scoped by resource (rule M6), so only a run without a resource, which only an
+            // unrestricted principal starts, can meet a thread stored before 0.1.0 for a resource under its
+            // bare id; core's message names the owning resource: not for a caller who may not see it
             return of(409, "thread-owned-elsewhere", "Thread of another resource",
                     "Thread '" + to.threadId() + "' belongs to another resource: a run may use only a thread of its own "
                             + "resource. Nothing was stored.").with("option", "threadId");

@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The JSON of suspended runs: a listing page, a run, a waiting tool call ({@code SuspendedRunPage},
  * {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}). A call shows the arguments the
- * model proposed ({@code args}), those a person approved instead ({@code approvedArgs}, after an edit,
- * while the run has not gone on yet) and the {@code digest} a decision sends back to be bound to it.
+ * model proposed ({@code args}) and the {@code digest} a decision sends back to be bound to it; a run
+ * interrupted after an approval lists the approved calls whose tool has not run yet in
+ * {@code approvedCalls}, with what a person approved instead ({@code approvedArgs}, after an edit).
  */
 final class RunJson {
     private RunJson() {
@@ -51,6 +52,8 @@ final class RunJson {
         Json.putNullable(n, "parentRunId", r.parentRunId());
         ArrayNode calls = n.putArray("toolCalls");
         for (AgentRunToolCall c : r.toolCalls()) calls.add(call(c));
+        ArrayNode approved = n.putArray("approvedCalls");
+        for (AgentRunToolCall c : r.approvedCalls()) approved.add(call(c));
         return n;
     }
 

@@ -71,6 +71,37 @@ class ProblemLeakTest {
         }
     }
 
+    /**
+     * Rule S10 over HTTP: NUL in free text (a decline's or a cancel's reason, the audit trail's actor
+     * filter) is a 400 naming the field, never a 503, and the run stays as it was; on PostgreSQL, whose
+     * text refuses NUL, too.
+     */
+    @ParameterizedTest
+    @MethodSource("stores")
+    void freeTextHoldingNulIsA400NamingTheFieldNeverA503(String url) {
+        String agent = "/agents/concierge";
+        try (SnapshotStore store = SnapshotStores.open(url);
+             TestServer t = new TestServer(store, BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30))) {
+            ApiClient admin = t.admin();
+            String run = t.suspend(t.concierge, "2026-06-01T09:00:00Z", "alice", "a", "Book a flight to Rome");
+            String call = t.concierge.listSuspendedRuns().runs().get(0).toolCalls().get(0).toolCallId();
+            var before = store.find(run).orElseThrow();
+            List<ApiClient.Response> answers = List.of(
+                    admin.post(agent + "/runs/" + run + "/decline", "{\"toolCallId\":\"" + call + "\",\"reason\":\"no\\u0000way\"}"),
+                    admin.post(agent + "/runs/" + run + "/approve", "{\"toolCallId\":\"" + call + "\",\"reason\":\"\\u0000\"}"),
+                    admin.post(agent + "/runs/" + run + "/cancel", "{\"reason\":\"stop\\u0000\"}"),
+                    admin.get(agent + "/decisions?actor=a%00b"));
+            List<String> fields = List.of("reason", "reason", "reason", "actor");
+            for (int i = 0; i < answers.size(); i++) {
+                ApiClient.Response r = answers.get(i);
+                assertThat(r.status()).as("rule S10: NUL in %s: %s", fields.get(i), r.body()).isEqualTo(400);
+                assertThat(r.body()).as("rule S10: the field named").contains("\"option\":\"" + fields.get(i) + "\"");
+                assertThat(LEAK.matcher(r.body()).find()).as("leak in %s", r.body()).isFalse();
+            }
+            assertThat(store.find(run)).as("rule S10: the run after refused free text").contains(before);
+        }
+    }
+
     static ApiClient.Response expect400(ApiClient.Response r, String field) {
         assertThat(r.status()).as(r.body()).isEqualTo(400);
         assertThat(r.body()).contains("\"option\":\"" + field + "\"").contains(Ids.LIMIT);

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param runId    the run
  * @param event    what it announced
  * @param attempts how many attempts were made
- * @param error    the last attempt's failures, per channel ({@code "webhook: HTTP 404"})
+ * @param error    the last attempt's failures, per channel, with the start of the receiver's answer
+ *                 ({@code "webhook: HTTP 404"}, {@code "slack: HTTP 400: invalid_blocks"})
  * @param at       when it was given up (the agent's clock)
  */
 public record DeadLetter(String id, String agentId, String runId, NotificationEvent event, int attempts, String error, Instant at) {

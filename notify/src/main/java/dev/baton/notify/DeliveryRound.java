@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One due notification of one run, from claim to done: claim it in the store (exactly one instance
  * wins), deliver it to every channel, then mark it done (with the expiry notice due next, if the
- * policy has one), reschedule it with backoff, or give it up (dead letter).
+ * policy has one), reschedule it with backoff (no sooner than a receiver's {@code Retry-After}, at
+ * most the backoff's maximum), or give it up (dead letter).
  */
 final class DeliveryRound {
     private static final Logger LOG = LoggerFactory.getLogger(Notifier.class);
@@ -62,9 +63,10 @@ final class DeliveryRound {
         if (!store.updateNotification(run.runId(), run.version(), due, claimUntil, claimed.encode())) {
             return Result.LOST;   // another instance claimed it, or the run moved on
         }
-        Notification n = notification(source, run, state, claimed.attempts());
+        Notification n = notification(source, run, state, claimed.attempts(), due);
         List<String> failures = new ArrayList<>();
         boolean permanent = false;
+        Duration askedToWait = Duration.ZERO;   // the longest Retry-After a receiver answered
         for (NotificationChannel channel : settings.channels()) {
             long start = System.nanoTime();
             DeliveryResult r;
@@ -78,6 +80,7 @@ final class DeliveryRound {
             if (!r.isDelivered()) {
                 failures.add(channel.name() + ": " + r.detail());
                 permanent |= r.outcome() == DeliveryResult.Outcome.PERMANENT;
+                if (r.retryAfter() != null && r.retryAfter().compareTo(askedToWait) > 0) askedToWait = r.retryAfter();
             }
         }
         Instant now = source.clock().instant();
@@ -103,7 +106,7 @@ final class DeliveryRound {
             settings.metrics().dead(source.agentId());
             return Result.DEAD;
         }
-        Instant retryAt = now.plus(settings.backoff(claimed.attempts())).truncatedTo(ChronoUnit.MILLIS);
+        Instant retryAt = now.plus(settings.retryDelay(claimed.attempts(), askedToWait)).truncatedTo(ChronoUnit.MILLIS);
         if (!store.updateNotification(run.runId(), run.version(), claimUntil, retryAt, claimed.failed(error).encode())) {
             LOG.debug("Notification {} failed ({}), but its run moved on meanwhile", n.id(), error);
             return Result.LOST;
@@ -121,10 +124,11 @@ final class DeliveryRound {
         return expiring != null ? expiring : due;
     }
 
-    private Notification notification(Source source, RunSnapshot run, NotificationState state, int attempt) {
+    private Notification notification(Source source, RunSnapshot run, NotificationState state, int attempt, Instant due) {
         return new Notification(state.id(run), state.event(), source.agentId(), run.runId(), run.threadId(), run.resourceId(),
                 run.suspendedAt(), run.expiresAt(), NotificationJson.interruption(run.summary()),
-                NotificationJson.waitingCalls(run.summary()), link(settings.inboxUrl(), source.agentId(), run.runId()), attempt);
+                NotificationJson.waitingCalls(run.summary()), link(settings.inboxUrl(), source.agentId(), run.runId()), attempt,
+                dueSince(source, run, state, due));
     }
 
     /** {@code <inboxUrl>?agent=<agentId>&run=<runId>}, or null without an inbox URL. */

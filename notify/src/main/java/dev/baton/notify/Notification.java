@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * duplicates by it (delivery is at least once). A new wait of the same run (it suspended again) has
  * a new id. Immutable and thread-safe.
  *
- * @param id           the stable id, for dedupe: {@code <runId>/<suspendedAt ms>.<version>/<event>}
+ * @param id           the stable id, for dedupe: {@code <runId>/<suspendedAt ms>-<version>/<event>}
  * @param event        why: the run suspended, was interrupted, or its wait is about to expire
  * @param agentId      the agent of the run
  * @param runId        the run
@@ -27,10 +27,13 @@ import org.jspecify.annotations.Nullable;
  * @param link         the run in the inbox (the notifier's {@code inboxUrl} with {@code agent} and
  *                     {@code run} in the query), or null if no inbox URL is configured
  * @param attempt      which delivery attempt this is, from 1
+ * @param occurredAt   when the event occurred (not when it is delivered): the wait's start, or when the
+ *                     expiry notice fell due; the webhook payload's top-level {@code timestamp}
  */
 public record Notification(String id, NotificationEvent event, String agentId, String runId, @Nullable String threadId,
                            @Nullable String resourceId, Instant suspendedAt, @Nullable Instant expiresAt,
-                           @Nullable String interruption, List<WaitingCall> waitingCalls, @Nullable URI link, int attempt) {
+                           @Nullable String interruption, List<WaitingCall> waitingCalls, @Nullable URI link, int attempt,
+                           Instant occurredAt) {
 
     /**
      * Checks and copies the fields.
@@ -47,10 +50,12 @@ public record Notification(String id, NotificationEvent event, String agentId, S
      * @param waitingCalls the waiting calls
      * @param link         the run in the inbox, or null
      * @param attempt      the attempt, from 1
+     * @param occurredAt   when the event occurred
      * @throws IllegalArgumentException if {@code attempt} is below 1 or an id is empty
      */
     public Notification {
         Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(occurredAt, "occurredAt");
         Objects.requireNonNull(event, "event");
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(runId, "runId");
@@ -58,6 +63,30 @@ public record Notification(String id, NotificationEvent event, String agentId, S
         waitingCalls = List.copyOf(waitingCalls);
         if (id.isEmpty() || agentId.isEmpty() || runId.isEmpty()) throw new IllegalArgumentException("id, agentId and runId must not be empty");
         if (attempt < 1) throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
+    }
+
+    /**
+     * A notification of an event that occurred when the wait began ({@code occurredAt} is {@code suspendedAt}).
+     *
+     * @param id           the stable id
+     * @param event        why
+     * @param agentId      the agent
+     * @param runId        the run
+     * @param threadId     the thread, or null
+     * @param resourceId   the resource, or null
+     * @param suspendedAt  when the wait began, and the event occurred
+     * @param expiresAt    when it expires, or null
+     * @param interruption why it stopped, or null
+     * @param waitingCalls the waiting calls
+     * @param link         the run in the inbox, or null
+     * @param attempt      the attempt, from 1
+     * @throws IllegalArgumentException if {@code attempt} is below 1 or an id is empty
+     */
+    public Notification(String id, NotificationEvent event, String agentId, String runId, @Nullable String threadId,
+                        @Nullable String resourceId, Instant suspendedAt, @Nullable Instant expiresAt,
+                        @Nullable String interruption, List<WaitingCall> waitingCalls, @Nullable URI link, int attempt) {
+        this(id, event, agentId, runId, threadId, resourceId, suspendedAt, expiresAt, interruption, waitingCalls, link, attempt,
+                suspendedAt);
     }
 
     /**

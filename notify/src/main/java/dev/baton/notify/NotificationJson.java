@@ -18,10 +18,14 @@ final class NotificationJson {
     private NotificationJson() {
     }
 
-    /** The webhook body: {@code {"type":"run.suspended","id":...,"data":{...}}}. */
+    /**
+     * The webhook body: {@code {"type":"run.suspended","timestamp":"<when it occurred>","id":...,"data":{...}}},
+     * the payload structure Standard Webhooks recommends.
+     */
     static byte[] webhook(Notification n) {
         ObjectNode o = JSON.createObjectNode();
         o.put("type", "run." + n.event().name().toLowerCase(Locale.ROOT));
+        o.put("timestamp", n.occurredAt().toString());
         o.put("id", n.id());
         ObjectNode d = o.putObject("data");
         d.put("agentId", n.agentId());
@@ -45,11 +49,15 @@ final class NotificationJson {
         return o.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A Slack incoming-webhook message: {@code text} (the fallback) and blocks with a button to the inbox. */
+    /**
+     * A Slack incoming-webhook message: {@code text} (the fallback, shown in notifications) and blocks
+     * with a button to the inbox. Slack reads both as mrkdwn, where {@code <...>} is a link or a
+     * mention ({@code <!channel>}), so every text from a run (its agent, resource and tool names) is
+     * escaped in both.
+     */
     static byte[] slack(Notification n) {
         ObjectNode o = JSON.createObjectNode();
-        String text = n.text() + (n.link() == null ? "" : " " + n.link());
-        o.put("text", text);
+        o.put("text", escape(n.text() + (n.link() == null ? "" : " " + n.link())));
         ArrayNode blocks = o.putArray("blocks");
         ObjectNode section = blocks.addObject();
         section.put("type", "section");

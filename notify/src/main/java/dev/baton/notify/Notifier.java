@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * ({@code listNotificationsDue}), claims each one (a compare-and-set on the run's row: of several
  * instances exactly one wins; the claim lapses after {@code claimTimeout}, so a notification whose
  * claimant died is due again then), delivers it to each channel in turn, and then marks it done; a
- * failure is rescheduled after an exponential backoff with jitter; after {@code maxAttempts}
+ * failure is rescheduled after an exponential backoff with jitter, or after the receiver's
+ * {@code Retry-After} (of a 429 or 503) if that is longer, at most the backoff's maximum; after {@code maxAttempts}
  * attempts, or at once when a channel refuses it for good, it is given up: a dead letter, kept in
  * the run's row ({@code notifyState} {@code "dead":true}), in {@link #deadLetters()} (this instance's
  * last 1000) and in the {@code baton.notifications.dead} counter. A decision that ends the wait clears the
@@ -65,7 +66,7 @@ public final class Notifier implements AutoCloseable {
 
         int maxAttempts();
 
-        Duration backoff(int attempts);
+        Duration retryDelay(int attempts, Duration askedToWait);
 
         NotifierMetrics metrics();
 
@@ -121,7 +122,9 @@ public final class Notifier implements AutoCloseable {
             @Override public @Nullable URI inboxUrl() { return inboxUrl; }
             @Override public Duration claimTimeout() { return claimTimeout; }
             @Override public int maxAttempts() { return maxAttempts; }
-            @Override public Duration backoff(int attempts) { return Notifier.this.backoff(attempts); }
+            @Override public Duration retryDelay(int attempts, Duration askedToWait) {
+                return Notifier.this.retryDelay(attempts, askedToWait);
+            }
             @Override public NotifierMetrics metrics() { return metrics; }
             @Override public void deadLetter(DeadLetter letter) { keep(letter); }
         });
@@ -218,6 +221,17 @@ public final class Notifier implements AutoCloseable {
             jitter = 0.5 + random.nextDouble() * 0.5;
         }
         return Duration.ofMillis(Math.max(1, Math.round(exp * jitter)));
+    }
+
+    /**
+     * The delay before attempt {@code attempts + 1} when a receiver asked to wait {@code askedToWait}
+     * ({@code Retry-After}): the backoff, or what the receiver asked if longer, at most the backoff's
+     * maximum (a receiver cannot park a notification for longer than the notifier would).
+     */
+    Duration retryDelay(int attempts, Duration askedToWait) {
+        Duration backoff = backoff(attempts);
+        Duration asked = askedToWait.compareTo(backoffMax) > 0 ? backoffMax : askedToWait;
+        return asked.compareTo(backoff) > 0 ? asked : backoff;
     }
 
     private void keep(DeadLetter letter) {

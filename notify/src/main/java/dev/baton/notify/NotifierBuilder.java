@@ -146,7 +146,8 @@ public final class NotifierBuilder {
 
     /**
      * The backoff between attempts: {@code base * 2^(n-1)} after the n-th, at most {@code max},
-     * each times a random factor in [0.5, 1] (default 2 s, 10 min).
+     * each times a random factor in [0.5, 1] (default 2 s, 10 min). A receiver's {@code Retry-After}
+     * (on a 429 or 503) that asks for longer is honoured, up to {@code max}.
      *
      * @param base positive
      * @param max  at least {@code base}

@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  * Headers {@code webhook-id} (the notification's stable id), {@code webhook-timestamp} (seconds
  * since the epoch) and {@code webhook-signature} ({@code v1,} + base64 of HMAC-SHA256 of
  * {@code id.timestamp.body} under the shared secret). The receiver checks them with
- * {@link WebhookVerifier}. The body:
+ * {@link WebhookVerifier}, or with any Standard Webhooks library (npm {@code standardwebhooks}, Svix's):
+ * the secret is {@code whsec_<base64>}, the id holds no {@code .}. The body:
  * <pre>{@code
- * {"type":"run.suspended","id":"<runId>/<ms>.<version>/suspended",
+ * {"type":"run.suspended","timestamp":"2026-06-01T10:00:00Z","id":"<runId>/<ms>-<version>/suspended",
  *  "data":{"agentId":"concierge","runId":"...","threadId":"...","resourceId":"bob","event":"SUSPENDED",
  *          "suspendedAt":"...","expiresAt":null,"interruption":null,
  *          "waitingCalls":[{"toolCallId":"...","toolName":"refund","requiresApproval":true,"expiresAt":null}],
@@ -99,9 +100,11 @@ public final class WebhookChannel implements NotificationChannel {
         /**
          * The shared secret; required.
          *
-         * @param secret {@code whsec_<base64>} (Standard Webhooks), or any text of at least 16 bytes
+         * @param secret {@code whsec_} and the base64 of at least 24 random bytes (Standard Webhooks: the form
+         *               every official verifier library reads); generate one with
+         *               {@code echo "whsec_$(openssl rand -base64 32)"}
          * @return this builder
-         * @throws InvalidOptionException ({@code secret}) blank, too short, or a bad {@code whsec_} value
+         * @throws InvalidOptionException ({@code secret}) blank, not {@code whsec_<base64>}, or under 24 bytes
          */
         public Builder secret(String secret) {
             this.secret = WebhookSecret.parse("secret", secret);
@@ -109,7 +112,9 @@ public final class WebhookChannel implements NotificationChannel {
         }
 
         /**
-         * The channel's name in logs, dead letters and metrics (default {@code webhook}).
+         * The channel's name in logs, dead letters ({@link DeadLetter#error()} names the failing channel
+         * by it) and metrics (the {@code channel} tag of {@code baton.notifications.attempts}); default
+         * {@code webhook}. Give each channel its own name when a notifier has several webhooks.
          *
          * @param name a non-blank name
          * @return this builder

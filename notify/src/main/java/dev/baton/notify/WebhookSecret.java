@@ -15,7 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
 final class WebhookSecret {
     /** The Standard Webhooks prefix of a base64 secret. */
     static final String PREFIX = "whsec_";
-    static final int MIN_BYTES = 16;
+    /** The shortest key Standard Webhooks allows: 24 bytes (192 bits). */
+    static final int MIN_BYTES = 24;
 
     private final byte[] key;
 
@@ -23,21 +24,27 @@ final class WebhookSecret {
         this.key = key;
     }
 
-    /** {@code whsec_<base64>} (Standard Webhooks), or any other text as its UTF-8 bytes; at least 16 bytes. */
+    /**
+     * A Standard Webhooks secret: {@code whsec_} and the base64 of at least {@value #MIN_BYTES} random
+     * bytes, the form the official libraries (e.g. npm {@code standardwebhooks}, Svix) read, so any of
+     * them verifies what this signs. Generate one with {@code echo "whsec_$(openssl rand -base64 32)"}.
+     */
     static WebhookSecret parse(String option, String secret) {
         if (secret == null || secret.isBlank()) throw new InvalidOptionException(option, "must not be blank");
+        if (!secret.startsWith(PREFIX)) {
+            throw new InvalidOptionException(option, "must be " + PREFIX + " followed by the base64 of at least " + MIN_BYTES
+                    + " random bytes (Standard Webhooks; the official libraries read only that form), e.g. the output of"
+                    + " echo \"whsec_$(openssl rand -base64 32)\"");
+        }
         byte[] key;
-        if (secret.startsWith(PREFIX)) {
-            try {
-                key = Base64.getDecoder().decode(secret.substring(PREFIX.length()));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidOptionException(option, "a whsec_ secret is base64 after the prefix: " + e.getMessage());
-            }
-        } else {
-            key = secret.getBytes(StandardCharsets.UTF_8);
+        try {
+            key = Base64.getDecoder().decode(secret.substring(PREFIX.length()));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException(option, "a whsec_ secret is base64 after the prefix: " + e.getMessage());
         }
         if (key.length < MIN_BYTES) {
-            throw new InvalidOptionException(option, "must be at least " + MIN_BYTES + " bytes, was " + key.length);
+            throw new InvalidOptionException(option, "must hold at least " + MIN_BYTES + " bytes after " + PREFIX
+                    + " (Standard Webhooks), was " + key.length);
         }
         return new WebhookSecret(key);
     }

@@ -50,9 +50,9 @@ public final class WebhookVerifier {
     /**
      * A verifier for one secret (or several while a secret is rotated: any may match).
      *
-     * @param secrets the shared secrets: {@code whsec_<base64>} or text of at least 16 bytes
+     * @param secrets the shared secrets: {@code whsec_} and the base64 of at least 24 bytes (Standard Webhooks)
      * @return the verifier, with the default tolerance and the system clock
-     * @throws InvalidOptionException ({@code secret}) none given, or one too short
+     * @throws InvalidOptionException ({@code secret}) none given, or one not {@code whsec_<base64>} or too short
      */
     public static WebhookVerifier of(String... secrets) {
         if (secrets == null || secrets.length == 0) throw new InvalidOptionException("secret", "name at least one secret");

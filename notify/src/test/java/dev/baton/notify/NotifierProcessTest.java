@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is set, on PostgreSQL.
  */
 class NotifierProcessTest {
-    static final String SECRET = "a-shared-secret-for-the-tests";
+    static final String SECRET = "whsec_YS1zaGFyZWQtc2VjcmV0LWZvci10aGUtdGVzdHMtMzI=";   // 32 bytes
 
     @TempDir
     static Path dir;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * wait ended, the expiry notice after the first, metrics.
  */
 class NotifierTest {
-    static final String SECRET = "a-shared-secret-for-the-tests";
+    static final String SECRET = "whsec_YS1zaGFyZWQtc2VjcmV0LWZvci10aGUtdGVzdHMtMzI=";   // 32 bytes
     static final Instant T0 = Instant.parse("2026-06-01T10:00:00Z");
 
     MemorySnapshotStore store;
@@ -115,6 +115,53 @@ class NotifierTest {
         assertThat(receiver.received).extracting(Receiver.Received::id).containsOnly(receiver.received.get(0).id());
         assertThat(row(runId).notifyAt()).isNull();
         assertThat(n.stats()).isEqualTo(new Notifier.Stats(1, 2, 0, 0));
+    }
+
+    /**
+     * Rule N8: a receiver's {@code Retry-After} on a 429 or 503 is honoured: the next attempt comes no
+     * sooner than it asked (here 20 s, where the backoff says 1 s), and no later than the backoff's
+     * maximum asks (a receiver asking for an hour gets the 30 s maximum); an HTTP date works too.
+     */
+    @Test
+    void aRetryAfterOnA429Or503IsHonoured_upToTheBackoffsMaximum() {
+        receiver.failFirst(1, 429).retryAfter("20");
+        String runId = TestRuns.waitingRun(agent, "bob");
+        Notifier n = notifier().build();
+        assertThat(n.pollOnce()).isEqualTo(1);
+        assertThat(row(runId).notifyAt()).as("rule N8: the retry of a 429 with Retry-After: 20")
+                .isEqualTo(T0.plusSeconds(20));
+        clock.advance(Duration.ofSeconds(19));
+        assertThat(n.pollOnce()).as("rule N8: not before the receiver asked").isZero();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(n.pollOnce()).isEqualTo(1);
+        assertThat(receiver.received).extracting(Receiver.Received::answered).as("rule N8: the answers").containsExactly(429, 200);
+
+        receiver.failFirst(3, 503).retryAfter("3600");
+        String later = TestRuns.waitingRun(agent, "carol");
+        assertThat(n.pollOnce()).isEqualTo(1);
+        assertThat(row(later).notifyAt()).as("rule N8: a Retry-After of an hour, bounded by the 30 s maximum")
+                .isEqualTo(clock.instant().plusSeconds(30));
+
+        assertThat(HttpPoster.retryAfter(java.util.Optional.of("Mon, 01 Jun 2026 10:00:45 GMT"), T0))
+                .as("rule N8: Retry-After as an HTTP date").isEqualTo(Duration.ofSeconds(45));
+        assertThat(HttpPoster.retryAfter(java.util.Optional.of("soon"), T0)).as("rule N8: an unreadable Retry-After").isNull();
+    }
+
+    /**
+     * Rule N8: a dead letter keeps the receiver's explanation of a refusal (Slack answers a 400 with
+     * {@code invalid_blocks} in the body), bounded and on one line.
+     */
+    @Test
+    void aDeadLetterKeepsTheReceiversExplanation_bounded() {
+        receiver.always(400).explaining("invalid_blocks\n" + "x".repeat(5000));
+        String runId = TestRuns.waitingRun(agent, "bob");
+        Notifier n = notifier().build();
+        n.pollOnce();
+        assertThat(n.deadLetters()).singleElement().satisfies(d -> assertThat(d.error())
+                .as("rule N8: the dead letter's error").startsWith("webhook: HTTP 400: invalid_blocks x")
+                .hasSizeLessThan(240).doesNotContain("\n"));
+        assertThat(NotificationState.of(row(runId)).lastError()).as("rule N8: the error kept in the run's row")
+                .startsWith("webhook: HTTP 400: invalid_blocks");
     }
 
     @Test

@@ -35,6 +35,10 @@ final class Receiver implements AutoCloseable {
     private volatile IntUnaryOperator status = n -> 200;
     private volatile long delayMillis;
     private volatile WebhookVerifier verifier;
+    /** What a failure's answer says (its body), as Slack explains a refusal; empty: no body. */
+    private volatile String failureBody = "";
+    /** The {@code Retry-After} header of a failure's answer, or null. */
+    private volatile String retryAfter;
 
     Receiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -59,7 +63,11 @@ final class Receiver implements AutoCloseable {
                 if (delayMillis > 0) Thread.sleep(delayMillis);
                 received.add(new Received(id, ts, sig, body, answer, verified));
                 inFlight.decrementAndGet();
-                exchange.sendResponseHeaders(answer, -1);
+                boolean failure = answer / 100 != 2;
+                if (failure && retryAfter != null) exchange.getResponseHeaders().set("Retry-After", retryAfter);
+                byte[] explanation = failure ? failureBody.getBytes(java.nio.charset.StandardCharsets.UTF_8) : new byte[0];
+                exchange.sendResponseHeaders(answer, explanation.length == 0 ? -1 : explanation.length);
+                if (explanation.length > 0) exchange.getResponseBody().write(explanation);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (IOException e) {
@@ -82,6 +90,18 @@ final class Receiver implements AutoCloseable {
 
     Receiver always(int answer) {
         status = k -> answer;
+        return this;
+    }
+
+    /** A failure's answer carries this body (Slack's explanation, e.g. {@code invalid_blocks}). */
+    Receiver explaining(String body) {
+        failureBody = body;
+        return this;
+    }
+
+    /** A failure's answer carries this {@code Retry-After}. */
+    Receiver retryAfter(String value) {
+        retryAfter = value;
         return this;
     }
 

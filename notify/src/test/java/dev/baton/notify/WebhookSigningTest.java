@@ -36,10 +36,10 @@ class WebhookSigningTest {
 
     @Test
     void acceptsAnyOfSeveralSignaturesAndSecrets_whileASecretIsRotated() {
-        String other = WebhookSecret.parse("secret", "another-secret-of-enough-bytes").sign(ID, TS, BODY);
+        String other = WebhookSecret.parse("secret", "whsec_YW5vdGhlci1zZWNyZXQtb2YtZW5vdWdoLWJ5dGVzISE=").sign(ID, TS, BODY);
         assertThatCode(() -> verifierAt(TS).verify(ID, Long.toString(TS), "v1,bm9wZQ== " + other + " " + SIGNATURE, BODY))
                 .doesNotThrowAnyException();
-        WebhookVerifier both = WebhookVerifier.of("another-secret-of-enough-bytes", SECRET)
+        WebhookVerifier both = WebhookVerifier.of("whsec_YW5vdGhlci1zZWNyZXQtb2YtZW5vdWdoLWJ5dGVzISE=", SECRET)
                 .clock(Clock.fixed(Instant.ofEpochSecond(TS), ZoneOffset.UTC));
         assertThatCode(() -> both.verify(ID, Long.toString(TS), other, BODY)).doesNotThrowAnyException();
     }
@@ -52,7 +52,7 @@ class WebhookSigningTest {
                 .isInstanceOf(WebhookVerificationException.class).hasMessageContaining("no webhook-signature matches");
         assertThatThrownBy(() -> v.verify(ID + "x", Long.toString(TS), SIGNATURE, BODY)).isInstanceOf(WebhookVerificationException.class);
         assertThatThrownBy(() -> v.verify(ID, Long.toString(TS + 1), SIGNATURE, BODY)).isInstanceOf(WebhookVerificationException.class);
-        assertThatThrownBy(() -> WebhookVerifier.of("a-different-secret-entirely").clock(Clock.fixed(Instant.ofEpochSecond(TS), ZoneOffset.UTC))
+        assertThatThrownBy(() -> WebhookVerifier.of("whsec_YS1kaWZmZXJlbnQtc2VjcmV0LWVudGlyZWx5LTAxMjM=").clock(Clock.fixed(Instant.ofEpochSecond(TS), ZoneOffset.UTC))
                 .verify(ID, Long.toString(TS), SIGNATURE, BODY)).isInstanceOf(WebhookVerificationException.class);
         assertThatThrownBy(() -> v.verify(ID, Long.toString(TS), "v1a,abc", BODY)).isInstanceOf(WebhookVerificationException.class);
     }
@@ -78,6 +78,25 @@ class WebhookSigningTest {
         h.remove(missing);
         assertThatThrownBy(() -> verifierAt(TS).verify(h::get, BODY))
                 .isInstanceOf(WebhookVerificationException.class).hasMessage("no " + missing + " header");
+    }
+
+    /**
+     * A secret is {@code whsec_} and the base64 of at least 24 bytes, as Standard Webhooks asks and its
+     * official libraries read: plain text, however long, is refused (an official verifier could not
+     * check what it signs), and so is a key under 24 bytes.
+     */
+    @Test
+    void aSecretIsWhsecAndTheBase64OfAtLeast24Bytes() {
+        assertThatThrownBy(() -> WebhookVerifier.of("a-long-plain-text-secret-that-no-library-reads"))
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("whsec_").hasMessageContaining("base64");
+        assertThatThrownBy(() -> WebhookChannel.builder(java.net.URI.create("https://hooks.example.com/x"))
+                .secret("a-long-plain-text-secret-that-no-library-reads")).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("secret");
+        String of23 = "whsec_" + Base64.getEncoder().encodeToString(new byte[23]);
+        assertThatThrownBy(() -> WebhookVerifier.of(of23)).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("at least 24 bytes").hasMessageContaining("was 23");
+        assertThatCode(() -> WebhookVerifier.of("whsec_" + Base64.getEncoder().encodeToString(new byte[24])))
+                .doesNotThrowAnyException();
     }
 
     @Test

@@ -210,7 +210,7 @@ class DocumentsTest {
         assertThat(tests).as("test methods of the TCK").hasSizeGreaterThan(150).contains("onlySuspendedRunsAreListed");
         // the security rules (S) are about the HTTP surface: their tests are those of baton-http and the starter
         tests.addAll(testsIn("http/src/test/java"));
-        tests.addAll(testsIn("spring-boot-starter/src/test/java"));
+        tests.addAll(testsIn("spring-boot-starter-tests/src/test/java"));
 
         // the delivery rules (N7 to N12) are proven by baton-notify's own tests: delivery is no store duty
         Set<String> delivery = testsIn("notify/src/test/java");

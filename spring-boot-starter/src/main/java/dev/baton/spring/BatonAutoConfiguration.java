@@ -5,17 +5,22 @@ import dev.baton.store.SnapshotStore;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
  * Baton's core beans: the {@link SnapshotStore} (from {@code baton.store.url}, else on the
  * application's {@code DataSource}, {@code MongoClient} or {@code RedisClient}, else in memory with
- * a warning), a {@link Clock}, and {@link BatonAgents} to build agents with them. Each is skipped
- * when the application declares its own bean of that type.
+ * a warning, only when the application has no such client with its store module), a {@link Clock},
+ * and {@link BatonAgents} to build agents with them. Each is skipped when the application declares
+ * its own bean of that type. The same on Spring Boot 4.0, 4.1 and 3.5 (on 3.5 with
+ * {@code baton-spring-boot3-starter}, and the start fails saying so without it).
  *
  * <p>Closing: Spring closes the store bean it made at shutdown (a store opened from
  * {@code baton.store.url} releases its pool or client; one built on the application's
@@ -24,13 +29,40 @@ import org.springframework.context.annotation.Import;
  * under way finish within {@code baton.agent.shutdown-grace} and hands back the runs it holds.
  */
 @AutoConfiguration(afterName = {
+        // Spring Boot 4
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        // Spring Boot 3.5
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
         "org.springframework.boot.autoconfigure.mongo.MongoAutoConfiguration",
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @EnableConfigurationProperties(BatonProperties.class)
-@Import({StoreConfigurations.ByUrl.class, StoreConfigurations.OnDataSource.class, StoreConfigurations.OnMongoClient.class,
+@Import({BatonAutoConfiguration.Boot3WithoutItsStarter.class, StoreConfigurations.ByUrl.class,
+        StoreConfigurations.OnDataSource.class, StoreConfigurations.OnMongoClient.class,
         StoreConfigurations.OnRedisClient.class, StoreConfigurations.InMemory.class})
 public class BatonAutoConfiguration {
+
+    /** A class of the Boot 3.5 starter's, present when it is on the class path. */
+    static final String BOOT3_STARTER = "dev.baton.spring.boot3.Boot3HealthAutoConfiguration";
+
+    /**
+     * Stops a Spring Boot 3.5 application that has this starter without {@code baton-spring-boot3-starter}:
+     * its health indicator and Tomcat settings would be missing without a word. Spring Boot 3's
+     * {@code DataSourceAutoConfiguration} (in {@code spring-boot-autoconfigure}, moved in Boot 4) tells the line.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration")
+    @ConditionalOnMissingClass(BOOT3_STARTER)
+    static class Boot3WithoutItsStarter {
+        Boot3WithoutItsStarter() {
+            throw new BatonStartupException("This application runs on Spring Boot 3, and baton-spring-boot-starter is "
+                    + "built for Spring Boot 4: on Spring Boot 3.5 it needs baton-spring-boot3-starter beside it (the "
+                    + "store's health indicator and the Tomcat settings of Spring Boot 3).",
+                    "Add the dependency dev.baton:baton-spring-boot3-starter (it brings baton-spring-boot-starter), or "
+                            + "move the application to Spring Boot 4.", null);
+        }
+    }
 
     /** Creates the auto-configuration (Spring does). */
     public BatonAutoConfiguration() {

@@ -1,21 +1,24 @@
 package dev.baton.spring;
 
 import dev.baton.store.SnapshotStore;
-import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The store's Actuator health indicator ({@link SnapshotStoreHealthIndicator}, component
- * {@code batonStore}), when Actuator is present; off with {@code management.health.baton.enabled=false}.
+ * The store's Actuator health indicator on Spring Boot 4 ({@link SnapshotStoreHealthIndicator},
+ * component {@code batonStore}), when Boot 4's health module is present; off with
+ * {@code management.health.baton.enabled=false}. Guarded by a class only Spring Boot 4 has, so it
+ * stays out of a Spring Boot 3.5 application (where {@code baton-spring-boot3-starter} gives the
+ * indicator).
  */
 @AutoConfiguration(after = BatonAutoConfiguration.class,
-        beforeName = "org.springframework.boot.actuate.autoconfigure.health.HealthContributorAutoConfiguration")
-@ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
+        beforeName = "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration")
+@ConditionalOnClass(name = {"org.springframework.boot.health.contributor.HealthIndicator",
+        "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator"})
 @ConditionalOnBean(SnapshotStore.class)
 @ConditionalOnEnabledHealthIndicator("baton")
 public class BatonHealthAutoConfiguration {

@@ -19,7 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
+import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -167,13 +167,18 @@ public class BatonHttpAutoConfiguration {
         }
     }
 
-    /** Lets Tomcat pass {@code %2F} through to the API (it rejects it by default), unless {@code baton.http.allow-encoded-slash=false}. */
+    /**
+     * Lets Tomcat pass {@code %2F} through to the API (it rejects it by default), unless
+     * {@code baton.http.allow-encoded-slash=false}. Spring Boot 4's Tomcat module only (its classes
+     * moved in Boot 4): on Spring Boot 3.5, {@code baton-spring-boot3-starter} has the same customizer.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = {"org.apache.catalina.startup.Tomcat", "org.apache.tomcat.util.buf.EncodedSolidusHandling"})
+    @ConditionalOnClass(name = {"org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory",
+            "org.apache.tomcat.util.buf.EncodedSolidusHandling"})
     @ConditionalOnProperty(prefix = "baton.http", name = "allow-encoded-slash", matchIfMissing = true)
     static class TomcatEncodedSlash {
         @Bean
-        WebServerFactoryCustomizer<TomcatServletWebServerFactory> batonEncodedSlashCustomizer() {
+        WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> batonEncodedSlashCustomizer() {
             return factory -> factory.addConnectorCustomizers((Connector c) ->
                     c.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue()));
         }

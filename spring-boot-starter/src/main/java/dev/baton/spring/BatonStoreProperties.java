@@ -89,11 +89,20 @@ public class BatonStoreProperties {
 
     /** {@code baton.store.mongo.*}: used when the store is built on the application's MongoClient. */
     public static class Mongo {
-        /** The database (default: spring.data.mongodb.database, else the database of spring.data.mongodb.uri, else baton). */
+        /**
+         * The database (default: spring.mongodb.database, else the database of spring.mongodb.uri; on Spring Boot
+         * 3.5 spring.data.mongodb.database and spring.data.mongodb.uri; else baton).
+         */
         private @Nullable String database;
 
         /** The collection (default baton_runs). */
         private @Nullable String collection;
+
+        /**
+         * How many buckets spread each agent's runs (default 1). Must be the count the data was written
+         * with; see docs/stores/mongodb.md.
+         */
+        private @Nullable Integer buckets;
 
         /** Creates the settings with their defaults (Spring does). */
         public Mongo() {
@@ -118,6 +127,16 @@ public class BatonStoreProperties {
         public void setCollection(@Nullable String collection) {
             this.collection = collection;
         }
+
+        /** {@return how many buckets spread each agent's runs, or null for the store's default (1)} */
+        public @Nullable Integer getBuckets() {
+            return buckets;
+        }
+
+        /** @param buckets how many buckets spread each agent's runs ({@code baton.store.mongo.buckets}) */
+        public void setBuckets(@Nullable Integer buckets) {
+            this.buckets = buckets;
+        }
     }
 
     /** {@code baton.store.redis.*}: used when the store is built on the application's RedisClient. */
@@ -127,6 +146,12 @@ public class BatonStoreProperties {
 
         /** The timeout of every command (default 10s). */
         private @Nullable Duration timeout;
+
+        /**
+         * How many buckets spread each agent's runs (default 1; more for one agent's runs over a Redis
+         * Cluster). Must be the count the data was written with; see docs/stores/redis-buckets.md.
+         */
+        private @Nullable Integer buckets;
 
         /** Creates the settings with their defaults (Spring does). */
         public Redis() {
@@ -150,6 +175,16 @@ public class BatonStoreProperties {
         /** @param timeout the timeout of every command ({@code baton.store.redis.timeout}) */
         public void setTimeout(@Nullable Duration timeout) {
             this.timeout = timeout;
+        }
+
+        /** {@return how many buckets spread each agent's runs, or null for the store's default (1)} */
+        public @Nullable Integer getBuckets() {
+            return buckets;
+        }
+
+        /** @param buckets how many buckets spread each agent's runs ({@code baton.store.redis.buckets}) */
+        public void setBuckets(@Nullable Integer buckets) {
+            this.buckets = buckets;
         }
     }
 }

@@ -10,11 +10,17 @@ import dev.baton.store.memory.MemorySnapshotStore;
 import dev.baton.store.mongo.MongoSnapshotStore;
 import dev.baton.store.redis.RedisSnapshotStore;
 import io.lettuce.core.RedisClient;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -22,12 +28,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * The ways to the {@link SnapshotStore} bean, tried in this order (imported in this order by
  * {@link BatonAutoConfiguration}); the first that applies wins, and a store bean of the
  * application wins over all of them. Closing the store (Spring does, at shutdown) releases only
  * what the store opened: never the application's DataSource, MongoClient or RedisClient.
+ *
+ * <p>Never a silent fallback to memory when a store was meant: when the application has a
+ * {@code DataSource}, {@code MongoClient} or {@code RedisClient} and the matching store module, and
+ * the store cannot be built on it (the builder fails, or several candidates and none primary), the
+ * start fails with a {@link BatonStartupException} that says why and what to do.
  */
 final class StoreConfigurations {
     private static final Logger LOG = LoggerFactory.getLogger(StoreConfigurations.class);
@@ -68,7 +80,7 @@ final class StoreConfigurations {
             JdbcSnapshotStore.Builder b = JdbcSnapshotStore.builder(dataSource);
             if (p.getSchemaMode() != null) b.schemaMode(SchemaMode.parse(p.getSchemaMode()));
             if (p.getTable() != null) b.table(p.getTable());
-            SnapshotStore store = b.build();
+            SnapshotStore store = build("DataSource", b::build);
             LOG.info("Baton keeps runs in {} on the application's DataSource", store.describe());
             return store;
         }
@@ -85,19 +97,23 @@ final class StoreConfigurations {
             BatonStoreProperties.Mongo p = properties.getStore().getMongo();
             MongoSnapshotStore.Builder b = MongoSnapshotStore.builder(client, database(p, env));
             if (p.getCollection() != null) b.collection(p.getCollection());
-            SnapshotStore store = b.build();
+            if (p.getBuckets() != null) b.buckets(p.getBuckets());
+            SnapshotStore store = build("MongoClient", b::build);
             LOG.info("Baton keeps runs in {} on the application's MongoClient", store.describe());
             return store;
         }
 
-        private static String database(BatonStoreProperties.Mongo p, Environment env) {
+        /** baton.store.mongo.database, else Spring Boot's database: spring.mongodb.* on Boot 4, spring.data.mongodb.* on 3.5. */
+        static String database(BatonStoreProperties.Mongo p, Environment env) {
             if (p.getDatabase() != null && !p.getDatabase().isBlank()) return p.getDatabase();
-            String springDatabase = env.getProperty("spring.data.mongodb.database");
-            if (springDatabase != null && !springDatabase.isBlank()) return springDatabase;
-            String uri = env.getProperty("spring.data.mongodb.uri");
-            if (uri != null && !uri.isBlank()) {
-                String fromUri = new ConnectionString(uri).getDatabase();
-                if (fromUri != null && !fromUri.isBlank()) return fromUri;
+            for (String prefix : List.of("spring.mongodb.", "spring.data.mongodb.")) {
+                String springDatabase = env.getProperty(prefix + "database");
+                if (springDatabase != null && !springDatabase.isBlank()) return springDatabase;
+                String uri = env.getProperty(prefix + "uri");
+                if (uri != null && !uri.isBlank()) {
+                    String fromUri = new ConnectionString(uri).getDatabase();
+                    if (fromUri != null && !fromUri.isBlank()) return fromUri;
+                }
             }
             return "baton";
         }
@@ -115,22 +131,95 @@ final class StoreConfigurations {
             RedisSnapshotStore.Builder b = RedisSnapshotStore.builder(client);
             if (p.getKeyPrefix() != null) b.keyPrefix(p.getKeyPrefix());
             if (p.getTimeout() != null) b.timeout(p.getTimeout());
-            SnapshotStore store = b.build();
+            if (p.getBuckets() != null) b.buckets(p.getBuckets());
+            SnapshotStore store = build("RedisClient", b::build);
             LOG.info("Baton keeps runs in {} on the application's RedisClient", store.describe());
             return store;
         }
     }
 
-    /** Nothing else: memory, with a warning. */
+    /**
+     * Nothing else: memory, with a warning; but only when no store was meant. An application with a
+     * DataSource, MongoClient or RedisClient bean and the matching store module, on which no store was
+     * built (several candidates and none primary, or a bean registered where Baton could not see it in
+     * time), fails to start instead, saying why.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(SnapshotStore.class)
     static class InMemory {
         @Bean
-        SnapshotStore batonSnapshotStore() {
+        SnapshotStore batonSnapshotStore(ListableBeanFactory beans) {
+            List<String> unused = new ArrayList<>();
+            ClassLoader loader = beans instanceof ConfigurableBeanFactory f && f.getBeanClassLoader() != null
+                    ? f.getBeanClassLoader() : StoreConfigurations.class.getClassLoader();
+            for (Client c : Client.values()) {
+                String[] names = c.beanNames(beans, loader);
+                if (names.length == 0) continue;
+                if (c.storePresent(loader)) throw c.notBuilt(names);
+                unused.add(c.type + " (add " + c.module + " to keep Baton's runs in it)");
+            }
             LOG.warn("Baton keeps runs in memory: suspended runs will not survive a restart. Set baton.store.url "
                     + "(jdbc:postgresql://..., mongodb://..., redis://...) or give the application a DataSource, "
-                    + "MongoClient or RedisClient bean.");
+                    + "MongoClient or RedisClient bean and the store module for it.{}",
+                    unused.isEmpty() ? "" : " The application has a " + String.join(" and a ", unused) + ".");
             return MemorySnapshotStore.create();
+        }
+    }
+
+    /** The application's clients a store module builds on. */
+    enum Client {
+        DATA_SOURCE("DataSource", "javax.sql.DataSource", "dev.baton.store.jdbc.JdbcSnapshotStore", "baton-storage-jdbc",
+                "JdbcSnapshotStore.builder(dataSource).build()"),
+        MONGO_CLIENT("MongoClient", "com.mongodb.client.MongoClient", "dev.baton.store.mongo.MongoSnapshotStore",
+                "baton-storage-mongo", "MongoSnapshotStore.builder(client, \"database\").build()"),
+        REDIS_CLIENT("RedisClient", "io.lettuce.core.RedisClient", "dev.baton.store.redis.RedisSnapshotStore",
+                "baton-storage-redis", "RedisSnapshotStore.builder(client).build()");
+
+        final String type;
+        private final String className;
+        private final String storeClass;
+        final String module;
+        private final String ownBean;
+
+        Client(String type, String className, String storeClass, String module, String ownBean) {
+            this.type = type;
+            this.className = className;
+            this.storeClass = storeClass;
+            this.module = module;
+            this.ownBean = ownBean;
+        }
+
+        boolean storePresent(ClassLoader loader) {
+            return ClassUtils.isPresent(storeClass, loader) && ClassUtils.isPresent(className, loader);
+        }
+
+        String[] beanNames(ListableBeanFactory beans, ClassLoader loader) {
+            if (!ClassUtils.isPresent(className, loader)) return new String[0];
+            return beans.getBeanNamesForType(ClassUtils.resolveClassName(className, loader), true, false);
+        }
+
+        BatonStartupException notBuilt(String[] names) {
+            String why = names.length > 1
+                    ? "the application has " + names.length + " " + type + " beans " + Arrays.toString(names)
+                            + " and none is primary, so Baton does not know which one to keep its runs in"
+                    : "the application has the " + type + " bean '" + names[0] + "' but Baton's store was not built on it"
+                            + " (it was not a single candidate when Baton's auto-configuration ran)";
+            return new BatonStartupException("Baton would keep its runs in memory although a store was meant: " + why
+                    + ". Runs kept in memory would not survive a restart.",
+                    "Mark one " + type + " bean @Primary, or set baton.store.url, or declare a SnapshotStore bean ("
+                            + ownBean + "). To keep runs in memory on purpose, set baton.store.url=memory:.", null);
+        }
+    }
+
+    /** Builds the store on an application's client; a failure stops the start, saying which client and why. */
+    private static SnapshotStore build(String client, Supplier<SnapshotStore> builder) {
+        try {
+            return builder.get();
+        } catch (RuntimeException e) {
+            throw new BatonStartupException("Baton could not build its store on the application's " + client + ": "
+                    + e.getMessage(), "Fix the cause above (the database, its permissions, baton.store.* settings), or set "
+                    + "baton.store.url to another store, or declare a SnapshotStore bean of your own. Baton does not fall "
+                    + "back to memory when a store was meant: runs kept in memory would not survive a restart.", e);
         }
     }
 

@@ -33,6 +33,24 @@ final class CertificationReport {
     private CertificationReport() {
     }
 
+    /**
+     * The version of a store's implementation: its jar's {@code Implementation-Version}, else the jar's
+     * file name, else where its classes were loaded from (a build's own classes carry no version).
+     */
+    static String versionOf(String storeClass) {
+        try {
+            Class<?> c = Class.forName(storeClass, false, Thread.currentThread().getContextClassLoader());
+            String v = c.getPackage() == null ? null : c.getPackage().getImplementationVersion();
+            if (v != null) return v;
+            java.security.CodeSource src = c.getProtectionDomain().getCodeSource();
+            if (src == null || src.getLocation() == null) return "unknown";
+            String where = src.getLocation().getPath();
+            return where.endsWith(".jar") ? where.substring(where.lastIndexOf('/') + 1) : "unknown (classes of " + where + ")";
+        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
+            return "unknown";
+        }
+    }
+
     private static String tckVersion() {
         try (InputStream in = CertificationReport.class.getResourceAsStream("tck.properties")) {
             if (in == null) return "(version unknown)";
@@ -156,6 +174,9 @@ final class CertificationReport {
         StringBuilder b = new StringBuilder();
         List<String> alarms = new ArrayList<>();
         b.append('\n').append(rule("Baton TCK certification (baton-tck " + TCK_VERSION + ")")).append('\n');
+        b.append("Run ").append(java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).append(" on Java ")
+                .append(System.getProperty("java.version")).append(" (").append(System.getProperty("java.vendor")).append(", ")
+                .append(System.getProperty("os.name")).append(")\n");
         b.append("Suites (test classes extending a TCK contract):\n");
         for (Suite s : suites) {
             b.append(String.format("  %-40s %-24s %s%n", s.name, s.contract, s.all));
@@ -184,6 +205,7 @@ final class CertificationReport {
             Set<StoreCapability> declared = declaredBy.getOrDefault(store, EnumSet.noneOf(StoreCapability.class));
             Set<String> descriptions = descriptionsOf.getOrDefault(store, Set.of());
             b.append("  ").append(store).append('\n');
+            b.append("    version ").append(versionOf(store)).append('\n');
             b.append("    declares ").append(names(declared)).append(" on:\n");
             descriptions.stream().limit(8).forEach(d -> b.append("      ").append(d).append('\n'));
             if (descriptions.size() > 8) b.append("      ... and ").append(descriptions.size() - 8).append(" more\n");

@@ -125,6 +125,9 @@ public abstract class ProcessContract {
         }
     }
 
+    /** How much of a worker's stderr a failure message keeps: its end, where the cause usually is. */
+    private static final int STDERR_KEPT = 8_000;
+
     /** A running worker JVM. */
     private final class Worker {
         final Process process;
@@ -156,7 +159,27 @@ public abstract class ProcessContract {
             }, "tck-worker-reader-" + name);
             reader.setDaemon(true);
             reader.start();
-            assertThat(answer(60)).as("worker %s starts (see %s)", name, dir.resolve(name + ".stderr.log")).isEqualTo("ready");
+            String first;
+            try {
+                first = answer(60);
+            } catch (AssertionError e) {
+                throw new AssertionError("worker " + name + " did not start: " + e.getMessage() + stderr(name), e);
+            }
+            // the stderr file is in a temporary folder JUnit deletes: what it says goes into the failure itself
+            assertThat(first).as(() -> "worker " + name + " starts" + stderr(name)).isEqualTo("ready");
+        }
+
+        /** The end of the worker's stderr (at most 8,000 characters), for a failure message. */
+        String stderr(String name) {
+            try {
+                String all = Files.readString(dir.resolve(name + ".stderr.log"), StandardCharsets.UTF_8);
+                if (all.isBlank()) return "; its stderr is empty";
+                String end = all.length() > STDERR_KEPT ? "[... " + (all.length() - STDERR_KEPT) + " characters before]\n"
+                        + all.substring(all.length() - STDERR_KEPT) : all;
+                return "; its stderr:\n" + end;
+            } catch (IOException e) {
+                return "; its stderr cannot be read: " + e;
+            }
         }
 
         void send(String command) throws IOException {
@@ -339,7 +362,13 @@ public abstract class ProcessContract {
         awaitListedAgain(s[1]);
         long listedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exited);
         assertThat(listedAfterMillis).as("listed again at once, not after the %d ms lease", lease).isLessThan(5_000);
-        assertThat(executions(s[1])).as("the tool finished within the grace period").isEqualTo(1);
+        assertThat(executions(s[1])).as("rule R12: the tool finished within the grace period").isEqualTo(1);
+        try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
+            String summary = store.find(s[1]).orElseThrow().summary();
+            assertThat(summary).as("rule R12: why the run was handed back, as its listing says it (a tool that finished"
+                    + " within the grace period is no tool under way)").contains("its instance shut down; continueRun goes on")
+                    .doesNotContain("past the grace period").doesNotContain("runs again");
+        }
         Worker b = new Worker("b", lease);
         assertThat(b.ask("continue " + s[1])).containsExactly("won", "COMPLETED");
         assertThat(executions(s[1])).as("its result was handed back with the run: the tool ran once").isEqualTo(1);

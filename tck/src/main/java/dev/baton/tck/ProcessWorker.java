@@ -103,9 +103,10 @@ final class ProcessWorker {
         try (SnapshotStore store = SnapshotStores.open(url, props)) {
             Agent agent = Agent.builder(agentId).model(model).tools(bookFlight, getWeather).store(store)
                     .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid())
-                    .shutdownGrace(Duration.ofSeconds(10)).build();
-            // SIGTERM: the agent lets the tool under way finish and hands its run back before the JVM ends
-            Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "worker-shutdown"));
+                    .shutdownGrace(Duration.ofSeconds(10))
+                    // SIGTERM: the agent's own shutdown hook lets the tool under way finish and hands its run
+                    // back before the JVM ends
+                    .closeOnShutdown().build();
             say("ready");
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;

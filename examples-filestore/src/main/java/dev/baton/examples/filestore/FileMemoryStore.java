@@ -1,8 +1,7 @@
 package dev.baton.examples.filestore;
 
 import static dev.baton.examples.filestore.StoreDirectory.JSON;
-import static dev.baton.examples.filestore.StoreDirectory.fits;
-import static dev.baton.examples.filestore.StoreDirectory.hex;
+import static dev.baton.examples.filestore.StoreDirectory.fileName;
 
 import dev.baton.StorageException;
 import dev.baton.model.Role;
@@ -32,10 +31,13 @@ import org.jspecify.annotations.Nullable;
  * store's directory and under the store's lock.
  *
  * <pre>
- * DIR/thread-ids/HEX(threadId)                  where the thread's file is: rHEX(resourceId), or "none"
- * DIR/threads/rHEX(resourceId)/HEX(threadId).json the thread, its next seq and its messages
- * DIR/threads/none/HEX(threadId).json           a thread without an owner (listed for nobody)
+ * DIR/thread-ids/NAME(key)                      where the thread's file is: rNAME(resourceId), or "none"
+ * DIR/threads/rNAME(resourceId)/NAME(key).json  the thread, its next seq and its messages
+ * DIR/threads/none/NAME(key).json               a thread without an owner (listed for nobody)
  * </pre>
+ * NAME is the hex of the UTF-8 bytes, or {@code h} and the hex of the SHA-256 of a key too long for a
+ * file name ({@link StoreDirectory#fileName}); a thread's key ({@code MemoryStore}, "Thread keys") is
+ * up to 511 bytes, and the file holds it, so a read compares it.
  *
  * <ul>
  *   <li><b>An append is one atomic file write:</b> under the lock, the thread's file is read, the new
@@ -110,8 +112,6 @@ final class FileMemoryStore implements MemoryStore {
 
     @Override
     public boolean createThread(MemoryThread thread) {
-        dir.checkFits("threadId", thread.id());
-        if (thread.resourceId() != null) dir.checkFits("resourceId", thread.resourceId());
         return dir.locked("createThread", thread.id(), () -> {
             if (read(thread.id()) != null) return false;
             StoreDirectory.write(idFile(thread.id()), ownerDir(thread.resourceId()).getBytes(StandardCharsets.US_ASCII));
@@ -122,19 +122,11 @@ final class FileMemoryStore implements MemoryStore {
 
     @Override
     public Optional<MemoryThread> findThread(String threadId) {
-        if (!fits(threadId)) {
-            dir.checkOpen("findThread");
-            return Optional.empty();
-        }
         return dir.locked("findThread", threadId, () -> Optional.ofNullable(read(threadId)).map(this::thread));
     }
 
     @Override
     public boolean updateThread(MemoryThread thread) {
-        if (!fits(thread.id())) {
-            dir.checkOpen("updateThread");
-            return false;
-        }
         return dir.locked("updateThread", thread.id(), () -> {
             ThreadFile t = read(thread.id());
             if (t == null) return false;
@@ -147,10 +139,6 @@ final class FileMemoryStore implements MemoryStore {
     public ThreadPage listThreads(String resourceId, long offset, int limit) {
         Objects.requireNonNull(resourceId, "resourceId");
         checkPage(offset, limit);
-        if (!fits(resourceId)) {
-            dir.checkOpen("listThreads");
-            return new ThreadPage(List.of(), 0);
-        }
         return dir.locked("listThreads", null, () -> {
             List<MemoryThread> threads = new ArrayList<>();
             Path owned = dir.resolve("threads", ownerDir(resourceId));
@@ -171,10 +159,6 @@ final class FileMemoryStore implements MemoryStore {
 
     @Override
     public boolean deleteThread(String threadId) {
-        if (!fits(threadId)) {
-            dir.checkOpen("deleteThread");
-            return false;
-        }
         return dir.locked("deleteThread", threadId, () -> {
             ThreadFile t = read(threadId);
             if (t == null) return false;
@@ -188,10 +172,6 @@ final class FileMemoryStore implements MemoryStore {
     public boolean append(String threadId, List<StoredMessage.New> messages, Instant at) {
         Objects.requireNonNull(at, "at");
         List<StoredMessage.New> batch = List.copyOf(messages);
-        if (!fits(threadId)) {
-            dir.checkOpen("append");
-            return false;
-        }
         return dir.locked("append", threadId, () -> {
             ThreadFile t = read(threadId);
             if (t == null) return false;
@@ -211,10 +191,6 @@ final class FileMemoryStore implements MemoryStore {
     @Override
     public List<StoredMessage> lastMessages(String threadId, int n) {
         if (n < 0) throw new IllegalArgumentException("n must be >= 0, was " + n);
-        if (!fits(threadId)) {
-            dir.checkOpen("lastMessages");
-            return List.of();
-        }
         return dir.locked("lastMessages", threadId, () -> {
             ThreadFile t = read(threadId);
             if (t == null) return List.of();
@@ -226,10 +202,6 @@ final class FileMemoryStore implements MemoryStore {
     @Override
     public StoredMessagePage listMessages(String threadId, long offset, int limit) {
         checkPage(offset, limit);
-        if (!fits(threadId)) {
-            dir.checkOpen("listMessages");
-            return new StoredMessagePage(List.of(), 0);
-        }
         return dir.locked("listMessages", threadId, () -> {
             ThreadFile t = read(threadId);
             if (t == null) return new StoredMessagePage(List.of(), 0);
@@ -247,8 +219,9 @@ final class FileMemoryStore implements MemoryStore {
         byte[] owner = StoreDirectory.readIfExists(idFile(threadId));
         if (owner == null) return null;
         // an id file without its thread file: a crash between the writes of a create or a delete, i.e. no thread
-        return StoreDirectory.readJson(dir.resolve("threads", new String(owner, StandardCharsets.US_ASCII), hex(threadId) + ".json"),
-                ThreadFile.class);
+        ThreadFile t = StoreDirectory.readJson(dir.resolve("threads", new String(owner, StandardCharsets.US_ASCII),
+                fileName(threadId) + ".json"), ThreadFile.class);
+        return t != null && t.id().equals(threadId) ? t : null;   // a long key's file is named by its hash
     }
 
     private void write(ThreadFile t) throws IOException {
@@ -256,16 +229,16 @@ final class FileMemoryStore implements MemoryStore {
     }
 
     private Path idFile(String threadId) {
-        return dir.resolve("thread-ids", hex(threadId));
+        return dir.resolve("thread-ids", fileName(threadId));
     }
 
     private Path threadFile(String threadId, @Nullable String resourceId) {
-        return dir.resolve("threads", ownerDir(resourceId), hex(threadId) + ".json");
+        return dir.resolve("threads", ownerDir(resourceId), fileName(threadId) + ".json");
     }
 
-    /** The directory of a resource's threads: {@code r} and the hex of its id (so that {@code ""} has one too), or {@code none}. */
+    /** The directory of a resource's threads: {@code r} and the file name of its id (so that {@code ""} has one too), or {@code none}. */
     private static String ownerDir(@Nullable String resourceId) {
-        return resourceId == null ? "none" : "r" + hex(resourceId);
+        return resourceId == null ? "none" : "r" + fileName(resourceId);
     }
 
     private static String key(String runId, int runIndex) {

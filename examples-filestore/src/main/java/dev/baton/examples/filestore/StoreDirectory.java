@@ -199,6 +199,21 @@ final class StoreDirectory {
         return HexFormat.of().formatHex(id.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A file name for a key of any length: the hex of its UTF-8 bytes if that fits a file name, else
+     * {@code h} and the hex of its SHA-256 (a hex name never starts with {@code h}, so the two kinds
+     * never meet). Used where the file holds the key itself, which a reader compares.
+     */
+    static String fileName(String key) {
+        if (fits(key)) return hex(key);
+        try {
+            return "h" + HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(key.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
     /** True if {@code id} fits a file name. */
     static boolean fits(String id) {
         return id.getBytes(StandardCharsets.UTF_8).length <= MAX_ID_BYTES;

@@ -88,6 +88,19 @@ final class JdbcAccess {
         }
     }
 
+    /** Whether a thread key fits the memory tables' key columns, see {@link JdbcDialect#fitsThreadKey}. */
+    boolean fitsThreadKey(String key) {
+        return dialect.fitsThreadKey(key);
+    }
+
+    /** Fails with an {@link IllegalArgumentException} if a thread key does not fit the memory tables' key columns. */
+    void checkThreadKeyFits(String key) {
+        if (!dialect.fitsThreadKey(key)) {
+            throw new IllegalArgumentException("thread key '" + key.substring(0, Math.min(40, key.length()))
+                    + "...' is longer than the " + dialect.threadKeyLimit() + " " + description + " keeps");
+        }
+    }
+
     /**
      * Fails with an {@link IllegalArgumentException} naming the field if an id of {@code s} does not
      * fit an id column or its lease owner is longer than 255 characters.

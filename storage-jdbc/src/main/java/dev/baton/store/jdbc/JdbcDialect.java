@@ -84,6 +84,24 @@ public enum JdbcDialect {
         return id.length() <= maxIdLength;
     }
 
+    /**
+     * Whether a thread key fits the memory tables' key columns: {@code VARCHAR(511)} since migration
+     * V006 ({@code TEXT} on SQLite), or 764 UTF-8 bytes on MySQL/MariaDB; a key is at most 511 UTF-8
+     * bytes ({@code MemoryStore}, "Thread keys").
+     */
+    boolean fitsThreadKey(String key) {
+        if (this == MYSQL) return key.getBytes(StandardCharsets.UTF_8).length <= maxIdLength;
+        return key.length() <= MAX_THREAD_KEY_LENGTH;
+    }
+
+    /** The longest thread key, in characters, on every database but MySQL/MariaDB. */
+    static final int MAX_THREAD_KEY_LENGTH = 511;
+
+    /** The longest thread key, in the unit {@link #fitsThreadKey} counts, for messages. */
+    String threadKeyLimit() {
+        return this == MYSQL ? maxIdLength + " UTF-8 bytes" : MAX_THREAD_KEY_LENGTH + " characters";
+    }
+
     /** The longest id, in the unit {@link #fits} counts, for messages. */
     String idLimit() {
         return this == MYSQL ? maxIdLength + " UTF-8 bytes" : maxIdLength + " characters";

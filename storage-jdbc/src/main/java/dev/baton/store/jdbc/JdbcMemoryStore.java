@@ -61,7 +61,7 @@ final class JdbcMemoryStore implements MemoryStore {
     @Override
     public boolean createThread(MemoryThread t) {
         Objects.requireNonNull(t, "thread");
-        db.checkFits("id", t.id(), "of a thread ");
+        db.checkThreadKeyFits(t.id());
         db.checkFits("resourceId", t.resourceId(), "of thread '" + t.id() + "' ");
         return db.call("creating", "thread", t.id(), h -> {
             var u = h.createUpdate("INSERT INTO " + threads + " (" + Schema.THREAD_COLUMNS + ", next_seq) VALUES (?, ?, ?, ?, ?, ?, 0)");
@@ -83,7 +83,7 @@ final class JdbcMemoryStore implements MemoryStore {
     @Override
     public Optional<MemoryThread> findThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        if (!db.fits(threadId)) return Optional.empty();   // too long to have been stored
+        if (!db.fitsThreadKey(threadId)) return Optional.empty();   // too long to have been stored
         return db.call("reading", "thread", threadId, h -> {
             var q = h.createQuery("SELECT " + Schema.THREAD_COLUMNS + " FROM " + threads + " WHERE id = ?");
             db.bindId(q, 0, threadId);
@@ -94,7 +94,7 @@ final class JdbcMemoryStore implements MemoryStore {
     @Override
     public boolean updateThread(MemoryThread t) {
         Objects.requireNonNull(t, "thread");
-        if (!db.fits(t.id())) return false;
+        if (!db.fitsThreadKey(t.id())) return false;
         return db.call("updating", "thread", t.id(), h -> {
             var u = h.createUpdate("UPDATE " + threads + " SET title = ?, metadata = ?, updated_at = ? WHERE id = ?");
             JdbcAccess.bindText(u, 0, t.title());
@@ -120,7 +120,7 @@ final class JdbcMemoryStore implements MemoryStore {
     @Override
     public boolean deleteThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        if (!db.fits(threadId)) return false;
+        if (!db.fitsThreadKey(threadId)) return false;
         return db.call("deleting", "thread", threadId, h -> h.inTransaction(t -> {
             var thread = t.createUpdate("DELETE FROM " + threads + " WHERE id = ?");
             db.bindId(thread, 0, threadId);
@@ -142,7 +142,7 @@ final class JdbcMemoryStore implements MemoryStore {
         for (StoredMessage.New m : batch) {
             db.checkFits("runId", m.runId(), "of a message ");
         }
-        if (!db.fits(threadId)) return false;
+        if (!db.fitsThreadKey(threadId)) return false;
         long millis = at.toEpochMilli();
         if (db.dialect == JdbcDialect.POSTGRESQL && !batch.isEmpty() && batch.size() <= MAX_ONE_STATEMENT) {
             return db.call("appending to", "thread", threadId, h -> appendInOneStatement(h, threadId, batch, millis));
@@ -255,7 +255,7 @@ final class JdbcMemoryStore implements MemoryStore {
     public List<StoredMessage> lastMessages(String threadId, int n) {
         Objects.requireNonNull(threadId, "threadId");
         if (n < 0) throw new IllegalArgumentException("n must be >= 0, was " + n);
-        if (n == 0 || !db.fits(threadId)) return List.of();
+        if (n == 0 || !db.fitsThreadKey(threadId)) return List.of();
         return db.call("reading the last messages of", "thread", threadId, h -> {
             var q = h.createQuery(lastMessages(n));
             db.bindId(q, 0, threadId);
@@ -269,7 +269,7 @@ final class JdbcMemoryStore implements MemoryStore {
     public StoredMessagePage listMessages(String threadId, long offset, int limit) {
         Objects.requireNonNull(threadId, "threadId");
         checkPage(offset, limit);
-        if (!db.fits(threadId)) return new StoredMessagePage(List.of(), 0);
+        if (!db.fitsThreadKey(threadId)) return new StoredMessagePage(List.of(), 0);
         List<StoredMessage> page = new ArrayList<>();
         long total = db.call("listing the messages of", "thread", threadId, h ->
                 pageAndTotal(h, messages, MESSAGES_OF, List.of(db.id(threadId)), messagesPage(offset, limit), offset, limit,

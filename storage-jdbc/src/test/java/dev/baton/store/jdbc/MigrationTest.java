@@ -44,10 +44,6 @@ class MigrationTest {
     private static final List<Integer> ALL = Schema.MIGRATIONS.stream().map(Schema.Migration::version).toList();
 
     /** The versions after {@code v}, in order. */
-    private static int[] after(int v) {
-        return ALL.stream().filter(x -> x > v).mapToInt(Integer::intValue).toArray();
-    }
-
     private static void drop(String url, String table) {
         Jdbi.create(url).useHandle(h -> {
             for (String t : new String[] {table, table + "_schema_history", table + "_threads", table + "_messages", table + "_decisions"}) {
@@ -216,7 +212,7 @@ class MigrationTest {
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
                     .hasMessageContaining("notify_at");
-            applyByHand(url, table, after(3));
+            applyByHand(url, table, 4, 5);   // the later migrations of the runs table, not V006 of the memory tables
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining(table + "_threads");
             applyByHand(url, table, 3);
@@ -270,6 +266,43 @@ class MigrationTest {
         }
     }
 
+    /**
+     * V006 widens the memory tables' keys for thread ids scoped by resource: a thread and its messages
+     * stored before it under the bare thread id are kept, and core still finds them as their resource's
+     * thread; the longest key (two ids of 255 characters and the separator) is stored after it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anUpgradeToThreadKeysKeepsEveryThreadAndStoresTheLongestKey(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            applyByHand(url, table, 1, 2, 3, 4, 5);   // the schema before thread keys
+            java.time.Instant at = java.time.Instant.parse("2026-05-01T08:00:00Z");
+            try (SnapshotStore before = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
+                dev.baton.store.MemoryStore m = before.memory().orElseThrow();
+                assertThat(m.createThread(dev.baton.store.MemoryThread.builder().id("trip").resourceId("alice").title("old")
+                        .createdAt(at).updatedAt(at).build())).isTrue();
+                assertThat(m.append("trip", List.of(dev.baton.store.StoredMessage.New.builder().runId("r1").runIndex(0)
+                        .role(dev.baton.model.Role.USER).content("{\"role\":\"user\",\"text\":\"hi\"}").build()), at)).isTrue();
+            }
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                dev.baton.memory.Memory memory = dev.baton.memory.Memory.builder().store(store).build();
+                assertThat(memory.findThread("alice", "trip").orElseThrow().title()).as("the thread stored before V006").isEqualTo("old");
+                assertThat(memory.listMessages("alice", "trip", 10, 0).total()).as("its messages").isEqualTo(1);
+                String longest = "r".repeat(255);
+                String thread = "t".repeat(255);
+                assertThat(memory.createThread(thread, longest, "longest", null).id()).isEqualTo(thread);
+                assertThat(store.memory().orElseThrow().findThread(longest + "\u001F" + thread)).as("the longest key").isPresent();
+            }
+            List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
+            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
+        } finally {
+            drop(url, table);
+        }
+    }
+
     private static Object id(JdbcDialect dialect, String id) {
         return dialect == JdbcDialect.MYSQL ? id.getBytes(StandardCharsets.UTF_8) : id;
     }
@@ -301,6 +334,7 @@ class MigrationTest {
                 .contains("CREATE TABLE IF NOT EXISTS my_runs_messages (").contains("my_runs_messages_run")
                 .contains("-- V001__create_runs.sql").contains("-- V002__").contains("-- V003__thread_memory.sql")
                 .contains("-- V005__notifications.sql").contains("my_runs_notify ").contains("notify_at").contains("notify_state")
+                .contains("-- V006__thread_keys.sql")
                 .doesNotContain("${table}");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("INCLUDE (status, lease_owner, lease_expires_at)");
         if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("lease_state BIGINT AS (");

@@ -34,6 +34,13 @@ final class RedisAccess {
     private final @Nullable RedisClusterAsyncCommands<String, String> async;
     private final Duration timeout;
     private volatile boolean closed;
+    /**
+     * Why this store refuses to work: its data was written with another bucket count (see
+     * {@link #checkLayout}); null when the layout is this store's. A {@link RedisLayoutMigration} works anyway.
+     */
+    private volatile @Nullable String layoutRefusal;
+    /** True while a {@link RedisLayoutMigration} moves data into this store's layout. */
+    volatile boolean migrating;
 
     RedisAccess(RedisClusterCommands<String, String> redis, @Nullable RedisClusterAsyncCommands<String, String> async,
             Duration timeout, RedisBuckets buckets, String description) {
@@ -43,6 +50,46 @@ final class RedisAccess {
         this.keys = buckets.keys();
         this.buckets = buckets;
         this.description = description;
+    }
+
+    /** The key that records the bucket count the data under the key prefix was written with. */
+    String layoutKey() {
+        return keys.prefix() + ":buckets";
+    }
+
+    /**
+     * Compares this store's bucket count with the one its data was written with, recorded under
+     * {@link #layoutKey()} by the first store that opened the key prefix (data written before the record
+     * existed has none: the first store to open records its own count). Another count would list only the
+     * runs of its own buckets and miss the others, so this store then refuses every call (an
+     * {@link IllegalStateException} naming both counts), except a {@link RedisLayoutMigration}'s.
+     *
+     * @return null, or the refusal
+     */
+    @Nullable String checkLayout() {
+        String key = layoutKey();
+        String mine = Integer.toString(buckets.count());
+        String recorded;
+        try {
+            recorded = Boolean.TRUE.equals(redis.setnx(key, mine)) ? mine : redis.get(key);
+        } catch (RedisException e) {
+            throw failure("reading the recorded bucket count", null, e);
+        }
+        if (recorded == null || recorded.equals(mine)) {
+            layoutRefusal = null;
+        } else {
+            layoutRefusal = description + ": its data was written with " + recorded + " bucket(s) (recorded in '" + key
+                    + "'), but this store was opened with " + mine + ": it would list only the runs of its own buckets and"
+                    + " miss the others. Open it with buckets=" + recorded + ", or, with every instance stopped, move each"
+                    + " agent with RedisLayoutMigration (docs/stores/redis-buckets.md), which records " + mine + " when done.";
+        }
+        return layoutRefusal;
+    }
+
+    /** After a layout migration of every agent: the data is in this store's layout now. */
+    void recordLayout() {
+        redis.set(layoutKey(), Integer.toString(buckets.count()));
+        layoutRefusal = null;
     }
 
     /** Marks the store closed; every later call fails. Returns false if it already was. */
@@ -65,6 +112,8 @@ final class RedisAccess {
      */
     <T> T call(String operation, @Nullable String runId, Supplier<T> body) {
         if (closed) throw closed(operation);
+        String refusal = layoutRefusal;
+        if (refusal != null && !migrating) throw new IllegalStateException(refusal);
         try {
             return body.get();
         } catch (RedisException e) {

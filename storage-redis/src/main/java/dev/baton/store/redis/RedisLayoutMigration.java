@@ -30,6 +30,11 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Thread memory is not in the buckets (it is keyed per resource and thread) and does not move.
+ *
+ * <p>The key prefix records the bucket count its data was written with ({@code <prefix>:buckets}); a store
+ * opened with another count refuses every call, naming both counts, so that it never lists a part of the
+ * runs. The store given to a migration works all the same, and a complete migration records the store's
+ * count: migrate every agent of the prefix before starting the instances with the new count.
  */
 public final class RedisLayoutMigration {
     private static final LuaScript INSERT = LuaScript.load("insert", true);
@@ -54,7 +59,9 @@ public final class RedisLayoutMigration {
      * @return the migration
      */
     public static RedisLayoutMigration of(RedisSnapshotStore store) {
-        return new RedisLayoutMigration(Objects.requireNonNull(store, "store").access());
+        RedisAccess access = Objects.requireNonNull(store, "store").access();
+        access.migrating = true;   // a store opened with another count than its data's works for the migration
+        return new RedisLayoutMigration(access);
     }
 
     /**
@@ -106,6 +113,7 @@ public final class RedisLayoutMigration {
                 decisions += moveDecisions(agentId, base, maxRecords - runs - decisions);
                 if (runs + decisions >= maxRecords) return new Result(runs, decisions, false);
             }
+            access.recordLayout();   // the data the store is opened on is in its layout now
             return new Result(runs, decisions, true);
         });
     }

@@ -99,6 +99,8 @@ public final class RedisSnapshotStore implements SnapshotStore {
         this.memory = new RedisMemoryStore(access);
         this.decisions = new RedisDecisions(access);
         connection.checkPersistence(access);
+        String refusal = access.checkLayout();
+        if (refusal != null) org.slf4j.LoggerFactory.getLogger(RedisSnapshotStore.class).error("{}", refusal);
     }
 
     /** A store on {@code connection}; if it cannot start, the connection (and the client it owns) is closed. */

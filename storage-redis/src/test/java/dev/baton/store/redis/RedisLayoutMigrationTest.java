@@ -119,6 +119,36 @@ class RedisLayoutMigrationTest {
         }
     }
 
+    /**
+     * A store opened with another bucket count than its data was written with would list only the runs of
+     * its own buckets: it refuses every call, naming both counts, until a migration moved the data (and
+     * recorded the new count); a store with the recorded count works.
+     */
+    @Test
+    void aStoreOpenedWithAnotherBucketCountThanItsDataRefusesNamingBothCounts() {
+        String prefix = PREFIX + "-count";
+        RunSnapshot s = new BucketData(51L, AGENT, 1).runs.get(0);
+        try (RedisSnapshotStore four = RedisSnapshotStore.open(RedisTestServer.url(), prefix, null, false, 4)) {
+            assertThat(four.insert(s)).isTrue();
+        }
+        try (RedisSnapshotStore one = RedisSnapshotStore.open(RedisTestServer.url(), prefix, null, false, 1)) {
+            assertThatThrownBy(() -> one.list(RunQuery.forAgent(AGENT, BucketData.NOW).status(null).build()))
+                    .as("a listing of a store opened with 1 bucket over data of 4").isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("written with 4 bucket(s)").hasMessageContaining("opened with 1")
+                    .hasMessageContaining("RedisLayoutMigration");
+            assertThatThrownBy(() -> one.find(s.runId())).isInstanceOf(IllegalStateException.class);
+            assertThat(RedisLayoutMigration.of(one).migrate(AGENT, 4).complete()).as("the migration works all the same").isTrue();
+            assertThat(one.find(s.runId())).as("after the migration").contains(s);
+        }
+        try (RedisSnapshotStore four = RedisSnapshotStore.open(RedisTestServer.url(), prefix, null, false, 4)) {
+            assertThatThrownBy(() -> four.find(s.runId())).as("the old count after the migration recorded 1")
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("written with 1 bucket(s)");
+        }
+        try (RedisSnapshotStore one = RedisSnapshotStore.open(RedisTestServer.url(), prefix, null, false, 1)) {
+            assertThat(one.find(s.runId())).contains(s);
+        }
+    }
+
     @Test
     void aStoreRefusesBucketCountsOutOfRange() {
         assertThatThrownBy(() -> RedisSnapshotStore.builder(RedisClient.create(RedisTestServer.url())).buckets(0))

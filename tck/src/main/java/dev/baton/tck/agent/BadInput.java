@@ -12,12 +12,20 @@ import dev.baton.SnapshotFormatException;
 import dev.baton.ToolCallNotFoundException;
 import dev.baton.UnknownToolException;
 import dev.baton.agent.Agent;
+import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentResult;
+import dev.baton.agent.ApproveOptions;
+import dev.baton.agent.DecisionOptions;
+import dev.baton.agent.DeclineOptions;
+import dev.baton.agent.ExpiryPolicy;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
+import dev.baton.memory.Memory;
+import dev.baton.store.DecisionRecord;
 import dev.baton.store.SnapshotStore;
+import dev.baton.store.StoreCapability;
 import dev.baton.store.RunSnapshot;
 import dev.baton.tck.support.Snapshots;
 import dev.baton.tck.support.StoreUnderTest;
@@ -106,6 +114,73 @@ public abstract class BadInput extends AgentRules {
         assertThat(agent.approveToolCall(longestIds.runId(), onlyCallId(longestIds)).result().outcome())
                 .isEqualTo(RunOutcome.COMPLETED);
         assertThat(bookings).hasValue(1);
+    }
+
+    /**
+     * Rule S10: free text a caller hands core to be stored (a decision's reason, actor and idempotency
+     * key, a cancel reason, an expiry policy's reason, a thread's title, the actor filter of the audit
+     * trail) holds no NUL and no unpaired surrogate, which some stores cannot keep: refused with an
+     * {@link InvalidOptionException} naming the field before the store is called or anything runs;
+     * the run stays as it was. Text with line breaks, tabs and characters outside the BMP is kept
+     * verbatim.
+     */
+    @Test
+    void freeTextHoldingNulIsRefusedNamingTheFieldBeforeAnythingRuns() {
+        AtomicInteger storeCalls = new AtomicInteger();
+        SnapshotStore real = store;
+        SnapshotStore counting = (SnapshotStore) Proxy.newProxyInstance(SnapshotStore.class.getClassLoader(),
+                new Class<?>[] {SnapshotStore.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() != Object.class) storeCalls.incrementAndGet();
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Agent agent = agent();
+        AgentResult r = suspendForApproval(agent, "t", "u");
+        RunSnapshot before = stored(r.runId());
+        Agent watched = agentBuilder(agentId).store(counting).build();
+        String call = onlyCallId(r);
+        Memory memory = store.capabilities().contains(StoreCapability.THREAD_MEMORY)
+                ? Memory.builder().store(counting).build() : null;
+        storeCalls.set(0);
+        for (String bad : List.of("no\u0000way", "\u0000", "half\uD800", "\uDC00low")) {
+            refusedText(() -> watched.declineToolCall(r.runId(), call, bad), "reason");
+            refusedText(() -> DeclineOptions.builder().actor(bad).build(), "actor");
+            refusedText(() -> ApproveOptions.builder().reason(bad).build(), "reason");
+            refusedText(() -> ApproveOptions.builder().actor(bad).build(), "actor");
+            refusedText(() -> ApproveOptions.builder().idempotencyKey(bad).build(), "idempotencyKey");
+            refusedText(() -> DecisionOptions.builder().reason(bad).build(), "reason");
+            refusedText(() -> watched.cancelRun(r.runId(), bad), "reason");
+            refusedText(() -> ExpiryPolicy.decline(bad), "reason");
+            refusedText(() -> ExpiryPolicy.cancel(bad), "reason");
+            refusedText(() -> AgentListDecisionsOptions.builder().actor(bad).build(), "actor");
+            if (memory != null) refusedText(() -> memory.createThread("u", bad, null), "title");
+        }
+        assertThat(storeCalls).as("rule S10: store calls made for refused free text").hasValue(0);
+        assertThat(bookings).as("rule S10: tools run for refused free text").hasValue(0);
+        assertThat(stored(r.runId())).as("rule S10: the run after refused free text").isEqualTo(before);
+
+        String verbatim = "line one\nline two\ttabbed \uD83D\uDE80 \u00e9";
+        agent.declineToolCall(r.runId(), call, DeclineOptions.builder().reason(verbatim).actor("maria \uD83D\uDE80")
+                .build()).result();
+        assertThat(lastToolResult().result().asText()).as("rule S10: what the model is told of a declined call")
+                .isEqualTo(verbatim);
+        if (store.capabilities().contains(StoreCapability.DECISIONS)) {
+            DecisionRecord d = agent.listDecisions(AgentListDecisionsOptions.builder().runId(r.runId()).build())
+                    .items().get(0);
+            assertThat(d.reason()).as("rule S10: a reason with line breaks, tabs and an emoji, as recorded")
+                    .isEqualTo(verbatim);
+            assertThat(d.actor()).as("rule S10: an actor with an emoji, as recorded").isEqualTo("maria \uD83D\uDE80");
+        }
+    }
+
+    private static void refusedText(ThrowingCallable call, String field) {
+        assertThatThrownBy(call).as("rule S10: free text holding NUL or an unpaired surrogate, as " + field)
+                .isInstanceOf(InvalidOptionException.class)
+                .satisfies(e -> assertThat(((InvalidOptionException) e).option()).as("the option named").isEqualTo(field))
+                .hasMessageContaining(field);
     }
 
     private static void refused(ThrowingCallable call, String field) {

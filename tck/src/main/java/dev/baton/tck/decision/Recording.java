@@ -95,6 +95,34 @@ public abstract class Recording extends DecisionRules {
         assertThat(d.argsDigestAfter()).isEqualTo(CallDigest.of("charge", edited, null)).isNotEqualTo(call.digest());
     }
 
+    /**
+     * Rule D3 and the listing: a run interrupted after an edited approval (its stream closed before the
+     * tool ran) lists no call waiting for a person, and lists the approved call with what was approved
+     * ({@code approvedCalls}: the proposed {@code args} and the edited {@code approvedArgs});
+     * {@code continueRun} runs the tool with the edit.
+     */
+    @Test
+    void aRunInterruptedAfterAnEditedApprovalListsWhatWasApproved() throws Exception {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-11", "u-11");
+        AgentRunToolCall call = r.waitingCalls().get(0);
+        JsonNode edited = JSON.readTree("{\"amount\":7}");
+        agent.approveToolCall(r.runId(), call.toolCallId(), ApproveOptions.builder().actor("alice").args(edited).build()).close();
+        dev.baton.agent.AgentRun listed = agent.listSuspendedRuns().runs().stream().filter(x -> x.runId().equals(r.runId()))
+                .findFirst().orElseThrow(() -> new AssertionError("rule D3: the interrupted run is not listed"));
+        assertThat(listed.interrupted()).as("rule D3: a run whose stream was closed after the approval").isTrue();
+        assertThat(listed.toolCalls()).as("rule D3: calls that wait for a person after the approval").isEmpty();
+        assertThat(listed.approvedCalls()).as("rule D3: the approved call, listed with what was approved").singleElement()
+                .satisfies(a -> {
+                    assertThat(a.toolCallId()).as("its id").isEqualTo(call.toolCallId());
+                    assertThat(a.args()).as("its arguments as proposed").isEqualTo(JSON.readTree("{\"amount\":10}"));
+                    assertThat(a.approvedArgs()).as("its arguments as approved").isEqualTo(edited);
+                });
+        assertThat(chargedWith).as("rule D3: the tool before the run goes on").isEmpty();
+        assertThat(agent.continueRun(r.runId()).result().outcome()).as("rule D3: continueRun").isEqualTo(RunOutcome.COMPLETED);
+        assertThat(chargedWith).as("rule D3: the tool ran with the edit").containsExactly(java.util.Map.of("amount", 7));
+    }
+
     @Test
     void aBadEditIsRefusedNamingTheFieldAndTheRuleAndNothingChanges() throws Exception {
         Agent agent = agent();
@@ -182,6 +210,22 @@ public abstract class Recording extends DecisionRules {
                 .hasMessageContaining(clock.instant().toString()).hasMessageContaining("ended")
                 .satisfies(e -> assertThat(((AlreadyDecidedException) e).actor()).isEqualTo("alice"));
         assertThat(recordsOf(r.runId())).hasSize(1);
+    }
+
+    /**
+     * Rule D8: a decision recorded without an actor (a Java caller that named nobody: recorded as
+     * {@code unknown}) is told as such to a second approver, never as a person named 'unknown'.
+     */
+    @Test
+    void aDecisionWithoutAnActorIsToldAsAnUnnamedCaller() {
+        Agent agent = agent();
+        AgentResult r = suspend(agent, "t-9", "u-9");
+        agent.approveToolCall(r.runId(), callId(r)).result();
+        assertThat(recordsOf(r.runId())).singleElement().extracting(d -> d.actor())
+                .as("rule D1: the actor recorded for a decision that named nobody").isEqualTo(DecisionRecord.UNKNOWN);
+        assertThatThrownBy(() -> agent.approveToolCall(r.runId(), callId(r), ApproveOptions.builder().actor("bob").build()))
+                .as("rule D8: a second approval of a call decided by nobody named").isInstanceOf(AlreadyDecidedException.class)
+                .hasMessageContaining("by an unnamed caller (no actor given)").hasMessageNotContaining("'unknown'");
     }
 
     @Test

@@ -74,14 +74,61 @@ public abstract class Crashes extends MemoryRules {
                     : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
             assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
         }
-        List<Message> saved = recovered.memory().orElseThrow().findThread(thread).isPresent()
+        List<Message> saved = recovered.memory().orElseThrow().findThread(user, thread).isPresent()
                 ? threadMessages(recovered) : List.of();
         List<String> roles = roles(saved);
-        if (bookings.get() == 0 && recovered.listSuspendedRuns().total() == 0 && saved.size() <= 1) {
-            return;   // it died before the run was first stored: at most the question was saved
+        if (bookings.get() == 0 && recovered.listSuspendedRuns().total() == 0 && !storedEver(dying)) {
+            // it died before the run was first stored: the run is nowhere, and so is anything of it in its thread
+            assertThat(roles).as("rule M4: the thread of a run stored nowhere, after a crash %s write %d",
+                    after ? "after" : "before", n).isEmpty();
+            return;
         }
-        assertThat(roles).as("the thread after a crash at write %d (%s)", n, after ? "after" : "before")
+        assertThat(roles).as("rule M4: the thread after a crash %s write %d", after ? "after" : "before", n)
                 .containsExactly("user", "assistant-calls", "tool", "assistant");
+    }
+
+    /** True if the dying store wrote the run's first snapshot before it died. */
+    private static boolean storedEver(FaultyStore dying) {
+        return dying.log().stream().anyMatch(w -> w.operation().startsWith("insert"));
+    }
+
+    /**
+     * Rule M4 at run start: a new run is saved to its thread only once it is stored (it waits, or stops
+     * part-way) or when it ends, so a run stored nowhere leaves nothing in its thread. A crash before
+     * the run's first write leaves the thread empty and no run; a run whose model fails before it is
+     * stored leaves the thread empty; a run that waits has its question in the thread as soon as it is
+     * stored (rule M3); a run that ends without waiting saves its question and answer together.
+     */
+    @org.junit.jupiter.api.Test
+    void aRunStoredNowhereLeavesNothingInItsThread() {
+        FaultyStore counting = new FaultyStore(store);
+        AgentResult waiting = agentBuilder(counting, 20).build().generate("Book me a flight", inThread());
+        int insert = counting.log().stream().filter(w -> w.operation().startsWith("insert")).findFirst()
+                .orElseThrow(() -> new AssertionError("the run that waits was never inserted: " + counting.log())).number();
+        assertThat(roles(threadMessages(agent()))).as("rule M3: the thread of a run that waits, once it is stored")
+                .containsExactly("user");
+        agent().approveToolCall(waiting.runId(), waiting.waitingCalls().get(0).toolCallId()).result();
+
+        thread = uniqueId("thread");
+        FaultyStore dying = new FaultyStore(store).crashAt(insert, false);
+        assertThatThrownBy(() -> agentBuilder(dying, 20).instanceId("doomed").build().generate("Book me a flight", inThread()))
+                .as("rule M4: a crash before the new run's first write").isInstanceOf(SimulatedCrash.class);
+        assertThat(agent().listSuspendedRuns().total()).as("rule M4: runs stored by the crashed run").isZero();
+        assertThat(threadMessages(agent())).as("rule M4: the thread of a run that crashed before it was stored").isEmpty();
+
+        thread = uniqueId("thread");
+        Agent failing = agentBuilder(store, 20, bookFlight()).model(request -> {
+            throw new IllegalStateException("provider answered 503");
+        }).build();
+        assertThat(failing.generate("Book me a flight", inThread()).outcome()).as("rule M4: a new run whose model fails")
+                .isEqualTo(RunOutcome.FAILED);
+        assertThat(threadMessages(agent())).as("rule M4: the thread of a run that failed before it was stored").isEmpty();
+
+        thread = uniqueId("thread");
+        assertThat(agent().generate("hello", inThread()).outcome()).as("a run that ends without waiting")
+                .isEqualTo(RunOutcome.COMPLETED);
+        assertThat(roles(threadMessages(agent()))).as("rule M2: the thread of a run that ended without waiting")
+                .containsExactly("user", "assistant");
     }
 
     /** The booking tool of the history tests: its result names the attempt, so a redone call shows. */
@@ -124,8 +171,8 @@ public abstract class Crashes extends MemoryRules {
                     : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
             assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
         }
-        if (recovered.memory().orElseThrow().findThread(thread).isEmpty()) return;
-        List<dev.baton.memory.ThreadMessage> saved = recovered.memory().orElseThrow().listMessages(thread, 1000, 0).messages();
+        if (recovered.memory().orElseThrow().findThread(user, thread).isEmpty()) return;
+        List<dev.baton.memory.ThreadMessage> saved = recovered.memory().orElseThrow().listMessages(user, thread, 1000, 0).messages();
         for (int i = 1; i < saved.size(); i++) {
             assertThat(saved.get(i).seq()).as("no sequence number is skipped (crash %s write %d)", after ? "after" : "before", n)
                     .isEqualTo(saved.get(i - 1).seq() + 1);

@@ -94,7 +94,7 @@ abstract class MemoryRules {
     }
 
     List<Message> threadMessages(Agent agent) {
-        return agent.memory().orElseThrow().listMessages(thread, 1000, 0).messages().stream().map(ThreadMessage::message).toList();
+        return agent.memory().orElseThrow().listMessages(user, thread, 1000, 0).messages().stream().map(ThreadMessage::message).toList();
     }
 
     static List<String> roles(List<Message> messages) {

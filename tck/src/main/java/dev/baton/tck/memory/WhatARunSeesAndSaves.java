@@ -59,7 +59,7 @@ public abstract class WhatARunSeesAndSaves extends MemoryRules {
     }
 
     @Test
-    void theUsersMessageIsSavedAtStartAndEachStepOnlyWhenItsToolCallsHaveTheirResults() {
+    void theUsersMessageIsSavedOnceTheRunIsStoredAndEachStepOnlyWhenItsToolCallsHaveTheirResults() {
         Agent agent = agent();
         AgentResult r = agent.generate("Book me a flight", inThread());
         assertThat(r.outcome()).isEqualTo(RunOutcome.SUSPENDED);
@@ -107,7 +107,7 @@ public abstract class WhatARunSeesAndSaves extends MemoryRules {
                 .subagents(booker).memory(Memory.builder().build()).build();
         AgentResult outer = supervisor.generate("Book me a flight", inThread());
         supervisor.approveToolCall(outer.runId(), outer.waitingCalls().get(0).toolCallId()).result();
-        List<Message> saved = supervisor.memory().orElseThrow().listMessages(thread, 100, 0).messages().stream()
+        List<Message> saved = supervisor.memory().orElseThrow().listMessages(user, thread, 100, 0).messages().stream()
                 .map(ThreadMessage::message).toList();
         assertThat(roles(saved)).containsExactly("user", "assistant-calls", "tool", "assistant");
         assertThat(((Message.ToolResult) saved.get(2)).toolName()).isEqualTo("agent-" + booker.id());

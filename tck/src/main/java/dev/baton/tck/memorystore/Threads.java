@@ -5,6 +5,7 @@ import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.store.MemoryThread;
+import dev.baton.store.StoredMessage;
 import dev.baton.store.ThreadPage;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.List;
@@ -88,6 +89,46 @@ public abstract class Threads extends MemoryStoreRules {
         assertThat(memory.listThreads(resource, 0, 10).threads()).extracting(MemoryThread::id)
                 .startsWith(old.id());
         assertThat(memory.findThread(old.id()).orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(5));
+    }
+
+    /**
+     * Thread keys ({@code MemoryStore}, "Thread keys"): core keeps a resource's thread under
+     * {@code resourceId + U+001F + threadId}, up to 511 UTF-8 bytes; the store keeps such a key
+     * verbatim and matches it literally: created, found, appended to, read back, listed under its
+     * resource and deleted, apart from the thread whose key is the bare thread id and from the key of
+     * the same thread id under another resource.
+     */
+    @Test
+    void theKeyOfAResourcesThreadIsKeptVerbatimUpToTheLongestKey() {
+        String longestResource = resource + "\u00e9".repeat((255 - resource.length()) / 2);
+        String longestThread = (uniqueId("t") + "t".repeat(255)).substring(0, 255);
+        String key = longestResource + "\u001F" + longestThread;
+        assertThat(key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .as("the longest key, in UTF-8 bytes").isBetween(509, 511);
+        MemoryThread t = MemoryThread.builder().id(key).resourceId(longestResource).title("longest").metadataJson(METADATA)
+                .createdAt(T0).updatedAt(T0).build();
+        assertThat(memory.createThread(t)).as("thread keys: the longest key created").isTrue();
+        MemoryThread bare = MemoryThread.builder().id(longestThread).title("bare").createdAt(T0).updatedAt(T0).build();
+        assertThat(memory.createThread(bare)).as("thread keys: the bare thread id is another thread").isTrue();
+        String otherKey = resource + "-other\u001F" + longestThread;
+        assertThat(memory.createThread(t.toBuilder().id(otherKey).resourceId(resource + "-other").build()))
+                .as("thread keys: the same thread id under another resource is another thread").isTrue();
+        assertThat(memory.findThread(key)).as("thread keys: the thread read back by its key").contains(t);
+        assertThat(memory.append(key, List.of(msg("r", 0, "a"), msg("r", 1, "b")), T0.plusSeconds(1)))
+                .as("thread keys: an append to the key").isTrue();
+        assertThat(memory.lastMessages(key, 5)).extracting(StoredMessage::threadId)
+                .as("thread keys: the key of each message read back").containsExactly(key, key);
+        assertThat(memory.listMessages(key, 0, 5).total()).as("thread keys: the messages under the key").isEqualTo(2);
+        assertThat(memory.listMessages(longestThread, 0, 5).total()).as("thread keys: the messages of the bare id").isZero();
+        assertThat(memory.listMessages(otherKey, 0, 5).total()).as("thread keys: the messages of another resource's key")
+                .isZero();
+        assertThat(memory.listThreads(longestResource, 0, 5).threads()).extracting(MemoryThread::id)
+                .as("thread keys: the resource's threads").containsExactly(key);
+        assertThat(memory.deleteThread(key)).as("thread keys: the thread deleted by its key").isTrue();
+        assertThat(memory.findThread(longestThread)).as("thread keys: the bare id after the delete").contains(bare);
+        assertThat(memory.findThread(otherKey)).as("thread keys: the other resource's thread after the delete").isPresent();
+        memory.deleteThread(longestThread);
+        memory.deleteThread(otherKey);
     }
 
     @Test

@@ -1,0 +1,3 @@
+-- Schema version 6: thread ids are scoped by resource. Core keeps a resource's thread under the key
+-- resourceId + U+001F + threadId (at most 511 UTF-8 bytes), a thread without a resource under its
+-- thread id. The key columns, VARBINARY(764), hold it already: nothing changes.
