@@ -6,8 +6,8 @@ module dev.baton.core {
     requires transitive com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.datatype.jsr310;
     requires com.fasterxml.jackson.datatype.jdk8;
-    requires com.github.victools.jsonschema.generator;
-    requires com.github.victools.jsonschema.module.jackson;
+    // victools' jsonschema-generator, relocated into this module (dev.baton.internal.shaded.victools), needs it
+    requires com.fasterxml.classmate;
     requires org.slf4j;
     requires static transitive org.jspecify;
 

@@ -11,13 +11,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.github.victools.jsonschema.generator.FieldScope;
-import com.github.victools.jsonschema.generator.OptionPreset;
-import com.github.victools.jsonschema.generator.SchemaGenerator;
-import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
-import com.github.victools.jsonschema.generator.SchemaVersion;
-import com.github.victools.jsonschema.module.jackson.JacksonModule;
-import com.github.victools.jsonschema.module.jackson.JacksonOption;
+import dev.baton.internal.shaded.victools.jsonschema.generator.FieldScope;
+import dev.baton.internal.shaded.victools.jsonschema.generator.OptionPreset;
+import dev.baton.internal.shaded.victools.jsonschema.generator.SchemaGenerator;
+import dev.baton.internal.shaded.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import dev.baton.internal.shaded.victools.jsonschema.generator.SchemaVersion;
+import dev.baton.internal.shaded.victools.jsonschema.module.jackson.JacksonModule;
+import dev.baton.internal.shaded.victools.jsonschema.module.jackson.JacksonOption;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -307,7 +307,7 @@ final class TypedInput<T> {
         SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON)
                 .with(new JacksonModule(JacksonOption.RESPECT_JSONPROPERTY_REQUIRED, JacksonOption.RESPECT_JSONPROPERTY_ORDER,
                         JacksonOption.FLATTENED_ENUMS_FROM_JSONVALUE, JacksonOption.FLATTENED_ENUMS_FROM_JSONPROPERTY));
-        config.without(com.github.victools.jsonschema.generator.Option.SCHEMA_VERSION_INDICATOR);
+        config.without(dev.baton.internal.shaded.victools.jsonschema.generator.Option.SCHEMA_VERSION_INDICATOR);
         config.forFields().withRequiredCheck(TypedInput::isRequired);
         // declaration order (a stable sort that keeps everything in place): the model reads fields as the author wrote them
         config.forTypesInGeneral().withPropertySorter((a, b) -> 0);

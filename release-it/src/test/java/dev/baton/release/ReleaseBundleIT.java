@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.lang.module.Configuration;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +16,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -285,6 +290,73 @@ class ReleaseBundleIT {
         assertThat(differ).as("jars that differ between the two builds").isEmpty();
         System.out.printf("release-it: %d jars byte-identical across two builds: %s%n", jars.size(), jars);
     }
+
+    // ------------------------------------------------------------------ baton-core and its relocated victools
+
+    private static Path coreFile(String suffix) {
+        return first.staging().resolve(GROUP_PATH + "/baton-core/" + release + "/baton-core-" + release + suffix);
+    }
+
+    @Test
+    void coreCarriesVictoolsRelocated_withItsLicence_andItsPomDependsOnNoVictools() throws IOException {
+        List<String> entries;
+        try (ZipFile zip = new ZipFile(coreFile(".jar").toFile())) {
+            entries = zip.stream().map(ZipEntry::getName).toList();
+            assertThat(new String(zip.getInputStream(zip.getEntry("META-INF/NOTICE")).readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("victools jsonschema-generator 4.38.0", "dev.baton.internal.shaded.victools");
+        }
+        assertThat(entries).contains("module-info.class", "META-INF/LICENSE", "META-INF/NOTICE",
+                "dev/baton/internal/shaded/victools/jsonschema/generator/SchemaGenerator.class",
+                "dev/baton/internal/shaded/victools/jsonschema/module/jackson/JacksonModule.class",
+                "META-INF/maven/com.github.victools/jsonschema-generator/pom.properties");
+        assertThat(entries).as("victools under its own name, or its module descriptors")
+                .noneMatch(e -> e.startsWith("com/github/victools/") || e.startsWith("META-INF/versions/"));
+
+        List<String> dependencies = new ArrayList<>();
+        Element deps = Poms.child(Poms.read(coreFile(".pom")), "dependencies");
+        for (org.w3c.dom.Node n = deps.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element d) dependencies.add(Poms.text(d, "groupId") + ":" + Poms.text(d, "artifactId"));
+        }
+        assertThat(dependencies).contains("com.fasterxml.jackson.core:jackson-databind", "com.fasterxml:classmate")
+                .noneMatch(d -> d.startsWith("com.github.victools:"));
+        // the SBOM says what is in the jar: victools too
+        assertThat(Files.readString(coreFile("-cyclonedx.json"), StandardCharsets.UTF_8))
+                .contains("pkg:maven/com.github.victools/jsonschema-generator@4.38.0", "pkg:maven/com.github.victools/jsonschema-module-jackson@4.38.0");
+    }
+
+    /** A typed tool's schema, made by dev.baton.core on the module path, with what its SBOM requires and no victools. */
+    @Test
+    void coreWorksOnTheModulePath_itsRelocatedVictoolsInsideTheModule() throws Exception {
+        List<Path> modulePath = new ArrayList<>(List.of(coreFile(".jar")));
+        Element components = Poms.child(Poms.read(coreFile("-cyclonedx.xml")), "components");
+        for (org.w3c.dom.Node n = components.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (!(n instanceof Element c) || !"required".equals(Poms.text(c, "scope"))) continue;
+            String group = Poms.text(c, "group"), name = Poms.text(c, "name"), version = Poms.text(c, "version");
+            modulePath.add(REPO.resolve(group.replace('.', '/')).resolve(name).resolve(version).resolve(name + "-" + version + ".jar"));
+        }
+        assertThat(modulePath).as("the module path").allMatch(Files::isRegularFile)
+                .noneMatch(p -> p.getFileName().toString().startsWith("jsonschema-"));
+
+        ModuleFinder finder = ModuleFinder.of(modulePath.toArray(Path[]::new));
+        ModuleDescriptor core = finder.find("dev.baton.core").orElseThrow().descriptor();
+        assertThat(core.requires()).extracting(ModuleDescriptor.Requires::name).contains("com.fasterxml.classmate")
+                .noneMatch(r -> r.startsWith("com.github.victools"));
+        assertThat(core.packages()).contains("dev.baton.internal.shaded.victools.jsonschema.generator");
+        assertThat(core.exports()).extracting(ModuleDescriptor.Exports::source).noneMatch(p -> p.startsWith("dev.baton.internal"));
+
+        Configuration graph = ModuleLayer.boot().configuration().resolve(finder, ModuleFinder.of(), Set.of("dev.baton.core"));
+        ModuleLayer layer = ModuleLayer.boot().defineModulesWithOneLoader(graph, ClassLoader.getPlatformClassLoader());
+        Class<?> tool = layer.findLoader("dev.baton.core").loadClass("dev.baton.tool.Tool");
+        assertThat(tool.getModule().getName()).isEqualTo("dev.baton.core");
+        Object builder = tool.getMethod("builder", String.class).invoke(null, "bookFlight");
+        Object typed = builder.getClass().getMethod("input", Class.class).invoke(builder, Booking.class);
+        String schema = typed.getClass().getMethod("inputSchema").invoke(typed).toString();
+        assertThat(schema).isEqualTo("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"},"
+                + "\"passengers\":{\"type\":\"integer\"}},\"required\":[\"to\",\"passengers\"]}");
+    }
+
+    /** A typed tool's input: public, so that the module on the module path may read it. */
+    public record Booking(String to, int passengers) { }
 
     @Test
     void withoutAKeyTheScriptRefusesAndNamesWhatToSet() throws Exception {

@@ -20,11 +20,6 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    /*
-     * JSON-schema tools, not typed ones (Tool.builder(..).input(Class)): on Spring AI 2 the class path has
-     * Spring AI's victools 5, and core's typed tools need victools 4 (docs/models.md).
-     */
-
     /** Books a flight; every call waits for approval. */
     static Tool bookFlight(AtomicInteger bookings) {
         return Tool.builder("bookFlight").description("Books a flight")
