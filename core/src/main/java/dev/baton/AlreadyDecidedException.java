@@ -13,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable once thrown, as every Baton exception.
  */
 public class AlreadyDecidedException extends RunNotSuspendedException {
+    /** The actor recorded for a decision that named nobody ({@code DecisionRecord.UNKNOWN}). */
+    private static final String UNNAMED = "unknown";
+
     private static final long serialVersionUID = 1L;
     /** The toolCallId this exception is about (serialized with it). */
     private final @Nullable String toolCallId;
@@ -54,7 +57,8 @@ public class AlreadyDecidedException extends RunNotSuspendedException {
      */
     private static String by(@Nullable String actor) {
         if (actor == null) return "";
-        if (actor.equals(dev.baton.store.DecisionRecord.UNKNOWN)) return " by an unnamed caller (no actor given)";
+        // DecisionRecord.UNKNOWN's value, spelt here: dev.baton must not depend on dev.baton.store (ArchitectureTest)
+        if (actor.equals(UNNAMED)) return " by an unnamed caller (no actor given)";
         return " by '" + actor + "'";
     }
 
