@@ -79,6 +79,8 @@ public final class Agent extends AgentDecisionOps implements AutoCloseable {
     private final dev.baton.memory.@Nullable Memory memory;
     private final @Nullable Duration decisionRetention;
     private final Decisions decisions;
+    private final Approvals approvals;
+    private final List<ApproverRule> approverRules;
     private final NotificationPolicy notifications;
     private final AgentShutdown shutdown;
     /** The JVM shutdown hook that closes this agent ({@link AgentBuilder#closeOnShutdown()}), or null. */
@@ -105,6 +107,8 @@ public final class Agent extends AgentDecisionOps implements AutoCloseable {
         this.memory = b.memory == null ? null : RunMemory.bind(b.memory, store, this.clock);
         this.decisionRetention = b.decisionRetention;
         this.decisions = new Decisions(this);
+        this.approverRules = List.copyOf(b.approverRules);
+        this.approvals = new Approvals(approverRules);
         this.notifications = RunNotifications.check(b.notifications, store);
         this.shutdown = new AgentShutdown(b.id, b.shutdownGrace);
         this.shutdownHook = b.closeOnShutdown ? new Thread(this::close, "baton-agent-" + b.id + "-shutdown") : null;
@@ -334,6 +338,11 @@ public final class Agent extends AgentDecisionOps implements AutoCloseable {
     public List<AgentRunLease> listResumingRuns() {
         return RunListing.resuming(this);
     }
+
+    /** {@return the approver rules, in the order they are tried ({@link AgentBuilder#approverRules})} */
+    public List<ApproverRule> approverRules() { return approverRules; }
+
+    Approvals approvals() { return approvals; }
 
     /** {@return how long decision records are kept, if {@link AgentBuilder#decisionRetention} was set} */
     public java.util.Optional<Duration> decisionRetention() { return java.util.Optional.ofNullable(decisionRetention); }
