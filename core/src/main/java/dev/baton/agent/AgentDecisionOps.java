@@ -33,6 +33,8 @@ abstract sealed class AgentDecisionOps permits Agent {
      * @throws ToolCallNotFoundException the run has no waiting call with this id, and had none
      * @throws dev.baton.AlreadyDecidedException the call was decided before (its tool may have run in an
      *                                   earlier step): by whom, when, and what to do now
+     * @throws dev.baton.NotAnApproverException an {@link ApproverRule} of the agent refuses the decision
+     *                                   (a caller who names nobody, under a rule): nothing changed
      * @throws ResumeMismatchException   the call waits for resume data, not for an approval
      * @throws RunNotSuspendedException  another caller is resuming the run (it won the race)
      * @throws UnknownToolException      this agent lacks the call's tool
@@ -158,9 +160,13 @@ abstract sealed class AgentDecisionOps permits Agent {
      *
      * @param runId      the suspended run
      * @param toolCallId the call waiting for approval
-     * @param options    the edit, digest, actor, reason and key
+     * @param options    the edit, digest, approver (or actor), reason and key
      * @return the stream that runs the tool and goes on; for a retry with a key already recorded, a
-     *         stream that runs nothing ({@link AgentStream#replayed()}) and reports the first decision
+     *         stream that runs nothing ({@link AgentStream#replayed()}) and reports the first decision;
+     *         for an approval that an {@link ApproverRule} counts towards a quorum it does not yet
+     *         reach, a stream that runs nothing and reports the run {@link RunOutcome#SUSPENDED}, its
+     *         call listed with {@link AgentRunToolCall#approvedBy()}
+     * @throws dev.baton.NotAnApproverException an {@link ApproverRule} refuses the approver: nothing changed or was recorded
      * @throws dev.baton.tool.InvalidToolInputException the edited arguments break the tool's input schema
      * @throws dev.baton.DecisionConflictException      the waiting call is not the one whose digest was given
      * @throws dev.baton.AlreadyDecidedException        the call was decided before: by whom, when, and what to do now

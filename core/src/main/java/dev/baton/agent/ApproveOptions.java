@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code digest}: the {@link AgentRunToolCall#digest()} the person was shown; if the waiting
  *       call is no longer that one, {@link dev.baton.DecisionConflictException} and nothing runs.</li>
  *   <li>{@code reason}, {@code actor}, {@code idempotencyKey}: as in {@link DecisionOptions}.</li>
+ *   <li>{@code approver}: who approves with their roles ({@link Approver}), checked against the
+ *       agent's {@link ApproverRule}s; sets the actor.</li>
  * </ul>
  * Immutable and thread-safe: {@code args} is a private copy.
  */
