@@ -141,6 +141,11 @@ final class Decisions {
         if (first.isPresent()) return replay.apply(first.get());
         try {
             return decide.get();
+        } catch (dev.baton.NotAnApproverException e) {
+            // a retry of a partial approval racing with its own first attempt, which counted meanwhile
+            Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
+            if (racer.isPresent()) return replay.apply(racer.get());
+            throw e;
         } catch (AlreadyDecidedException e) {
             // a retry racing with its own first attempt, which decided meanwhile: the first outcome
             Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);

@@ -381,6 +381,21 @@ public abstract class ApproverRules extends DecisionRules {
         assertThat(charges).hasValue(0);
     }
 
+    /** Rule A8: retries of one partial approval racing with one key count it once, and each answers its outcome. */
+    @Test
+    void partialApprovalRetriesRacingWithOneKeyAreCountedOnce() throws Exception {
+        Agent agent = ruled(TWO_PERSON);
+        AgentResult r = charge(agent, 5000, "carl");
+        String key = "partial-race-" + agentId;
+        Callable<Object> retry = () -> agent.approveToolCall(r.runId(), callId(r),
+                ApproveOptions.builder().approver(MARIA).idempotencyKey(key).build()).result().outcome();
+        assertThat(race(retry, retry)).as("rule A8: both retries answer the partial approval")
+                .containsExactly(RunOutcome.SUSPENDED, RunOutcome.SUSPENDED);
+        assertThat(listed(agent, r.runId()).approvedBy()).containsExactly("maria");
+        assertThat(recordsOf(r.runId())).hasSize(1);
+        assertThat(charges).hasValue(0);
+    }
+
     /** Runs both at once (released together) and returns each one's outcome or exception, in order. */
     private static List<Object> race(Callable<Object> a, Callable<Object> b) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
