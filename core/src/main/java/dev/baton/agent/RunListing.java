@@ -130,7 +130,7 @@ final class RunListing {
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
                 interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt(),
-                approved);
+                approved, summary.startedBy);
     }
 
     private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {

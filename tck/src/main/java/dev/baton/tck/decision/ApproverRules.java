@@ -261,6 +261,8 @@ public abstract class ApproverRules extends DecisionRules {
         // the requester is recorded on the run: a new store on the same database still knows it
         try (SnapshotStore again = reopen()) {
             Agent other = ruled(again, SMALL).build();
+            assertThat(other.listSuspendedRuns().runs()).filteredOn(x -> x.runId().equals(r.runId())).singleElement()
+                    .extracting(AgentRun::startedBy).as("rule A5: the run is listed with who started it").isEqualTo("maria");
             assertThatThrownBy(() -> other.approveToolCall(r.runId(), callId(r), by(MARIA)))
                     .as("rule A5: separation of duties").isInstanceOf(NotAnApproverException.class)
                     .hasMessageContaining("started the run").hasMessageContaining("small-charges");
