@@ -86,7 +86,7 @@ final class ListingHandler {
     }
 
     private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent) {
-        return ApiResponse.json(200, RunJson.page(found, page, perPage, agent.clock().instant()));
+        return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant()));
     }
 
     /** The checks core makes, made before a merged listing changes the page into per-resource queries. */
