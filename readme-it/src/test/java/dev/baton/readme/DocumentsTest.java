@@ -242,8 +242,38 @@ class DocumentsTest {
         for (int i = 1; i <= 6; i++) expected.add("L" + i);
         for (int i = 1; i <= 9; i++) expected.add("D" + i);
         for (int i = 1; i <= 12; i++) expected.add("N" + i);
-        for (int i = 1; i <= 9; i++) expected.add("S" + i);
+        for (int i = 1; i <= 10; i++) expected.add("S" + i);
         assertThat(rules.keySet()).as("the rules of docs/rules.md").containsExactlyElementsOf(expected);
+        rules.forEach((rule, names) -> assertThat(names).as("the tests named by rule %s", rule).isNotEmpty());
+    }
+
+    private static final Pattern APPROVER_RULE = Pattern.compile("^(A\\d+)\\. ");
+
+    @Test
+    void everyApproverRuleNamesTheTckTestsThatProveIt_andEachIsATestOfTheTck() throws IOException {
+        // the approver rules live in docs/approvals.md (issue 37), in the section of that name
+        Set<String> tests = tckTests();
+        String doc = read(ROOT.resolve("docs/approvals.md"));
+        int from = doc.indexOf("### The approver rules");
+        assertThat(from).as("docs/approvals.md has a section 'The approver rules'").isGreaterThan(0);
+        String section = doc.substring(from, doc.indexOf("\n#", from + 1));
+        Map<String, List<String>> rules = new java.util.LinkedHashMap<>();
+        String current = null;
+        for (String line : section.split("\n")) {
+            Matcher rule = APPROVER_RULE.matcher(line);
+            if (rule.find()) {
+                current = rule.group(1);
+                rules.put(current, new ArrayList<>());
+            } else if (line.isBlank()) {
+                current = null;
+            }
+            Matcher name = TEST_NAME.matcher(line);
+            while (name.find()) {
+                assertThat(tests).as("docs/approvals.md names `%s`: a test method of the TCK", name.group(1)).contains(name.group(1));
+                if (current != null) rules.get(current).add(name.group(1));
+            }
+        }
+        assertThat(rules.keySet()).as("the approver rules").containsExactly("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8");
         rules.forEach((rule, names) -> assertThat(names).as("the tests named by rule %s", rule).isNotEmpty());
     }
 
