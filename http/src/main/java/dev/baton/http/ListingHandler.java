@@ -155,7 +155,9 @@ final class ListingHandler {
                 throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
             }
             if (!seen.add(name)) throw Problem.invalidOption(name, "given twice").raise();
-            if (!value.isEmpty()) out.put(name, value);
+            // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
+            if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
+            out.put(name, value);
         }
         return out;
     }
