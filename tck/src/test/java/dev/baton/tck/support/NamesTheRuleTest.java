@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -16,8 +19,21 @@ import org.opentest4j.AssertionFailedError;
 /** A bare assertion of a contract fails with the rule it checks in front of AssertJ's own words. */
 class NamesTheRuleTest {
 
+    /** The configuration parameter under which the stand-ins run: only this test's own launcher sets it. */
+    private static final String STAND_IN = "dev.baton.tck.standIn";
+
+    /** Keeps the stand-ins (meant to fail) out of every run but the one this test launches. */
+    static final class OnlyWhenLaunchedHere implements ExecutionCondition {
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            return context.getConfigurationParameter(STAND_IN).isPresent()
+                    ? ConditionEvaluationResult.enabled("launched by NamesTheRuleTest")
+                    : ConditionEvaluationResult.disabled("a stand-in contract that fails on purpose, run only by NamesTheRuleTest");
+        }
+    }
+
     /** Stands for a contract: the extension on the contract, a rule group nested in it. */
-    @ExtendWith(NamesTheRule.class)
+    @ExtendWith({OnlyWhenLaunchedHere.class, NamesTheRule.class})
     abstract static class AContract {
         @Nested
         class Filters {
@@ -40,7 +56,8 @@ class NamesTheRuleTest {
     private static List<TestExecutionSummary.Failure> run() {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
-                .selectors(DiscoverySelectors.selectClass(AStoresSuite.class)).build(), listener);
+                .selectors(DiscoverySelectors.selectClass(AStoresSuite.class)).configurationParameter(STAND_IN, "true").build(),
+                listener);
         return listener.getSummary().getFailures();
     }
 
