@@ -129,9 +129,9 @@ final class A2aProtocol {
         return new TaskStatus(TaskState.fromString(v.state()), message, OffsetDateTime.ofInstant(v.at(), ZoneOffset.UTC));
     }
 
-    /** A {@code status-update} event of the stream. */
-    static JsonNode statusUpdate(TaskView v) {
-        return JSON.valueToTree(new TaskStatusUpdateEvent(v.taskId(), status(v), v.contextId(), v.isFinal(), v.metadata()));
+    /** The last {@code status-update} event of a stream: {@code final} (the stream ends) also when the task waits for input. */
+    static JsonNode lastStatusUpdate(TaskView v) {
+        return JSON.valueToTree(new TaskStatusUpdateEvent(v.taskId(), status(v), v.contextId(), true, v.metadata()));
     }
 
     @SuppressWarnings("unchecked")

@@ -283,8 +283,7 @@ public final class A2aServlet extends HttpServlet {
             current = tasks.view(ref);
         }
         event(out, id, A2aProtocol.task(current));
-        event(out, id, A2aProtocol.statusUpdate(new TaskView(current.taskId(), current.contextId(), current.state(), current.text(),
-                current.data(), current.resultText(), current.at(), current.metadata())));
+        event(out, id, A2aProtocol.lastStatusUpdate(current));
     }
 
     private static void event(OutputStream out, @Nullable JsonNode id, JsonNode result) throws IOException {
