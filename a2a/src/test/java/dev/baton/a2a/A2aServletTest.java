@@ -226,6 +226,26 @@ class A2aServletTest {
         }
 
         @Test
+        void aTasksPushConfigsAreSetReadListedAndDeletedByItsTenantOnly() throws Exception {
+            JSONRPCTransport client = client(url);
+            Task task = (Task) client.sendMessage(text("refund it", null, null), as(ALICE));
+            io.a2a.spec.PushNotificationConfig config = new io.a2a.spec.PushNotificationConfig("https://hooks.example.com/a2a", "tok", null, "c1");
+            client.setTaskPushNotificationConfiguration(new io.a2a.spec.TaskPushNotificationConfig(task.getId(), config), as(ALICE));
+            io.a2a.spec.TaskPushNotificationConfig read = client.getTaskPushNotificationConfiguration(
+                    new io.a2a.spec.GetTaskPushNotificationConfigParams(task.getId(), "c1"), as(ALICE));
+            assertThat(read.pushNotificationConfig().url()).isEqualTo("https://hooks.example.com/a2a");
+            assertThat(read.pushNotificationConfig().token()).isEqualTo("tok");
+            assertThat(client.listTaskPushNotificationConfigurations(new io.a2a.spec.ListTaskPushNotificationConfigParams(task.getId()), as(ALICE)))
+                    .hasSize(1);
+            assertThatThrownBy(() -> client.getTaskPushNotificationConfiguration(
+                    new io.a2a.spec.GetTaskPushNotificationConfigParams(task.getId(), "c1"), as(BOB)))
+                    .isInstanceOf(A2AClientException.class).hasMessageContaining("Task not found");
+            client.deleteTaskPushNotificationConfigurations(new io.a2a.spec.DeleteTaskPushNotificationConfigParams(task.getId(), "c1"), as(ALICE));
+            assertThat(client.listTaskPushNotificationConfigurations(new io.a2a.spec.ListTaskPushNotificationConfigParams(task.getId()), as(ALICE)))
+                    .isEmpty();
+        }
+
+        @Test
         void messageStreamSendsTheTaskThenItsFinalStatus() throws Exception {
             JSONRPCTransport client = client(url);
             List<StreamingEventKind> events = new CopyOnWriteArrayList<>();
