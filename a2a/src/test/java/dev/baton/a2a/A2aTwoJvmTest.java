@@ -44,17 +44,23 @@ class A2aTwoJvmTest {
 
     /** Starts an {@link A2aWorker} JVM and returns the port it serves on. */
     private int startWorker(String name) throws IOException {
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        return Integer.parseInt(startWorker(name, root.toString()).substring(5));
+    }
+
+    /** Starts an {@link A2aWorker} JVM with these arguments after the store's URL; returns its first line. */
+    private String startWorker(String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), A2aWorker.class.getName(),
-                "jdbc:sqlite:" + root.resolve("baton.db"), root.toString());
+                "jdbc:sqlite:" + root.resolve("baton.db")));
+        cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectError(root.resolve(name + ".stderr.log").toFile()).start();
         workers.add(p);
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
-        if (line == null || !line.startsWith("port ")) {
+        if (line == null || !(line.startsWith("port ") || line.startsWith("outcome "))) {
             throw new AssertionError("worker " + name + " did not start: " + line + "; see " + root.resolve(name + ".stderr.log"));
         }
-        return Integer.parseInt(line.substring(5));
+        return line;
     }
 
     @Test
@@ -83,5 +89,32 @@ class A2aTwoJvmTest {
         assertThat(Files.readAllLines(root.resolve("ledger.txt"))).hasSize(1);
         assertThat(two.getTask(new TaskQueryParams(task.getId()), A2aServletTest.as(A2aWorker.TOKEN)).getStatus().state())
                 .isEqualTo(TaskState.COMPLETED);
+    }
+
+    @Test
+    void aRunWaitingOnARemoteTaskWhenItsJvmIsKilledIsResumedInAnotherAndAnswersTheRemoteTask() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<SdkServer> sdk = new java.util.concurrent.atomic.AtomicReference<>();
+        try (JettyServer remote = JettyServer.start(0, "/billing", url -> {
+            sdk.set(new SdkServer(url.toString()));
+            return sdk.get();
+        })) {
+            String remoteUrl = "http://127.0.0.1:" + remote.port + "/billing";
+            assertThat(startWorker("delegating", "delegate", remoteUrl)).isEqualTo("outcome SUSPENDED");
+            Process killed = workers.get(0);
+            killed.destroyForcibly();   // kill -9 while the run waits on the remote task
+            assertThat(killed.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+            try (dev.baton.store.SnapshotStore store = dev.baton.store.SnapshotStores.open("jdbc:sqlite:" + root.resolve("baton.db"));
+                 dev.baton.agent.Agent agent = A2aWorker.delegating(store, remoteUrl)) {
+                dev.baton.agent.AgentRun run = agent.listSuspendedRuns().runs().get(0);
+                assertThat(run.toolCalls().get(0).suspendPayload().path("question").asText()).isEqualTo("Which invoice?");
+                try (dev.baton.agent.AgentStream resumed = agent.resumeStream("INV-3", run.runId())) {
+                    dev.baton.agent.AgentResult result = resumed.result();
+                    assertThat(result.outcome()).isEqualTo(dev.baton.agent.RunOutcome.COMPLETED);
+                    assertThat(result.text()).contains("refunded invoice INV-3 #1");
+                }
+            }
+            assertThat(sdk.get().refunds).hasValue(1);
+        }
     }
 }
