@@ -77,4 +77,36 @@ class A2aToolTest {
         assertThat(result.outcome()).isEqualTo(RunOutcome.COMPLETED);
         assertThat(result.eventTypes()).contains("tool-error");
     }
+
+    @Test
+    void aBatonAgentDelegatesToABatonA2aServerAndTheRemoteApprovalIsGivenThroughTheLocalRun() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger refunds = new java.util.concurrent.atomic.AtomicInteger();
+        try (SnapshotStore remoteStore = SnapshotStores.open("memory:");
+             Agent concierge = A2aServletTest.agent(remoteStore, refunds);
+             JettyServer server = JettyServer.start(0, "/a2a", u -> A2aServlet.builder(concierge)
+                     .authenticator(A2aServletTest.tenants()).publicUrl(u).build());
+             Agent delegating = Agent.builder("front-desk").store(store)
+                     .tools(A2aTool.builder("concierge", URI.create("http://127.0.0.1:" + server.port + "/a2a"))
+                             .header("Authorization", "Bearer " + A2aServletTest.ALICE).build())
+                     .model(DeterministicModel.builder().whenUserSays("refund", "concierge", Map.of("message", "refund my order")).build())
+                     .build()) {
+            AgentResult first = delegating.generate("refund please");
+            assertThat(first.outcome()).isEqualTo(RunOutcome.SUSPENDED);
+            AgentRunToolCall call = delegating.listSuspendedRuns().runs().get(0).toolCalls().get(0);
+            com.fasterxml.jackson.databind.JsonNode remoteCall = call.suspendPayload().path("data").path("toolCalls").get(0);
+            assertThat(remoteCall.path("toolName").asText()).isEqualTo("refund");
+            assertThat(refunds).hasValue(0);
+
+            Map<String, Object> approve = Map.of("decision", "approve", "digest", remoteCall.path("digest").asText());
+            try (AgentStream resumed = delegating.resumeStream(approve, first.runId())) {
+                AgentResult result = resumed.result();
+                assertThat(result.outcome()).isEqualTo(RunOutcome.COMPLETED);
+                assertThat(result.text()).contains("refunded order 7 #1");
+            }
+            assertThat(refunds).hasValue(1);
+            // the remote decision is recorded with the calling agent's principal as actor
+            assertThat(concierge.listDecisions(dev.baton.agent.AgentListDecisionsOptions.builder().build()).items())
+                    .extracting(dev.baton.store.DecisionRecord::actor).containsExactly("alice");
+        }
+    }
 }
