@@ -85,6 +85,7 @@ public final class BatonHttpServer implements AutoCloseable {
     private final BatonHttpServlet servlet;
     private final String basePath;
     private final boolean tls;
+    private final int port;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private BatonHttpServer(Builder b) {
@@ -97,11 +98,14 @@ public final class BatonHttpServer implements AutoCloseable {
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
         config.setIdleTimeout(b.idleTimeout.toMillis());
-        // ids may hold %2F, "..", "%2e": the API splits the raw path and decodes each segment itself, and
-        // serves no file by its path; a bad percent-escape is still refused (400, a problem document)
+        // ids may hold %2F, "..", "%2e": the API splits the raw path and decodes each segment itself, and serves no
+        // file by its path (a segment that is not UTF-8 or holds a control character is its 400, naming the path).
+        // Jetty's parser refuses a bad escape and %00 itself; that 400, like its 414 and 431, is a problem document too.
         config.setUriCompliance(UriCompliance.DEFAULT.with("baton", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
                 UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
-                UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT, UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS));
+                UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT, UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS,
+                UriCompliance.Violation.ILLEGAL_PATH_CHARACTERS, UriCompliance.Violation.BAD_UTF8_ENCODING,
+                UriCompliance.Violation.TRUNCATED_UTF8_ENCODING));
         HttpConnectionFactory http1 = new HttpConnectionFactory(config);
         HeaderDeadline deadline = new HeaderDeadline(b.requestTimeout.toMillis());
         http1.addBean(deadline);   // HTTP/1 connections only: HTTP/2 streams come with their headers whole
@@ -148,6 +152,7 @@ public final class BatonHttpServer implements AutoCloseable {
             }
             throw new IllegalStateException("the HTTP server did not start on " + b.host + ":" + b.port + ": " + e.getMessage(), e);
         }
+        this.port = connector.getLocalPort();
         LOG.info("Baton HTTP API and inbox at {}", uri());
     }
 
@@ -163,7 +168,7 @@ public final class BatonHttpServer implements AutoCloseable {
 
     /** {@return the port the server listens on (useful after {@code port(0)})} */
     public int port() {
-        return connector.getLocalPort();
+        return port;
     }
 
     /** {@return where the inbox page is, e.g. {@code http://127.0.0.1:8080/}} */
