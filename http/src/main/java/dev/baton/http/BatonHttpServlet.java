@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * they are and are kept (suspended, or interrupted: {@code continueRun} goes on later). It never
  * closes the agents the API serves.
  */
-public class BatonHttpServlet extends HttpServlet {
+public final class BatonHttpServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(BatonHttpServlet.class);
     private static final String PENDING = BatonHttpServlet.class.getName() + ".pending";

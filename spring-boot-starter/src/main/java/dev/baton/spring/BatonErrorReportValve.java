@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Tomcat's error report, with Baton's problem documents under Baton's base path: what Tomcat refuses
  * before any servlet runs (a bad percent-escape, an over-long URI or header) is answered like every
- * other error of the API ({@code application/problem+json} with its security headers). Other paths
- * keep Tomcat's own report. Installed as the host's error report valve (in place of Spring Boot's), on
+ * other error of the API ({@code application/problem+json} with its security headers), and so is a
+ * request whose line Tomcat could not read at all (it names no path). Other paths keep Tomcat's own
+ * report. Installed as the host's error report valve (in place of Spring Boot's), on
  * Spring Boot 4 and 3.5.
  *
  * <p>Thread-safe (immutable).
@@ -58,7 +59,9 @@ public class BatonErrorReportValve extends ErrorReportValve {
     protected void report(Request request, Response response, Throwable throwable) {
         int status = response.getStatus();
         String uri = request.getRequestURI();
-        if (status < 400 || uri == null || !(uri.startsWith(mount + "/") || uri.equals(mount))) {
+        // a request line Tomcat could not read (over-long, malformed) names no path: it may be Baton's
+        boolean ours = uri == null || uri.isEmpty() || uri.startsWith(mount + "/") || uri.equals(mount);
+        if (status < 400 || !ours) {
             super.report(request, response, throwable);
             return;
         }
