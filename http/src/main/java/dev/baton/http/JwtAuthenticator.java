@@ -75,6 +75,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class JwtAuthenticator implements Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
+    /** Why a token was refused: at INFO, one line per 10 s at most (the rest at DEBUG, counted). */
+    private static final RefusalLog REFUSALS = new RefusalLog(LOG);
     /** The longest token read; a longer one is refused without being parsed. */
     public static final int MAX_TOKEN_LENGTH = 16 * 1024;
 
@@ -128,17 +130,17 @@ public final class JwtAuthenticator implements Authenticator {
         String token = BearerTokenAuthenticator.bearerToken(request.header("Authorization"));
         if (token == null) return Optional.empty();
         if (token.length() > MAX_TOKEN_LENGTH) {
-            LOG.debug("bearer JWT refused: longer than {} characters", MAX_TOKEN_LENGTH);
+            REFUSALS.refused("bearer JWT refused", "longer than " + MAX_TOKEN_LENGTH + " characters");
             return Optional.empty();
         }
         try {
             return principal(processor.process(token, null));
         } catch (BadJWTException e) {   // never the message: it may quote a claim
-            LOG.debug("bearer JWT refused: its claims (exp, nbf, iss, aud, {}) do not fit", nameClaim);
+            REFUSALS.refused("bearer JWT refused", "its claims (exp, nbf, iss, aud, " + nameClaim + ") do not fit");
         } catch (BadJWSException e) {
-            LOG.debug("bearer JWT refused: no configured key verifies its signature");
+            REFUSALS.refused("bearer JWT refused", "no configured key verifies its signature");
         } catch (Exception e) {   // the class only: a parser's message may quote the token
-            LOG.debug("bearer JWT refused: not a valid JWS of an allowed algorithm and key ({})", e.getClass().getSimpleName());
+            REFUSALS.refused("bearer JWT refused", "not a valid JWS of an allowed algorithm and key (" + e.getClass().getSimpleName() + ")");
         }
         return Optional.empty();
     }
@@ -151,13 +153,13 @@ public final class JwtAuthenticator implements Authenticator {
     private Optional<Principal> principal(JWTClaimsSet claims) {
         Object name = claims.getClaim(nameClaim);
         if (!(name instanceof String n) || n.isBlank()) {
-            LOG.debug("bearer JWT refused: no {} claim", nameClaim);
+            REFUSALS.refused("bearer JWT refused", "no " + nameClaim + " claim");
             return Optional.empty();
         }
         Collection<String> ids = resources.apply(claims.getClaims());
         if (ids != null && !ids.isEmpty()) return Optional.of(Principal.limitedTo(n, ids));
         if (unrestricted) return Optional.of(Principal.unrestricted(n));
-        if (defaultResources == null) LOG.debug("bearer JWT refused: no resources");
+        if (defaultResources == null) REFUSALS.refused("bearer JWT refused", "no resources");
         return defaultResources == null ? Optional.empty() : Optional.of(Principal.limitedTo(n, defaultResources));
     }
 
