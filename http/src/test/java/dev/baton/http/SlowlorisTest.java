@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,27 +55,36 @@ class SlowlorisTest {
             }
             List<Long> micros = new ArrayList<>();
             boolean[] cut = new boolean[ATTACKERS];
-            long start = System.nanoTime();
-            long deadline = start + Duration.ofSeconds(12).toNanos();
-            int sent = 0;
-            while (System.nanoTime() < deadline) {
-                // one more header byte on every open slow connection, once a second
-                if (System.nanoTime() - start >= sent * 1_000_000_000L && sent < head.length) {
-                    for (int i = 0; i < ATTACKERS; i++) {
-                        if (cut[i]) continue;
-                        try {
-                            slow.get(i).getOutputStream().write(head[sent]);
-                        } catch (IOException closed) {
-                            cut[i] = true;
+            AtomicBoolean stop = new AtomicBoolean();
+            // the attacker: one byte on one connection every 5 ms, so each of the 200 gets a byte a second
+            Thread attacker = new Thread(() -> {
+                int[] sent = new int[ATTACKERS];
+                while (!stop.get()) {
+                    for (int i = 0; i < ATTACKERS && !stop.get(); i++) {
+                        if (!cut[i] && sent[i] < head.length) {
+                            try {
+                                slow.get(i).getOutputStream().write(head[sent[i]++]);
+                            } catch (IOException closed) {
+                                cut[i] = true;
+                            }
                         }
+                        LockSupport.parkNanos(5_000_000);
                     }
-                    sent++;
                 }
-                long began = System.nanoTime();
-                HttpResponse<Void> r = http.send(probe, HttpResponse.BodyHandlers.discarding());
-                micros.add((System.nanoTime() - began) / 1_000);
-                assertThat(r.statusCode()).isEqualTo(200);
-                Thread.sleep(20);
+            }, "slowloris");
+            attacker.start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(12).toNanos();
+            try {
+                while (System.nanoTime() < deadline) {
+                    long began = System.nanoTime();
+                    HttpResponse<Void> r = http.send(probe, HttpResponse.BodyHandlers.discarding());
+                    micros.add((System.nanoTime() - began) / 1_000);
+                    assertThat(r.statusCode()).isEqualTo(200);
+                    Thread.sleep(20);
+                }
+            } finally {
+                stop.set(true);
+                attacker.join();
             }
             for (int i = 0; i < ATTACKERS; i++) cut[i] = cut[i] || closedByServer(slow.get(i));
             Collections.sort(micros);
