@@ -23,12 +23,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The cross-process half of the TCK: real separate JVMs (a {@code ProcessWorker} each) share the
@@ -49,6 +53,14 @@ import org.junit.jupiter.api.io.TempDir;
  * process that stored it, and its lease lapses, or it is handed back, so another process continues it), and run only for a store that declares
  * that. A store that declares neither has nothing to prove here: its tests are skipped, and the
  * certification report says so without counting it against the store.
+ *
+ * <p>The scenarios are independent of one another (each has an agent id, a side-effect file and worker
+ * JVMs of its own) and mostly wait, on JVMs starting and on leases lapsing. Where JUnit's parallel
+ * execution is enabled ({@code junit.jupiter.execution.parallel.enabled}, as in Baton's own store
+ * modules), the scenarios of a test that opts in with {@link #scenariosAtOnce()}, on a store that
+ * several processes open at once ({@link StoreCapability#SHARED}), run at the same time; those of any
+ * other test still run one at a time. The test class itself runs beside the others as their
+ * configuration says (by default in the same thread, one class after another).
  */
 public abstract class ProcessContract {
 
@@ -77,12 +89,28 @@ public abstract class ProcessContract {
         return 1500;
     }
 
+    /**
+     * Whether this test's scenarios may run at the same time, where JUnit's parallel execution is
+     * enabled and the store declares {@link StoreCapability#SHARED}: no by default. Say yes for a
+     * store whose every write is safe from a {@code kill -9} as soon as the write returns, whatever
+     * the load: several scenarios at once keep the machine busy, and the kills then land sooner after
+     * the writes than they do one scenario at a time.
+     *
+     * @return true to run the scenarios at the same time; false (the default) for one at a time
+     */
+    protected boolean scenariosAtOnce() {
+        return false;
+    }
+
     @TempDir
     Path dir;
     private Path sideEffects;
     private String agentId;
     private Set<StoreCapability> capabilities = Set.of();
     private final List<Worker> workers = new ArrayList<>();
+    /** One scenario at a time per test class, unless it runs its scenarios at once (see {@link #prepare()}). */
+    private static final Map<Class<?>, Semaphore> TURNS = new ConcurrentHashMap<>();
+    private Semaphore turn;
 
     /**
      * Not a test, and JUnit 5 never calls it: a guard for runners that cannot run JUnit 5. Maven
@@ -94,14 +122,23 @@ public abstract class ProcessContract {
     }
 
     @BeforeEach
-    void prepare() throws IOException {
+    void prepare() throws IOException, InterruptedException {
         sideEffects = dir.resolve("side-effects.txt");
         Files.writeString(sideEffects, "");
         agentId = Snapshots.uniqueId("tck-proc");
+        // scenarios run concurrently where JUnit's parallel execution is on: the first look at the store waits
+        // for its turn, and a test that opts in, on a store that several processes share, gives it back at once
+        Semaphore mine = TURNS.computeIfAbsent(getClass(), c -> new Semaphore(1));
+        mine.acquire();
+        turn = mine;
         // opened and closed before any worker starts, for stores that one process at a time may open
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
             capabilities = store.capabilities();
             Certification.record(getClass(), store);
+        }
+        if (scenariosAtOnce() && capabilities.contains(StoreCapability.SHARED)) {
+            turn = null;
+            mine.release();
         }
     }
 
@@ -120,8 +157,12 @@ public abstract class ProcessContract {
                 // it is going anyway
             }
         }
-        for (Worker w : workers) {
-            if (!w.process.waitFor(10, TimeUnit.SECONDS)) w.process.destroyForcibly();
+        try {
+            for (Worker w : workers) {
+                if (!w.process.waitFor(10, TimeUnit.SECONDS)) w.process.destroyForcibly();
+            }
+        } finally {
+            if (turn != null) turn.release();
         }
     }
 
@@ -224,23 +265,28 @@ public abstract class ProcessContract {
 
     /** Waits (polling, bounded) until the run is listed as suspended again after its lease lapsed. */
     private void awaitListedAgain(String runId) throws Exception {
-        String last;
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                boolean listed = store.list(RunQuery.forAgent(agentId, Instant.now()).status(RunStatus.SUSPENDED).build())
-                        .items().stream().anyMatch(s -> s.runId().equals(runId));
-                if (listed) return;
-                Thread.sleep(100);
-            }
-            last = store.find(runId).map(s -> s.status() + " version " + s.version() + " lease " + s.leaseOwner() + " until "
-                    + s.leaseExpiresAt()).orElse("not stored");
+            awaitListedAgain(store, runId);
         }
+    }
+
+    /** {@link #awaitListedAgain(String)} with a store the test opened already. */
+    private void awaitListedAgain(SnapshotStore store, String runId) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            boolean listed = store.list(RunQuery.forAgent(agentId, Instant.now()).status(RunStatus.SUSPENDED).build())
+                    .items().stream().anyMatch(s -> s.runId().equals(runId));
+            if (listed) return;
+            Thread.sleep(100);
+        }
+        String last = store.find(runId).map(s -> s.status() + " version " + s.version() + " lease " + s.leaseOwner() + " until "
+                + s.leaseExpiresAt()).orElse("not stored");
         throw new AssertionError("run " + runId + " was not listed again after its lease expired; it is " + last
                 + " (now " + Instant.now() + ")");
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.SHARED)
     void twoProcessesRacingToApproveTheSameRunExecuteTheToolExactlyOnceInEachOfFiftyRounds() throws Exception {
         requires(StoreCapability.SHARED);
@@ -263,6 +309,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledWhileItsRunWaitsLosesNothing() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -278,6 +325,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledWhileTheToolRunsIsRecoveredAndTheToolRunsOnce() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -294,6 +342,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledAfterTheToolResultWasStoredNeverRunsTheToolAgain() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -311,6 +360,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledInStepTwoWhileAToolWithoutApprovalRunsIsContinuedByAnotherProcess() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -330,6 +380,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledInTheModelCallAfterStepTwoIsContinuedAndNoToolRunsAgain() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -349,6 +400,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessStoppedWithSigtermDuringAToolHandsTheRunBackAndAnotherContinuesItWellWithinTheLease() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -357,12 +409,22 @@ public abstract class ProcessContract {
         String[] s = a.ask("start sigterm-in-tool");
         a.send("approve-slow-tool " + s[1] + " " + s[2]);
         assertThat(a.answer(60)).isEqualTo("tool-started " + s[1]);
-        a.terminate();
-        long exited = System.nanoTime();
-        awaitListedAgain(s[1]);
-        long listedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exited);
-        assertThat(listedAfterMillis).as("listed again at once, not after the %d ms lease", lease).isLessThan(5_000);
-        assertThat(executions(s[1])).as("rule R12: the tool finished within the grace period").isEqualTo(1);
+        // a store several processes share is opened before the stop, so that the time measured is the hand-back's and
+        // not also the opening of a store (scenarios may run concurrently); one that a single process at a time may
+        // open is opened once the worker is gone, as before
+        SnapshotStore shared = capabilities.contains(StoreCapability.SHARED) ? SnapshotStores.open(storeUrl(), storeProperties()) : null;
+        try (SnapshotStore store = shared) {
+            a.terminate();
+            long exited = System.nanoTime();
+            if (store == null) {
+                awaitListedAgain(s[1]);
+            } else {
+                awaitListedAgain(store, s[1]);
+            }
+            long listedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exited);
+            assertThat(listedAfterMillis).as("listed again at once, not after the %d ms lease", lease).isLessThan(5_000);
+            assertThat(executions(s[1])).as("rule R12: the tool finished within the grace period").isEqualTo(1);
+        }
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
             String summary = store.find(s[1]).orElseThrow().summary();
             assertThat(summary).as("rule R12: why the run was handed back, as its listing says it (a tool that finished"
