@@ -57,8 +57,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * <p>The scenarios are independent of one another (each has an agent id, a side-effect file and worker
  * JVMs of its own) and mostly wait, on JVMs starting and on leases lapsing. Where JUnit's parallel
  * execution is enabled ({@code junit.jupiter.execution.parallel.enabled}, as in Baton's own store
- * modules), the scenarios of a test that opts in with {@link #scenariosAtOnce()}, on a store that
- * several processes open at once ({@link StoreCapability#SHARED}), run at the same time; those of any
+ * modules), the scenarios of a test that opts in with {@link #scenariosAtOnce()} (on a store that
+ * several processes open at once, {@link StoreCapability#SHARED}) run three at a time; those of any
  * other test still run one at a time. The test class itself runs beside the others as their
  * configuration says (by default in the same thread, one class after another).
  */
@@ -90,11 +90,11 @@ public abstract class ProcessContract {
     }
 
     /**
-     * Whether this test's scenarios may run at the same time, where JUnit's parallel execution is
-     * enabled and the store declares {@link StoreCapability#SHARED}: no by default. Say yes for a
-     * store whose every write is safe from a {@code kill -9} as soon as the write returns, whatever
-     * the load: several scenarios at once keep the machine busy, and the kills then land sooner after
-     * the writes than they do one scenario at a time.
+     * Whether this test's scenarios may run at the same time (three at a time), where JUnit's parallel
+     * execution is enabled: no by default. Say yes only for a store that several processes open at
+     * once ({@link StoreCapability#SHARED}) and whose every write is safe from a {@code kill -9} as
+     * soon as the write returns, whatever the load: several scenarios at once keep the machine busy,
+     * and the kills then land sooner after the writes than they do one scenario at a time.
      *
      * @return true to run the scenarios at the same time; false (the default) for one at a time
      */
@@ -108,8 +108,10 @@ public abstract class ProcessContract {
     private String agentId;
     private Set<StoreCapability> capabilities = Set.of();
     private final List<Worker> workers = new ArrayList<>();
-    /** One scenario at a time per test class, unless it runs its scenarios at once (see {@link #prepare()}). */
+    /** Turns per test class: one scenario at a time, or {@link #AT_ONCE} for a test that opts in (see {@link #prepare()}). */
     private static final Map<Class<?>, Semaphore> TURNS = new ConcurrentHashMap<>();
+    /** How many scenarios of a test that opts in run at the same time: at most six worker JVMs. */
+    private static final int AT_ONCE = 3;
     private Semaphore turn;
 
     /**
@@ -126,19 +128,15 @@ public abstract class ProcessContract {
         sideEffects = dir.resolve("side-effects.txt");
         Files.writeString(sideEffects, "");
         agentId = Snapshots.uniqueId("tck-proc");
-        // scenarios run concurrently where JUnit's parallel execution is on: the first look at the store waits
-        // for its turn, and a test that opts in, on a store that several processes share, gives it back at once
-        Semaphore mine = TURNS.computeIfAbsent(getClass(), c -> new Semaphore(1));
+        // scenarios run concurrently where JUnit's parallel execution is on: each takes a turn for its whole run,
+        // one at a time, or AT_ONCE at a time for a test that opts in (more JVMs starting at once starve each other)
+        Semaphore mine = TURNS.computeIfAbsent(getClass(), c -> new Semaphore(scenariosAtOnce() ? AT_ONCE : 1));
         mine.acquire();
         turn = mine;
         // opened and closed before any worker starts, for stores that one process at a time may open
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
             capabilities = store.capabilities();
             Certification.record(getClass(), store);
-        }
-        if (scenariosAtOnce() && capabilities.contains(StoreCapability.SHARED)) {
-            turn = null;
-            mine.release();
         }
     }
 
