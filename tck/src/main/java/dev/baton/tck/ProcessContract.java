@@ -8,6 +8,7 @@ import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.Snapshots;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -62,6 +64,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * other test still run one at a time. The test class itself runs beside the others as their
  * configuration says (by default in the same thread, one class after another).
  */
+@ExtendWith(NamesTheRule.class)
 public abstract class ProcessContract {
 
     /**
