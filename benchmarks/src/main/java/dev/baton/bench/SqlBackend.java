@@ -84,7 +84,7 @@ final class SqlBackend extends Backend {
     @Override
     @Nullable RawCycle rawCycle(DataSet data, CycleTemplate template) {
         try {
-            return new SqlRawCycle(connect(), table(data), dialect == JdbcDialect.MYSQL, template);
+            return new SqlRawCycle(connect(), table(data), dialect == JdbcDialect.MYSQL, dialect == JdbcDialect.SQLITE, template);
         } catch (SQLException e) {
             throw new StorageException(name + ": opening the raw cycle failed: " + e.getMessage(), e);
         }

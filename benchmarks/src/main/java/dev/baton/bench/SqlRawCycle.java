@@ -17,7 +17,8 @@ import java.util.List;
  * of every column, {@code SELECT} of every column by primary key, the claim's {@code UPDATE ...
  * WHERE run_id = ? AND version = ?} and the decision record's {@code INSERT} in one transaction,
  * the result's {@code UPDATE}, the {@code DELETE ... WHERE run_id = ? AND version = ?}. Each
- * statement's row count is checked, so nothing is skipped.
+ * statement's row count is checked, so nothing is skipped. On SQLite, which takes one writer at a time,
+ * the threads of this JVM take turns (a lock) rather than fail with {@code SQLITE_BUSY}.
  */
 final class SqlRawCycle implements RawCycle {
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at, version,"
@@ -37,8 +38,9 @@ final class SqlRawCycle implements RawCycle {
     private final PreparedStatement delete;
     private final PreparedStatement remove;
 
-    SqlRawCycle(Connection c, String table, boolean binary, CycleTemplate t) throws SQLException {
+    SqlRawCycle(Connection c, String table, boolean binary, boolean sqlite, CycleTemplate t) throws SQLException {
         this.c = c;
+        this.writer = sqlite ? SQLITE_WRITER : null;
         this.binary = binary;
         this.t = t;
         c.setAutoCommit(true);
@@ -51,8 +53,22 @@ final class SqlRawCycle implements RawCycle {
         remove = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?");
     }
 
+    /** SQLite takes one writer at a time: by hand, the threads take turns (one lock in this JVM) instead of failing busy. */
+    private static final Object SQLITE_WRITER = new Object();
+    private final Object writer;
+
     @Override
     public void cycle(String runId) {
+        if (writer == null) {
+            cycle0(runId);
+            return;
+        }
+        synchronized (writer) {
+            cycle0(runId);
+        }
+    }
+
+    private void cycle0(String runId) {
         try {
             long sh = t.shiftToNow();
             doInsert(t.as(t.inserted(), runId, sh));
@@ -73,6 +89,16 @@ final class SqlRawCycle implements RawCycle {
 
     @Override
     public void suspend(String runId) {
+        if (writer == null) {
+            suspend0(runId);
+            return;
+        }
+        synchronized (writer) {
+            suspend0(runId);
+        }
+    }
+
+    private void suspend0(String runId) {
         try {
             doInsert(t.as(t.inserted(), runId, t.shiftToNow()));
         } catch (SQLException e) {
@@ -91,11 +117,27 @@ final class SqlRawCycle implements RawCycle {
 
     @Override
     public void remove(String runId) {
-        try {
-            id(remove, 1, runId);
-            remove.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException("raw delete of " + runId + ": " + e.getMessage(), e);
+        if (writer != null) {
+            synchronized (writer) {
+                remove0(runId);
+            }
+            return;
+        }
+        remove0(runId);
+    }
+
+    private void remove0(String runId) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                id(remove, 1, runId);
+                remove.executeUpdate();
+                return;
+            } catch (java.sql.SQLTransactionRollbackException e) {
+                // InnoDB: eight threads removing their rows at once can deadlock on the secondary indexes
+                if (attempt == 5) throw new IllegalStateException("raw delete of " + runId + ": " + e.getMessage(), e);
+            } catch (SQLException e) {
+                throw new IllegalStateException("raw delete of " + runId + ": " + e.getMessage(), e);
+            }
         }
     }
 
