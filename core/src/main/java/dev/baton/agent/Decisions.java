@@ -219,6 +219,7 @@ final class Decisions {
             tool.checkInput(m.editedArgs());
             edited = m.editedArgs().deepCopy();
         }
+        if (d.kind() == RunActions.Decision.Kind.DATA && d.data() != null && call.inner == null) tool.checkResumeData(d.data());
         DecisionKind kind = switch (d.kind()) {
             case APPROVE -> edited != null ? DecisionKind.EDIT : DecisionKind.APPROVE;
             case DECLINE -> DecisionKind.DECLINE;

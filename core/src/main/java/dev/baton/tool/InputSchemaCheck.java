@@ -16,13 +16,18 @@ final class InputSchemaCheck {
     }
 
     static void check(String toolName, JsonNode schema, JsonNode args) {
+        check("arguments", toolName, schema, args);
+    }
+
+    /** Checks {@code args}, which are the tool's {@code what} ("arguments", "resume data"). */
+    static void check(String what, String toolName, JsonNode schema, JsonNode args) {
         List<String> problems = new ArrayList<>();
         if (args == null || !args.isObject()) {
             problems.add("expected a JSON object");
         } else {
             check(args, schema, schema, "", problems);
         }
-        if (!problems.isEmpty()) throw new InvalidToolInputException(toolName, problems);
+        if (!problems.isEmpty()) throw new InvalidToolInputException(what, toolName, problems);
     }
 
     /** A local {@code $ref} followed (a few times at most: a ref to a ref), or the schema itself. */

@@ -10,7 +10,9 @@ import java.util.Objects;
  * sees the message, which names each wrong field, and can call the tool again.
  *
  * <p>Example message: {@code Invalid arguments for bookFlight: field 'to' is required; field
- * 'passengers' must be an integer, got "two"}.
+ * 'passengers' must be an integer, got "two"}. Resume data that breaks a tool's
+ * {@linkplain ToolBuilder#resumeSchema resume schema} is refused the same way ({@code Invalid resume
+ * data for askPassportNumber: field 'passportNumber' is required}) before anything changes.
  *
  * <p>Immutable once thrown, as every Baton exception.
  */
@@ -29,7 +31,12 @@ public class InvalidToolInputException extends InvalidRequestException {
      * @param problems what is wrong, one entry per field, e.g. {@code field 'to' is required}
      */
     public InvalidToolInputException(String toolName, List<String> problems) {
-        super("Invalid arguments for " + toolName + ": " + String.join("; ", problems), null);
+        this("arguments", toolName, problems);
+    }
+
+    /** What {@code what} ("arguments", "resume data") breaks of the tool's schema. */
+    InvalidToolInputException(String what, String toolName, List<String> problems) {
+        super("Invalid " + what + " for " + toolName + ": " + String.join("; ", problems), null);
         this.toolName = Objects.requireNonNull(toolName, "toolName");
         this.problems = List.copyOf(problems);
     }

@@ -62,11 +62,13 @@ public final class Tool {
     private final ToolExecutor executor;
     private final java.time.@Nullable Duration waitTimeout;
     private final java.util.function.@Nullable Consumer<JsonNode> inputCheck;
+    private final @Nullable JsonNode resumeSchema;
 
     Tool(String name, String description, JsonNode inputSchema, Predicate<JsonNode> approval,
                  @Nullable ApprovalPolicy policy, @Nullable ToolExecutor executor, java.time.@Nullable Duration waitTimeout,
-                 java.util.function.@Nullable Consumer<JsonNode> inputCheck) {
+                 java.util.function.@Nullable Consumer<JsonNode> inputCheck, @Nullable JsonNode resumeSchema) {
         this.inputCheck = inputCheck;
+        this.resumeSchema = resumeSchema;
         this.name = name;
         this.description = description;
         this.inputSchema = inputSchema;
@@ -98,6 +100,29 @@ public final class Tool {
     public void checkInput(JsonNode args) {
         if (inputCheck != null) inputCheck.accept(args);
         else InputSchemaCheck.check(name, inputSchema, args);
+    }
+
+    /**
+     * Checks the data a person sends to a call of this tool that waits for data (a resume), before
+     * anything changes: against the {@linkplain ToolBuilder#resumeSchema resume schema} the tool
+     * declared, the same rules as {@link #checkInput}. A tool that declared none accepts any data.
+     *
+     * @param data the resume data
+     * @throws InvalidToolInputException naming each wrong field and the rule it breaks
+     */
+    public void checkResumeData(JsonNode data) {
+        if (resumeSchema != null) InputSchemaCheck.check("resume data", name, resumeSchema, data);
+    }
+
+    /**
+     * The JSON schema of the data a call of this tool waits for when it suspends, if the tool declared
+     * one ({@link ToolBuilder#resumeSchema}): a resume is checked against it, and the HTTP API shows it
+     * with the waiting call so that a client (the inbox) can say what to send.
+     *
+     * @return a copy of the schema, or empty
+     */
+    public java.util.Optional<JsonNode> resumeSchema() {
+        return java.util.Optional.ofNullable(resumeSchema).map(JsonNode::deepCopy);
     }
 
     /**

@@ -23,6 +23,7 @@ public final class ToolBuilder {
     private @Nullable ApprovalPolicy policy;
     private @Nullable ToolExecutor executor;
     private java.time.@Nullable Duration waitTimeout;
+    private @Nullable JsonNode resumeSchema;
 
     ToolBuilder(String name) {
         Objects.requireNonNull(name, "name");
@@ -123,6 +124,37 @@ public final class ToolBuilder {
     }
 
     /**
+     * The JSON schema of the data this tool waits for when it suspends ({@code ctx.suspend(...)}):
+     * a resume whose data breaks it is refused before anything changes, with an
+     * {@link InvalidToolInputException} naming the field (HTTP 400 {@code invalid-tool-input}), and the
+     * call still waits; the HTTP API lists it with the waiting call ({@code resumeSchema}), and the inbox
+     * suggests the data from it. Without one, any data is accepted and the tool checks it itself.
+     *
+     * @param schema an object schema, e.g. {@code {"type":"object","required":["passportNumber"],
+     *               "properties":{"passportNumber":{"type":"string","minLength":4}}}}
+     * @return this builder
+     */
+    public ToolBuilder resumeSchema(JsonNode schema) {
+        this.resumeSchema = Objects.requireNonNull(schema, "resumeSchema").deepCopy();
+        return this;
+    }
+
+    /**
+     * {@link #resumeSchema(JsonNode)} from its JSON text.
+     *
+     * @param schemaJson the schema as JSON
+     * @return this builder
+     * @throws IllegalArgumentException if it is not valid JSON
+     */
+    public ToolBuilder resumeSchema(String schemaJson) {
+        try {
+            return resumeSchema(JSON.readTree(Objects.requireNonNull(schemaJson, "resumeSchema")));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("resumeSchema: not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
      * What the tool does, given the raw JSON arguments.
      *
      * @param executor what the tool does (required)
@@ -147,6 +179,7 @@ public final class ToolBuilder {
     public <T> TypedToolBuilder<T> input(Class<T> type) {
         TypedToolBuilder<T> typed = new TypedToolBuilder<>(name, description, approval, TypedInput.of(name, type));
         typed.waitTimeout = waitTimeout;
+        typed.resumeSchema = resumeSchema;
         ApprovalPolicy given = policy;
         if (given != null) {
             Predicate<JsonNode> valid = typed.input.approvalOfJson(args -> true);
@@ -161,7 +194,7 @@ public final class ToolBuilder {
      * @throws NullPointerException if no executor was given
      */
     public Tool build() {
-        return new Tool(name, description, inputSchema, approval, policy, executor, waitTimeout, null);
+        return new Tool(name, description, inputSchema, approval, policy, executor, waitTimeout, null, resumeSchema);
     }
 
     private static JsonNode defaultSchema() {

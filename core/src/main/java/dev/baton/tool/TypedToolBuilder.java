@@ -18,6 +18,7 @@ public final class TypedToolBuilder<T> {
     final TypedInput<T> input;
     private @Nullable ToolExecutor executor;
     java.time.@Nullable Duration waitTimeout;
+    @Nullable JsonNode resumeSchema;
 
     TypedToolBuilder(String name, String description, Predicate<JsonNode> approval, TypedInput<T> input) {
         this.name = name;
@@ -62,6 +63,17 @@ public final class TypedToolBuilder<T> {
     }
 
     /**
+     * The JSON schema of the data this tool waits for when it suspends; see {@link ToolBuilder#resumeSchema(JsonNode)}.
+     *
+     * @param schema an object schema
+     * @return this builder
+     */
+    public TypedToolBuilder<T> resumeSchema(JsonNode schema) {
+        this.resumeSchema = Objects.requireNonNull(schema, "resumeSchema").deepCopy();
+        return this;
+    }
+
+    /**
      * How long a call of this tool may wait for a decision (or data); see {@link ToolBuilder#waitTimeout}.
      *
      * @param timeout a positive duration
@@ -94,6 +106,6 @@ public final class TypedToolBuilder<T> {
      * @throws NullPointerException if no executor was given
      */
     public Tool build() {
-        return new Tool(name, description, input.schema().deepCopy(), approval, policy, executor, waitTimeout, input::bind);
+        return new Tool(name, description, input.schema().deepCopy(), approval, policy, executor, waitTimeout, input::bind, resumeSchema);
     }
 }

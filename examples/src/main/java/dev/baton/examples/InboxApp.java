@@ -170,7 +170,8 @@ public final class InboxApp {
             StringBuilder synopsis = new StringBuilder(spec.name());
             for (OptionSpec o : spec.options()) {
                 if (o.inherited() || o.usageHelp() || o.hidden()) continue;
-                synopsis.append(" [").append(o.longestName()).append(' ').append(o.paramLabel()).append(']');
+                if (o.arity().max() == 0) synopsis.append(" [").append(o.longestName()).append(']');   // a flag
+                else synopsis.append(" [").append(o.longestName()).append(' ').append(o.paramLabel()).append(']');
             }
             for (PositionalParamSpec p : spec.positionalParameters()) {
                 if (!p.hidden()) synopsis.append(' ').append(p.paramLabel());

@@ -61,7 +61,8 @@ final class InboxCommands {
                         + " (default " + TravelAgents.CONCIERGE + ")")
         @Nullable String agent;
 
-        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        // inherited: "serve --help" (any command's --help) prints the usage, not "--help needs a value"
+        @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "this help")
         boolean help;
 
         Root(PrintStream out, java.util.function.UnaryOperator<String> env) {

@@ -41,6 +41,9 @@ final class InboxServeCommand {
         @Option(names = "--jwks", paramLabel = "URL") @Nullable String jwks;
         @Option(names = "--issuer", paramLabel = "ISS") @Nullable String issuer;
         @Option(names = "--audience", paramLabel = "AUD") @Nullable String audience;
+        /** No token at all: the single-user loopback mode (Authenticator.anonymous()); loopback hosts only. */
+        @Option(names = "--anonymous", description = "no token: every request is 'anonymous' (only on a loopback --host)")
+        boolean anonymous;
         @Parameters(paramLabel = "", hidden = true) List<String> args = new ArrayList<>();
 
         @Override
@@ -48,9 +51,17 @@ final class InboxServeCommand {
             OnAgents.exactly(args, 0, "serve", "no arguments, only options");
             if (port < 0 || port > 65535) throw new UsageException("--port must be 0..65535, was " + port);
             String secret = token != null ? token : newToken();
+            if (anonymous && (token != null || jwks != null || issuer != null || audience != null)) {
+                throw new UsageException("--anonymous takes no --token, --jwks, --issuer or --audience: it lets every request in without one");
+            }
+            if (anonymous && !LOOPBACK.contains(host)) {
+                throw new UsageException("--anonymous: only on a loopback --host (127.0.0.1, ::1, localhost), was " + host
+                        + "; anyone who reaches the port could approve every run");
+            }
             Authenticator auth;
             try {
-                auth = jwks != null || issuer != null || audience != null ? ServeJwt.authenticator(jwks, issuer, audience, token)
+                auth = anonymous ? Authenticator.anonymous()
+                        : jwks != null || issuer != null || audience != null ? ServeJwt.authenticator(jwks, issuer, audience, token)
                         : Authenticator.bearerTokens().token(secret, Principal.unrestricted("inbox")).build();
             } catch (IllegalArgumentException e) {
                 String option = jwks != null ? "--jwks/--issuer/--audience" : "--token";
@@ -87,14 +98,21 @@ final class InboxServeCommand {
             PrintStream out = root.out;
             out.println("Baton inbox over " + TravelAgents.ids() + " (store: " + store.describe() + ")");
             String shown = jwks != null ? "<a JWT of " + issuer + " for " + audience + ">" : secret;
-            out.println("  open   " + server.uri() + "#token=" + shown);
-            out.println("  API    " + server.uri() + "agents  with  Authorization: Bearer " + shown);
+            if (anonymous) {
+                out.println("  open   " + server.uri() + "   (--anonymous: no token; only this machine can reach it)");
+                out.println("  API    " + server.uri() + "agents");
+            } else {
+                out.println("  open   " + server.uri() + "#token=" + shown);
+                out.println("  API    " + server.uri() + "agents  with  Authorization: Bearer " + shown);
+            }
             out.println("  OpenAPI " + server.uri() + "openapi.json");
             out.println("No runs yet? In another shell: java -jar examples/target/baton-examples.jar start. Ctrl+C stops the server.");
             out.flush();
             stopped.await();
             return 0;
         }
+
+        private static final java.util.Set<String> LOOPBACK = java.util.Set.of("127.0.0.1", "::1", "[::1]", "localhost");
 
         private static String newToken() {
             byte[] bytes = new byte[24];

@@ -165,6 +165,9 @@ public final class TravelAgents implements AutoCloseable {
     static Tool askPassportNumber() {
         return Tool.builder("askPassportNumber")
                 .description("Asks the traveller for a passport number; the run waits until it arrives.")
+                // what the run waits for: other data is refused before the tool runs, and the inbox suggests it
+                .resumeSchema("{\"type\":\"object\",\"required\":[\"passportNumber\"],"
+                        + "\"properties\":{\"passportNumber\":{\"type\":\"string\"}}}")
                 .execute((input, ctx) -> {
                     if (ctx.resumeData() == null) {
                         return ctx.suspend(Map.of("question", "What is your passport number?"));

@@ -42,7 +42,9 @@ class InboxArgumentsTest {
                 Arguments.of(new String[] {"--store", "memory:", "demo"}, "error: --store: the demo needs a store that outlives the JVM"),
                 Arguments.of(new String[] {"serve", "--jwks", "https://idp.example.com/jwks.json"}, "error: --jwks, --issuer and --audience go together"),
                 Arguments.of(new String[] {"serve", "--jwks", "http://idp.example.com/jwks.json", "--issuer", "https://idp.example.com/",
-                        "--audience", "baton"}, "error: --jwks/--issuer/--audience: must be https (or http on loopback)"));
+                        "--audience", "baton"}, "error: --jwks/--issuer/--audience: must be https (or http on loopback)"),
+                Arguments.of(new String[] {"serve", "--anonymous", "--host", "0.0.0.0"}, "error: --anonymous: only on a loopback --host"),
+                Arguments.of(new String[] {"serve", "--anonymous", "--token", "abc"}, "error: --anonymous takes no --token"));
     }
 
     static final String HINT = "(java -jar baton-examples.jar --help prints the usage)";
@@ -88,6 +90,18 @@ class InboxArgumentsTest {
         assertThat(r.exitCode()).as(r.all()).isEqualTo(1);
         assertThat(r.err()).startsWith("error: No snapshot found for run 'no-such-run' of agent 'concierge'")
                 .doesNotContain("usage:").doesNotContain("\tat ");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"serve", "list", "approve", "demo"})
+    void aCommandsHelpPrintsTheUsageAndExits0(String command) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = InboxApp.run(new String[] {command, "--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: ").contains("serve", "--anonymous");
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test

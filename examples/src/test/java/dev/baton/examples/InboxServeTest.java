@@ -71,4 +71,36 @@ class InboxServeTest {
             if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
         }
     }
+
+    /** {@code serve --anonymous}: the single-user loopback mode, no token asked (docs/examples.md). */
+    @Test
+    void anonymousServesWithoutATokenOnLoopback() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath(),
+                "-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0", "--anonymous"));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            CompletableFuture<String> open = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.trim().startsWith("open ")) return line.trim().substring(5).trim();
+                    }
+                    return "";
+                } catch (java.io.IOException e) {
+                    return "";
+                }
+            });
+            String page = open.get(60, TimeUnit.SECONDS);
+            assertThat(page).startsWith("http://127.0.0.1:").contains("--anonymous: no token").doesNotContain("#token=");
+            URI base = URI.create(page.substring(0, page.indexOf(' ')));
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> me = http.send(HttpRequest.newBuilder(base.resolve("me")).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
+            assertThat(me.body()).contains("\"name\":\"anonymous\"");
+        } finally {
+            p.destroy();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
 }

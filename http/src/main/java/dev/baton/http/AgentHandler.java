@@ -3,17 +3,25 @@ package dev.baton.http;
 import dev.baton.agent.Agent;
 import java.util.List;
 
-/** {@code GET /agents}: the agents served, with their tools; {@code GET /me}: the caller and the resources they may see. */
+/**
+ * {@code GET /agents}: the agents served, with their tools (instructions and descriptions only to
+ * unrestricted principals, unless configured); {@code GET /me}: the caller and the resources they may see.
+ */
 final class AgentHandler {
     private final List<Agent> agents;
+    private final boolean detailsForRestricted;
 
-    /** @param agents the agents served, in the order given to the builder */
-    AgentHandler(List<Agent> agents) {
+    /**
+     * @param agents               the agents served, in the order given to the builder
+     * @param detailsForRestricted whether a restricted principal sees instructions and tool descriptions
+     */
+    AgentHandler(List<Agent> agents, boolean detailsForRestricted) {
         this.agents = List.copyOf(agents);
+        this.detailsForRestricted = detailsForRestricted;
     }
 
     ApiResponse agents(ParsedRequest request) {
-        return ApiResponse.json(200, Json.agents(agents));
+        return ApiResponse.json(200, Json.agents(agents, detailsForRestricted || !request.caller().isRestricted()));
     }
 
     ApiResponse me(ParsedRequest request) {

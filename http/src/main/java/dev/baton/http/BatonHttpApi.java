@@ -87,7 +87,7 @@ public final class BatonHttpApi {
         StreamLimit streams = new StreamLimit(b.maxStreamsPerPrincipal);
         this.streams = streams;
         DocumentHandler documents = new DocumentHandler(b.inbox);
-        AgentHandler agentsHandler = new AgentHandler(agents);
+        AgentHandler agentsHandler = new AgentHandler(agents, b.agentDetailsForRestricted);
         ListingHandler listing = new ListingHandler();
         RunActionHandler runs = new RunActionHandler();
         DecisionHandler decide = new DecisionHandler();
@@ -174,6 +174,7 @@ public final class BatonHttpApi {
         private @Nullable Authenticator authenticator;
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private boolean inbox = true;
+        private boolean agentDetailsForRestricted;
         private List<String> allowedHosts = SiteGuard.LOOPBACK;
         private List<String> trustedOrigins = List.of();
         private int maxStreamsPerPrincipal = DEFAULT_MAX_STREAMS_PER_PRINCIPAL;
@@ -283,6 +284,21 @@ public final class BatonHttpApi {
         public Builder maxBodyBytes(int maxBodyBytes) {
             if (maxBodyBytes < 1) throw new InvalidOptionException("maxBodyBytes", "must be positive, was " + maxBodyBytes);
             this.maxBodyBytes = maxBodyBytes;
+            return this;
+        }
+
+        /**
+         * Whether {@code GET /agents} shows an agent's instructions and its tools' descriptions to a
+         * principal limited to resources (default false: such a principal sees the agents' ids and
+         * tool names, with {@code instructions} and {@code description} null). Unrestricted principals
+         * always see them. Instructions often say how an agent is meant to be steered: a tenant does
+         * not need them to approve its runs.
+         *
+         * @param show true to show them to every principal
+         * @return this builder
+         */
+        public Builder agentDetailsForRestricted(boolean show) {
+            this.agentDetailsForRestricted = show;
             return this;
         }
 

@@ -56,7 +56,7 @@ final class EventJson {
         } else if (e instanceof AgentEvent.Cancelled c) {
             n.put("reason", c.reason());
         } else if (e instanceof AgentEvent.Error err) {
-            n.put("message", err.message());
+            n.put("message", err.cause() == null ? err.message() : Problem.runError(err.cause()));
         }
         return n;
     }
@@ -78,7 +78,7 @@ final class EventJson {
         n.put("text", r.text());
         ArrayNode waiting = n.putArray("waitingCalls");
         for (AgentRunToolCall c : r.waitingCalls()) waiting.add(RunJson.call(c));
-        Json.putNullable(n, "error", r.error() == null ? null : String.valueOf(r.error().getMessage()));
+        Json.putNullable(n, "error", r.error() == null ? null : Problem.runError(r.error()));
         return n;
     }
 

@@ -33,8 +33,11 @@ final class Json {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .build();
 
+    /** How deep a body may nest (a bomb of brackets is refused before it costs anything). */
+    private static final int MAX_NESTING = 64;
+
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build());
+        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build());
     }
 
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -62,6 +65,27 @@ final class Json {
         }
     }
 
+    /**
+     * What is wrong with a body, in the API's words: the parser's message without the names of its
+     * own classes and settings (a client cannot enable {@code JsonReadFeature}s or raise
+     * {@code StreamReadConstraints}).
+     */
+    static String inApiWords(JsonProcessingException e) {
+        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+            String m = String.valueOf(e.getOriginalMessage());
+            if (m.contains("nesting depth")) return "nested deeper than " + MAX_NESTING + " levels";
+            return "over the parser's limits (length of a number, a string or a name)";
+        }
+        String m = String.valueOf(e.getOriginalMessage());
+        java.util.regex.Matcher nonNumeric = NON_NUMERIC.matcher(m);
+        if (nonNumeric.find()) return "'" + nonNumeric.group(1) + "' is not a JSON value (NaN and Infinity are not JSON numbers)";
+        // "...: enable `JsonReadFeature.X` to allow", "(..., from `StreamReadConstraints...`)": Jackson's advice to a programmer
+        m = m.replaceAll("\\s*\\([^()]*`[^`]*`[^()]*\\)", "").replaceAll(";?\\s*(?:enable|disable|use|set) `[^`]*`[^;.]*", "");
+        return m.replace("`", "'").trim();
+    }
+
+    private static final java.util.regex.Pattern NON_NUMERIC = java.util.regex.Pattern.compile("Non-standard token '([^']*)'");
+
     /** The body as a JSON object, or a 400 naming {@code body}. */
     static ObjectNode parseObject(byte[] body) {
         if (body.length == 0) throw Problem.invalidOption("body", "a JSON object is required, the body is empty").raise();
@@ -69,7 +93,7 @@ final class Json {
         try {
             node = MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
-            throw Problem.invalidOption("body", "not valid JSON: " + e.getOriginalMessage()).raise();
+            throw Problem.invalidOption("body", "not valid JSON: " + inApiWords(e)).raise();
         } catch (IOException e) {
             throw Problem.invalidOption("body", "unreadable: " + e.getMessage()).raise();
         }
@@ -81,15 +105,16 @@ final class Json {
 
     // ---- values the API writes ---------------------------------------------------------------
 
-    static ObjectNode agent(Agent agent) {
+    /** An agent; without {@code details}, its instructions and its tools' descriptions are null. */
+    static ObjectNode agent(Agent agent, boolean details) {
         ObjectNode n = object();
         n.put("id", agent.id());
-        n.put("instructions", agent.instructions());
+        putNullable(n, "instructions", details ? agent.instructions() : null);
         ArrayNode tools = n.putArray("tools");
         for (Tool t : agent.tools().values().stream().sorted(java.util.Comparator.comparing(Tool::name)).toList()) {
             ObjectNode tool = tools.addObject();
             tool.put("name", t.name());
-            tool.put("description", t.description());
+            putNullable(tool, "description", details ? t.description() : null);
         }
         return n;
     }
@@ -106,10 +131,10 @@ final class Json {
         return n;
     }
 
-    static ObjectNode agents(List<Agent> agents) {
+    static ObjectNode agents(List<Agent> agents, boolean details) {
         ObjectNode n = object();
         ArrayNode list = n.putArray("agents");
-        for (Agent a : agents) list.add(agent(a));
+        for (Agent a : agents) list.add(agent(a, details));
         return n;
     }
 

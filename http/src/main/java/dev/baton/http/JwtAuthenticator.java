@@ -71,6 +71,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class JwtAuthenticator implements Authenticator {
     private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
+    /** Why a token was refused: at INFO, one line per 10 s at most (the rest at DEBUG, counted). */
+    private static final RefusalLog REFUSALS = new RefusalLog(LOG);
     /** The longest token read; a longer one is refused without being parsed. */
     public static final int MAX_TOKEN_LENGTH = 16 * 1024;
 
@@ -115,10 +117,10 @@ public final class JwtAuthenticator implements Authenticator {
         try {
             return Optional.of(check(token));
         } catch (JwtChecks.Refused e) {
-            LOG.debug("bearer JWT refused: {}", e.getMessage());
+            REFUSALS.refused("bearer JWT refused", e.getMessage());
         } catch (ParseException | JOSEException | RuntimeException e) {
             // the class only: a parser's message may quote the token
-            LOG.debug("bearer JWT refused: not a valid JWS ({})", e.getClass().getSimpleName());
+            REFUSALS.refused("bearer JWT refused", "not a valid JWS (" + e.getClass().getSimpleName() + ")");
         }
         return Optional.empty();
     }

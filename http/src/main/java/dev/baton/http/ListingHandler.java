@@ -86,7 +86,7 @@ final class ListingHandler {
     }
 
     private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent) {
-        return ApiResponse.json(200, RunJson.page(found, page, perPage, agent.clock().instant()));
+        return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant()));
     }
 
     /** The checks core makes, made before a merged listing changes the page into per-resource queries. */
@@ -155,7 +155,9 @@ final class ListingHandler {
                 throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
             }
             if (!seen.add(name)) throw Problem.invalidOption(name, "given twice").raise();
-            if (!value.isEmpty()) out.put(name, value);
+            // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
+            if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
+            out.put(name, value);
         }
         return out;
     }

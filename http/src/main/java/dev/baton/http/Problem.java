@@ -6,8 +6,10 @@ import dev.baton.ConflictException;
 import dev.baton.InvalidOptionException;
 import dev.baton.InvalidRequestException;
 import dev.baton.LeaseLostException;
+import dev.baton.ModelException;
 import dev.baton.NotFoundException;
 import dev.baton.ResumeMismatchException;
+import dev.baton.RunInterruptedException;
 import dev.baton.RunNotFoundException;
 import dev.baton.RunNotSuspendedException;
 import dev.baton.SnapshotFormatException;
@@ -234,6 +236,42 @@ record Problem(int status, String slug, String title, String detail, Map<String,
     static Problem runNotFound(RunNotFoundException e) {
         return of(404, "run-not-found", "Run not found", e.getMessage()).with("runId", e.runId());
     }
+
+    /**
+     * What a client may read of the failure that stopped a run (a {@code FAILED} or {@code INTERRUPTED}
+     * outcome's {@code error}, a stream's {@code error} event), in every channel the same: Baton's own
+     * message, unless the failure came from the store, a service the run depends on, or an unexpected
+     * exception, whose messages may name hosts, users, databases or statements. Those become their
+     * category and an incident id, and the details go to the server log once per failure (the stream's
+     * error event and its outcome name the same incident).
+     *
+     * @param e the failure (an interrupted run's {@link RunInterruptedException} names its cause)
+     * @return the text a client reads
+     */
+    static String runError(Throwable e) {
+        Throwable t = e;
+        while (t instanceof RunInterruptedException && t.getCause() != null) t = t.getCause();
+        String category = t instanceof StorageException ? "the run store failed"
+                : t instanceof ModelException || (t instanceof BatonException && !(t instanceof TransientException)) ? null
+                : t instanceof TransientException ? "a service the run depends on failed"
+                : "the server failed unexpectedly";
+        if (category == null) return String.valueOf(e.getMessage());
+        String incident;
+        synchronized (RUN_INCIDENTS) {
+            incident = RUN_INCIDENTS.get(e);
+            if (incident == null) {
+                incident = incident();
+                RUN_INCIDENTS.put(e, incident);
+                LOG.warn("incident {}: a run stopped: {}", incident, e.getMessage(), e);
+            }
+        }
+        return (e instanceof RunInterruptedException ri
+                ? "Run '" + ri.runId() + "' was interrupted: " + category + " (incident " + incident + "). It is kept: continue or discard it."
+                : "The run failed: " + category + " (incident " + incident + "). The server log has the details.");
+    }
+
+    /** The incident of each run failure already logged, so that its event and its outcome name one. */
+    private static final Map<Throwable, String> RUN_INCIDENTS = new java.util.WeakHashMap<>();
 
     private static String incident() {
         return UUID.randomUUID().toString().substring(0, 8);

@@ -2,9 +2,11 @@ package dev.baton.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
+import dev.baton.tool.Tool;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
@@ -13,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * {@code SuspendedRun}, {@code WaitingCall} in {@code openapi.json}). A call shows the arguments the
  * model proposed ({@code args}) and the {@code digest} a decision sends back to be bound to it; a run
  * interrupted after an approval lists the approved calls whose tool has not run yet in
- * {@code approvedCalls}, with what a person approved instead ({@code approvedArgs}, after an edit).
+ * {@code approvedCalls}, with what a person approved instead ({@code approvedArgs}, after an edit). A
+ * listed call that waits for data shows the {@code resumeSchema} its tool declared (or null).
  */
 final class RunJson {
     private RunJson() {
@@ -25,10 +28,10 @@ final class RunJson {
      * @param page  the zero-based page asked for, or null when the page continued after a cursor
      * @param asOf  the agent's clock when the page was read: what {@code expiresAt} compares with
      */
-    static ObjectNode page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf) {
+    static ObjectNode page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf) {
         ObjectNode n = Json.object();
         ArrayNode runs = n.putArray("runs");
-        for (AgentRun r : found.runs()) runs.add(run(r));
+        for (AgentRun r : found.runs()) runs.add(run(agent, r));
         n.put("total", found.total());
         if (page == null) n.putNull("page");
         else n.put("page", page.intValue());
@@ -38,7 +41,8 @@ final class RunJson {
         return n;
     }
 
-    static ObjectNode run(AgentRun r) {
+    /** A run of {@code agent}: its waiting calls of a tool that declared a resume schema show it. */
+    static ObjectNode run(Agent agent, AgentRun r) {
         ObjectNode n = Json.object();
         n.put("runId", r.runId());
         n.put("status", r.status().name());
@@ -51,7 +55,12 @@ final class RunJson {
         Json.putNullable(n, "interruption", r.interruption());
         Json.putNullable(n, "parentRunId", r.parentRunId());
         ArrayNode calls = n.putArray("toolCalls");
-        for (AgentRunToolCall c : r.toolCalls()) calls.add(call(c));
+        for (AgentRunToolCall c : r.toolCalls()) {
+            ObjectNode call = call(c);
+            Tool tool = c.requiresApproval() ? null : agent.tools().get(c.toolName());
+            call.set("resumeSchema", tool == null ? Json.NODES.nullNode() : tool.resumeSchema().orElse(Json.NODES.nullNode()));
+            calls.add(call);
+        }
         ArrayNode approved = n.putArray("approvedCalls");
         for (AgentRunToolCall c : r.approvedCalls()) approved.add(call(c));
         return n;

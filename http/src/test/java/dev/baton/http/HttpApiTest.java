@@ -35,6 +35,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The API end to end over a real JDK server on loopback. Every response is also checked against
@@ -71,6 +73,28 @@ class HttpApiTest {
             assertThat(agents).hasSize(2);
             assertThat(agents.get(0).get("id").asText()).isEqualTo("concierge");
             assertThat(agents.get(0).get("tools").findValuesAsText("name")).containsExactly("askPassportNumber", "bookFlight", "refund");
+        }
+
+        @Test
+        void instructionsAndToolDescriptionsAreShownOnlyToUnrestrictedPrincipalsByDefault() {
+            JsonNode full = admin.get("/agents").json().get("agents").get(0);
+            assertThat(full.get("instructions").asText()).contains("You book flights");
+            assertThat(full.get("tools").findValuesAsText("description")).allSatisfy(d -> assertThat(d).isNotBlank());
+
+            JsonNode limited = t.client(TestServer.ALICE).get("/agents").json().get("agents").get(0);
+            assertThat(limited.get("id").asText()).isEqualTo("concierge");
+            assertThat(limited.get("instructions").isNull()).as(limited.toString()).isTrue();
+            assertThat(limited.get("tools").findValuesAsText("name")).containsExactly("askPassportNumber", "bookFlight", "refund");
+            assertThat(limited.get("tools").findValues("description")).allSatisfy(d -> assertThat(d.isNull()).isTrue());
+            assertThat(limited.toString()).doesNotContain("You book flights", "waits for approval");
+
+            // configurable: shown to every principal
+            BatonHttpApi open = BatonHttpApi.builder().agents(t.concierge).authenticator(Authenticator.bearerTokens()
+                    .token(TestServer.ALICE, Principal.limitedTo("alice", "alice")).build()).agentDetailsForRestricted(true).build();
+            try (BatonHttpServer s = BatonHttpServer.builder(open).port(0).start()) {
+                JsonNode shown = new ApiClient(s.uri(), TestServer.ALICE).get("/agents").json().get("agents").get(0);
+                assertThat(shown.get("instructions").asText()).contains("You book flights");
+            }
         }
 
         @Test
@@ -183,9 +207,13 @@ class HttpApiTest {
             assertThat(list("?perPage=2&page=9").get("runs")).isEmpty();
         }
 
-        @Test
-        void emptyQueryValuesCountAsAbsent() {
-            assertThat(list("?threadId=&resourceId=&fromDate=&toDate=").get("total").asLong()).isEqualTo(5);
+        /** An empty value is a 400 naming the parameter: read as absent, {@code ?resourceId=} listed every run. */
+        @ParameterizedTest
+        @ValueSource(strings = {"threadId", "resourceId", "fromDate", "toDate", "perPage", "cursor"})
+        void anEmptyQueryValueIs400NamingTheParameter(String name) {
+            assertInvalid("?" + name + "=", name, "is empty; leave the parameter out");
+            ApiClient.Response decisions = admin.get("/agents/concierge/decisions?" + name.replace("Date", "") + "=");
+            assertThat(decisions.status()).as(decisions.body()).isEqualTo(400);
         }
 
         @Test

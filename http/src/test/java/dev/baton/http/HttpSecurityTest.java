@@ -380,13 +380,23 @@ class HttpSecurityTest {
 
         @ParameterizedTest
         @ValueSource(strings = {"{\"toolCallId\":", "{toolCallId: 'call_1_0'}", "{\"toolCallId\":\"a\"} trailing",
-                "{\"toolCallId\":\"a\",\"toolCallId\":\"b\"}", "\u0000"})
-        void malformedJsonIs400NamingTheBody(String body) {
+                "{\"toolCallId\":\"a\",\"toolCallId\":\"b\"}", "\u0000", "{\"toolCallId\":\"a\",\"args\":{\"n\":NaN}}",
+                "{\"toolCallId\":\"a\",\"args\":{\"n\":-Infinity}}", "{'toolCallId':'a'}", "{\"toolCallId\":\"a\",\"args\":01}"})
+        void malformedJsonIs400NamingTheBodyInTheApisWords(String body) {
             ApiClient.Response r = t.admin().post("/agents/concierge/runs/" + aliceRun + "/approve", body);
             assertThat(r.status()).as(r.body()).isEqualTo(400);
             assertThat(r.json().get("option").asText()).isEqualTo("body");
-            assertThat(r.json().get("detail").asText()).startsWith("body: not valid JSON");
+            assertThat(r.json().get("detail").asText()).startsWith("body: not valid JSON")
+                    .as("no parser class or setting a client cannot change").doesNotContain("`", "Feature", "StreamReadConstraints", "enable");
             assertThat(t.concierge.listSuspendedRuns().total()).isEqualTo(3);
+        }
+
+        @Test
+        void aBodyNestedTooDeeplyIs400SayingSoInTheApisWords() {
+            String body = "{\"toolCallId\":\"a\",\"args\":" + "[".repeat(80) + "]".repeat(80) + "}";
+            ApiClient.Response r = t.admin().post("/agents/concierge/runs/" + aliceRun + "/approve", body);
+            assertThat(r.status()).as(r.body()).isEqualTo(400);
+            assertThat(r.json().get("detail").asText()).isEqualTo("body: not valid JSON: nested deeper than 64 levels");
         }
 
         @Test

@@ -102,6 +102,40 @@ class ProblemLeakTest {
         }
     }
 
+    /**
+     * A run the store stops part-way (its table renamed under a running server, as in the trial) reads
+     * the same in every channel a client has: its category and an incident id, never the store's
+     * message with its URL, path or SQL; the drained JSON, the stream's {@code error} event and its
+     * {@code outcome} event. The event and the outcome of one run name one incident.
+     */
+    @org.junit.jupiter.api.Test
+    void aRunTheStoreStoppedShowsItsCategoryAndAnIncidentInEveryChannel() throws Exception {
+        String url = "jdbc:sqlite:" + Path.of("target", "leak-" + UUID.randomUUID() + ".db").toAbsolutePath();
+        String agent = "/agents/concierge";
+        try (SnapshotStore store = SnapshotStores.open(url);
+             TestServer t = new TestServer(store, BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30))) {
+            ApiClient admin = t.admin();
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
+                st.execute("alter table baton_runs rename to baton_runs_gone");
+            }
+            ApiClient.Response json = admin.postForJson(agent + "/runs", "{\"prompt\":\"Book a flight to Rome\",\"resourceId\":\"alice\"}");
+            assertThat(json.status()).as(json.body()).isEqualTo(200);
+            assertThat(json.body()).contains("\"outcome\":\"FAILED\"", "the run store failed", "incident ");
+            assertThat(LEAK.matcher(json.body()).find()).as("leak in %s", json.body()).isFalse();
+            assertThat(json.body()).doesNotContain("baton_runs", "leak-", "SQLITE");
+
+            ApiClient.Response sse = admin.post(agent + "/runs", "{\"prompt\":\"Book a flight to Rome\",\"resourceId\":\"alice\"}");
+            assertThat(sse.status()).as(sse.body()).isEqualTo(200);
+            assertThat(LEAK.matcher(sse.body()).find()).as("leak in %s", sse.body()).isFalse();
+            assertThat(sse.body()).doesNotContain("baton_runs", "leak-", "SQLITE").contains("event: error", "event: outcome");
+            java.util.regex.Matcher incidents = Pattern.compile("incident ([0-9a-f]{8})").matcher(sse.body());
+            List<String> seen = new ArrayList<>();
+            while (incidents.find()) seen.add(incidents.group(1));
+            assertThat(seen).as("the error event and the outcome name one incident: %s", sse.body()).hasSize(2);
+            assertThat(seen.get(0)).isEqualTo(seen.get(1));
+        }
+    }
+
     static ApiClient.Response expect400(ApiClient.Response r, String field) {
         assertThat(r.status()).as(r.body()).isEqualTo(400);
         assertThat(r.body()).contains("\"option\":\"" + field + "\"").contains(Ids.LIMIT);

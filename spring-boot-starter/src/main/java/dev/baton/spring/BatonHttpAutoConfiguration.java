@@ -83,6 +83,7 @@ public class BatonHttpAutoConfiguration {
                 .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, http.getMaxBodySize().toBytes()))
                 .maxStreamsPerPrincipal(http.getMaxStreamsPerPrincipal())
                 .inbox(http.isInbox())
+                .agentDetailsForRestricted(http.isAgentDetailsForRestricted())
                 .allowedHosts(http.getAllowedHosts())
                 .trustedOrigins(http.getTrustedOrigins())
                 .build();

@@ -22,6 +22,8 @@ public class BatonHttpProperties {
 
     /** Whether to serve the inbox page (the API is served either way). */
     private boolean inbox = true;
+    /** Whether principals limited to resources see agents' instructions and tool descriptions in {@code GET /agents}. */
+    private boolean agentDetailsForRestricted;
 
     /** The largest request body accepted; larger ones get 413. */
     private DataSize maxBodySize = DataSize.ofKilobytes(256);
@@ -85,6 +87,16 @@ public class BatonHttpProperties {
     /** @param inbox whether to serve the inbox page ({@code baton.http.inbox}) */
     public void setInbox(boolean inbox) {
         this.inbox = inbox;
+    }
+
+    /** {@return whether principals limited to resources see instructions and tool descriptions (default false)} */
+    public boolean isAgentDetailsForRestricted() {
+        return agentDetailsForRestricted;
+    }
+
+    /** @param show whether principals limited to resources see them ({@code baton.http.agent-details-for-restricted}) */
+    public void setAgentDetailsForRestricted(boolean show) {
+        this.agentDetailsForRestricted = show;
     }
 
     /** {@return the largest request body accepted (default 256 KB)} */

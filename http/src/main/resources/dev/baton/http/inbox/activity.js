@@ -14,39 +14,59 @@ export function whenActionDone(handler) {
   afterAction = handler;
 }
 
-/** POSTs an action on a run (approve, decline, resume, continue, cancel) and streams its events into Activity. */
-export async function act(item, action, body, label, run) {
-  for (const b of item.querySelectorAll('button')) b.disabled = true;
+/**
+ * POSTs an action on a run (approve, decline, resume, continue, cancel) and streams its events into Activity.
+ * If the server refuses it (a 400 for an invalid edit, a 409, 429 or 503, or no answer), nothing changed:
+ * the card's buttons come back so the person can correct it, decline or cancel, and the refusal is shown
+ * in `errorAt` (under the editor or the call) as well as in Activity.
+ */
+export async function act(item, action, body, label, run, errorAt = null) {
+  const buttons = [...item.querySelectorAll('button')].filter((b) => !b.disabled);
+  for (const b of buttons) b.disabled = true;
+  if (errorAt) errorAt.textContent = '';
   const log = startLog(label + ' · ' + (run.resourceId || '') + ' · run ' + run.runId.substring(0, 8));
+  let refused = null;
   try {
     const decision = action === 'approve' || action === 'decline';
     const res = await postForEvents(runPath(filters.agent, run.runId) + '/' + action, body, decision ? newKey() : null);
     if (!res.ok) {
-      logProblem(log, res, await problemOf(res));
+      const problem = await problemOf(res);
+      logProblem(log, res, problem);
+      refused = problemText(res, problem);
     } else {
       await readEvents(res, (event, data) => logEvent(log, event, data));
     }
   } catch (e) {
-    logLine(log, 'problem', e.message || String(e), 'problem');
+    refused = e.message || String(e);
+    logLine(log, 'problem', refused, 'problem');
   } finally {
+    if (refused !== null) {
+      for (const b of buttons) b.disabled = false;
+      if (errorAt) errorAt.textContent = refused;
+    }
     await finish(log);
   }
 }
 
 /** Discards a run (DELETE): no events, 204 when done. */
 export async function discard(item, run) {
-  for (const b of item.querySelectorAll('button')) b.disabled = true;
+  const buttons = [...item.querySelectorAll('button')].filter((b) => !b.disabled);
+  for (const b of buttons) b.disabled = true;
+  let refused = false;
   const log = startLog('Discard · ' + (run.resourceId || '') + ' · run ' + run.runId.substring(0, 8));
   try {
     const res = await del(runPath(filters.agent, run.runId));
     if (res.status === 204) {
       logLine(log, '⇒ DISCARDED', 'run ' + run.runId + ' removed', 'outcome DISCARDED').dataset.outcome = 'DISCARDED';
     } else {
+      refused = true;
       logProblem(log, res, await problemOf(res));
     }
   } catch (e) {
+    refused = true;
     logLine(log, 'problem', e.message || String(e), 'problem');
   } finally {
+    if (refused) for (const b of buttons) b.disabled = false;
     await finish(log);
   }
 }

@@ -52,8 +52,10 @@ function interruptionBlock(item, run, n, who, inner) {
   const row = el('div', { class: 'row' });
   if (run.toolCalls.length === 0 && !inner) {
     const go = el('button', { type: 'button', class: 'continue', text: 'Continue', 'aria-label': 'Continue the run of ' + who });
-    go.addEventListener('click', () => act(item, 'continue', {}, 'Continue', run));
+    const refused = el('p', { class: 'error action-error', role: 'alert' });
+    go.addEventListener('click', () => act(item, 'continue', {}, 'Continue', run, refused));
     row.append(go);
+    box.append(refused);
   } else if (!inner) {
     box.append(el('p', { class: 'hint', text: 'Its calls below still wait for a person: answering them goes on.' }));
   }
@@ -95,11 +97,13 @@ function cancelBlock(item, run, n, who) {
   const doCancel = () => {
     const body = {};
     if (reason.value.trim()) body.reason = reason.value.trim();
-    act(item, 'cancel', body, 'Cancel' + (body.reason ? ' ("' + body.reason + '")' : ''), run);
+    act(item, 'cancel', body, 'Cancel' + (body.reason ? ' ("' + body.reason + '")' : ''), run, refused);
   };
+  const refused = el('p', { class: 'error action-error', role: 'alert' });
   cancel.addEventListener('click', doCancel);
   onEnter(reason, doCancel);
-  return el('div', { class: 'run-actions row' }, el('label', { for: reasonId, text: 'Reason for cancelling' }), reason, cancel);
+  return el('div', { class: 'run-actions' },
+    el('div', { class: 'row' }, el('label', { for: reasonId, text: 'Reason for cancelling' }), reason, cancel), refused);
 }
 
 /** One waiting call: its arguments or question, and its controls (none on a subagent's inner run). */
@@ -122,7 +126,7 @@ function callBlock(item, run, call, key, who, inner, runExpiresAt) {
 function approvalControls(box, item, run, call, key, who, own) {
   const title = call.toolName + ' for ' + who;
   box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind approval', text: '— needs approval' }), own));
-  approveControls(box, item, run, call, key, title);
+  const refused = approveControls(box, item, run, call, key, title);
   const reasonId = 'reason-' + key;
   const reason = el('input', { id: reasonId, class: 'reason', type: 'text', placeholder: 'optional' });
   const decline = el('button', { type: 'button', class: 'decline', text: 'Decline', 'aria-label': 'Decline ' + title });
@@ -130,7 +134,7 @@ function approvalControls(box, item, run, call, key, who, own) {
   const doDecline = () => {
     const body = withDigest({ toolCallId: call.toolCallId }, call);
     if (reason.value.trim()) body.reason = reason.value.trim();
-    act(item, 'decline', body, 'Decline ' + call.toolName + (body.reason ? ' ("' + body.reason + '")' : ''), run);
+    act(item, 'decline', body, 'Decline ' + call.toolName + (body.reason ? ' ("' + body.reason + '")' : ''), run, refused);
   };
   decline.addEventListener('click', doDecline);
   onEnter(reason, doDecline);
@@ -145,15 +149,16 @@ function dataControls(box, item, run, call, key, who, own) {
   box.append(el('p', { class: 'question', text: question }));
   const dataId = 'data-' + key;
   const errorId = dataId + '-error';
+  const example = exampleOf(call.resumeSchema);
   const data = el('textarea', { id: dataId, class: 'resume-data', rows: 3, spellcheck: false,
-    'aria-describedby': errorId, placeholder: '{"answer": "..."}' });
+    'aria-describedby': errorId, placeholder: example });
   const error = el('p', { id: errorId, class: 'error', role: 'alert' });
   const send = el('button', { type: 'button', class: 'resume', text: 'Send data', 'aria-label': 'Send data to ' + title });
   box.append(el('label', { for: dataId, text: 'Resume data (JSON)' }), data, error, el('div', { class: 'row' }, send));
   const doSend = () => {
     let value;
     try {
-      if (!data.value.trim()) throw new Error('enter a JSON value, for example {"answer": "yes"}');
+      if (!data.value.trim()) throw new Error('enter a JSON value, for example ' + example);
       value = JSON.parse(data.value);
     } catch (e) {
       // validated here: nothing is sent until it parses
@@ -164,12 +169,42 @@ function dataControls(box, item, run, call, key, who, own) {
     }
     data.removeAttribute('aria-invalid');
     error.textContent = '';
-    act(item, 'resume', { toolCallId: call.toolCallId, resumeData: value }, 'Send data to ' + call.toolName, run);
+    // a refusal (say 400 invalid-tool-input: the data breaks the tool's resume schema) shows under the field
+    act(item, 'resume', { toolCallId: call.toolCallId, resumeData: value }, 'Send data to ' + call.toolName, run, error);
   };
   send.addEventListener('click', doSend);
   data.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); doSend(); }
   });
+}
+
+/**
+ * What the resume field suggests: an object with the fields the tool's resume schema asks for (the
+ * required ones, else all), each with a value of its type; {"answer": "..."} when the tool declared none.
+ */
+export function exampleOf(schema) {
+  const props = schema && typeof schema === 'object' && schema.properties && typeof schema.properties === 'object'
+    ? schema.properties : null;
+  if (!props) return '{"answer": "..."}';
+  const required = Array.isArray(schema.required) ? schema.required.filter((k) => k in props) : [];
+  const names = required.length ? required : Object.keys(props);
+  const sample = {};
+  for (const name of names) sample[name] = sampleOf(props[name]);
+  return JSON.stringify(sample);
+}
+
+function sampleOf(s) {
+  if (!s || typeof s !== 'object') return '...';
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  if ('const' in s) return s.const;
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type) {
+    case 'integer': case 'number': return typeof s.minimum === 'number' ? s.minimum : 0;
+    case 'boolean': return true;
+    case 'array': return [];
+    case 'object': return {};
+    default: return '...';
+  }
 }
 
 /** Enter in a one-line field does what its button does. */

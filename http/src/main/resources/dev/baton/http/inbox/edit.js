@@ -7,7 +7,10 @@
 import { act } from './activity.js';
 import { el } from './dom.js';
 
-/** The arguments, Approve, and Edit with its editor. `title` names the call for screen readers. */
+/**
+ * The arguments, Approve, and Edit with its editor. `title` names the call for screen readers.
+ * Returns the element where a refused decision on the call is shown (Decline uses it too).
+ */
 export function approveControls(box, item, run, call, key, title) {
   const shown = el('pre', { class: 'args', text: JSON.stringify(call.args, null, 2) });
   box.append(shown);
@@ -20,8 +23,9 @@ export function approveControls(box, item, run, call, key, title) {
   const editorId = 'edit-' + key;
   const edit = el('button', { type: 'button', class: 'edit', text: 'Edit…', 'aria-label': 'Edit the arguments of ' + title,
     'aria-expanded': 'false', 'aria-controls': editorId });
+  const refused = el('p', { id: 'refused-' + key, class: 'error action-error', role: 'alert' });
   approve.addEventListener('click', () => act(item, 'approve', withDigest({ toolCallId: call.toolCallId }, call),
-    'Approve ' + call.toolName, run));
+    'Approve ' + call.toolName, run, refused));
   const editor = editorBlock(item, run, call, editorId, title, edit);
   edit.addEventListener('click', () => {
     const open = editor.hidden;
@@ -31,7 +35,8 @@ export function approveControls(box, item, run, call, key, title) {
   });
   box.append(el('div', { class: 'row' }, approve, edit,
     call.digest ? el('span', { class: 'note digest', title: call.digest, text: 'bound to digest ' + call.digest.substring(0, 12) + '…' }) : null),
-  editor);
+  editor, refused);
+  return refused;
 }
 
 /** The editor: the arguments as JSON, checked here before anything is sent (Ctrl+Enter approves). */
@@ -60,7 +65,8 @@ function editorBlock(item, run, call, id, title, edit) {
     const changed = JSON.stringify(args) !== JSON.stringify(call.args);
     const body = withDigest({ toolCallId: call.toolCallId }, call);
     if (changed) body.args = args;
-    act(item, 'approve', body, 'Approve ' + call.toolName + (changed ? ' with edits ' + JSON.stringify(args) : ''), run);
+    // a refusal (say 400 invalid-tool-input naming the field) shows here, under the editor, to correct
+    act(item, 'approve', body, 'Approve ' + call.toolName + (changed ? ' with edits ' + JSON.stringify(args) : ''), run, error);
   };
   send.addEventListener('click', doSend);
   cancel.addEventListener('click', () => {
