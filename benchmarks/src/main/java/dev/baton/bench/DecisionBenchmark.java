@@ -2,7 +2,6 @@ package dev.baton.bench;
 
 import dev.baton.agent.Agent;
 import dev.baton.model.DeterministicModel;
-import dev.baton.store.DecisionPage;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -11,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,9 +21,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * The audit trail on PostgreSQL and MariaDB: {@code Agent.listDecisions} (first page of 50, newest first) by
@@ -42,7 +37,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-public class DecisionBenchmark {
+public class DecisionBenchmark extends TrailBenchmark {
     static final String AGENT = DecisionTargets.AGENT;
     static final int PAGE = DecisionTargets.PAGE;
     static final int RUNS_PER_THREAD = DecisionTargets.RUNS_PER_THREAD;
@@ -59,10 +54,8 @@ public class DecisionBenchmark {
     public String db;
 
     dev.baton.store.SnapshotStore store;
-    Agent agent;
     Connection raw;
     String table;
-    DecisionTargets targets;
 
     static String url(String db) {
         return switch (db) {
@@ -81,8 +74,12 @@ public class DecisionBenchmark {
         agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
         raw = DriverManager.getConnection(url(db));
         seed(raw, table, n);
-        targets = new DecisionTargets(n);
-        targets.check(agent, (f, v) -> rawQuery(switch (f) { case RUN -> "run_id"; case THREAD -> "thread_id"; case RESOURCE -> "resource_id"; case ACTOR -> "actor"; }, v));
+        checkTargets(n);
+    }
+
+    @Override
+    String rawName(DecisionTargets.Filter f) {
+        return switch (f) { case RUN -> "run_id"; case THREAD -> "thread_id"; case RESOURCE -> "resource_id"; case ACTOR -> "actor"; };
     }
 
     /** n records of AGENT: 4 per run, 5 runs per thread, 997 resources, 200 actors; and n/10 of another agent. */
@@ -93,38 +90,37 @@ public class DecisionBenchmark {
             s.execute("DELETE FROM " + table);
         }
         c.setAutoCommit(false);
-        long t0 = 1_780_000_000_000L;
-        Random r = new Random(24);
         String sql = "INSERT INTO " + table + " (decision_id, agent_id, run_id, thread_id, resource_id, tool_call_id, tool_name, kind,"
                 + " actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
         try (PreparedStatement p = c.prepareStatement(sql)) {
-            int total = n + n / 10;
-            for (int k = 0; k < total; k++) {
-                boolean other = k >= n;
-                int run = (other ? k - n : k) / DECISIONS_PER_RUN;
-                p.setString(1, String.format("%012d-%s", k, other ? "o" : "a"));
-                p.setString(2, other ? "other-agent" : AGENT);
-                p.setString(3, "run-" + run);
-                p.setString(4, "thread-" + run / RUNS_PER_THREAD);
-                p.setString(5, "resource-" + run % 997);
-                p.setString(6, "call-" + k % DECISIONS_PER_RUN);
+            DecisionTargets.seed(n, d -> {
+                p.setString(1, d.decisionId());
+                p.setString(2, d.agentId());
+                p.setString(3, d.runId());
+                p.setString(4, d.threadId());
+                p.setString(5, d.resourceId());
+                p.setString(6, d.toolCallId());
                 p.setString(7, "charge");
                 p.setString(8, "approve");
-                p.setString(9, "actor-" + r.nextInt(200));
+                p.setString(9, d.actor());
                 p.setString(10, "bench");
-                p.setLong(11, t0 + k * 1000L + r.nextInt(1000));
+                p.setLong(11, d.decidedAt());
                 p.setString(12, "ok");
                 p.setString(13, "a".repeat(64));
                 p.setString(14, "a".repeat(64));
                 p.setString(15, null);
                 p.addBatch();
-                if (k % 5000 == 4999) {
+                if (d.k() % 5000 == 4999) {
                     p.executeBatch();
                     c.commit();
                 }
-            }
+            });
             p.executeBatch();
             c.commit();
+        } catch (SQLException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new SQLException(e);
         } finally {
             c.setAutoCommit(true);
         }
@@ -145,7 +141,8 @@ public class DecisionBenchmark {
      * (to know whether there is a next page), every column read; the store's JDBC statement costs the
      * same plus Jdbi and the decoding into records.
      */
-    private List<String> rawQuery(String column, String value) throws SQLException {
+    @Override
+    List<String> rawQuery(String column, String value) throws SQLException {
         try (PreparedStatement p = raw.prepareStatement("SELECT " + COLUMNS + " FROM " + table + " WHERE agent_id = ? AND " + column
                 + " = ? ORDER BY decided_at DESC, decision_id DESC LIMIT " + (PAGE + 1))) {
             p.setString(1, AGENT);
@@ -164,46 +161,6 @@ public class DecisionBenchmark {
         }
     }
 
-    @Benchmark
-    public DecisionPage byRunBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.RUN);
-    }
-
-    @Benchmark
-    public List<String> byRunRaw() throws SQLException {
-        return rawQuery("run_id", targets.next(DecisionTargets.Filter.RUN));
-    }
-
-    @Benchmark
-    public DecisionPage byThreadBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.THREAD);
-    }
-
-    @Benchmark
-    public List<String> byThreadRaw() throws SQLException {
-        return rawQuery("thread_id", targets.next(DecisionTargets.Filter.THREAD));
-    }
-
-    @Benchmark
-    public DecisionPage byResourceBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.RESOURCE);
-    }
-
-    @Benchmark
-    public List<String> byResourceRaw() throws SQLException {
-        return rawQuery("resource_id", targets.next(DecisionTargets.Filter.RESOURCE));
-    }
-
-    @Benchmark
-    public DecisionPage byActorBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.ACTOR);
-    }
-
-    @Benchmark
-    public List<String> byActorRaw() throws SQLException {
-        return rawQuery("actor", targets.next(DecisionTargets.Filter.ACTOR));
-    }
-
     /**
      * Runs this benchmark alone.
      *
@@ -211,11 +168,6 @@ public class DecisionBenchmark {
      * @throws Exception if JMH fails
      */
     public static void main(String[] args) throws Exception {
-        String n = args.length > 0 ? args[0] : "1000000";
-        int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        String db = args.length > 2 ? args[2] : "postgres";
-        new Runner(new OptionsBuilder().include(DecisionBenchmark.class.getName()).param("n", n).param("db", db).forks(1)
-                .warmupIterations(1).warmupTime(TimeValue.seconds(2)).measurementIterations(iterations)
-                .measurementTime(TimeValue.seconds(2)).jvmArgs("-Xmx512m").build()).run();
+        TrailBenchmark.main(DecisionBenchmark.class, args, "1000000", "512m", args.length > 2 ? args[2] : "postgres");
     }
 }

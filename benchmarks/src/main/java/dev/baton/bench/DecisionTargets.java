@@ -35,6 +35,47 @@ final class DecisionTargets {
         }
     }
 
+    /**
+     * One seeded record: the {@code k}-th of {@link #total(int) total(n)}; the first n are the agent's,
+     * the rest another agent's, so scoping is real.
+     */
+    record Seeded(int k, String agentId, String decisionId, String runId, String threadId, String resourceId,
+                  String toolCallId, String actor, long decidedAt) {
+    }
+
+    /** Where a store's seeding writes each record. */
+    interface Sink {
+        void accept(Seeded record) throws Exception;
+    }
+
+    /** {@return how many records are seeded for n of the agent: n, and a tenth as many of another agent} */
+    static int total(int n) {
+        return n + n / 10;
+    }
+
+    /**
+     * The records every store's benchmark seeds, in order, from one seed: 4 a run, 5 runs a thread,
+     * 997 resources, 200 actors, one a second with a random millisecond. Each store writes them in its
+     * own layout; the same records make the same targets on every store.
+     *
+     * @param n    how many records of the agent
+     * @param sink where each record goes
+     * @throws Exception if the sink fails
+     */
+    static void seed(int n, Sink sink) throws Exception {
+        long t0 = 1_780_000_000_000L;
+        Random r = new Random(24);
+        int total = total(n);
+        for (int k = 0; k < total; k++) {
+            boolean other = k >= n;
+            int run = (other ? k - n : k) / DECISIONS_PER_RUN;
+            String actor = "actor-" + r.nextInt(200);
+            long decidedAt = t0 + k * 1000L + r.nextInt(1000);
+            sink.accept(new Seeded(k, other ? "other-agent" : AGENT, String.format("%012d-%s", k, other ? "o" : "a"), "run-" + run,
+                    "thread-" + run / RUNS_PER_THREAD, "resource-" + run % 997, "call-" + k % DECISIONS_PER_RUN, actor, decidedAt));
+        }
+    }
+
     /** The raw query of one store: the ids of the first page for a filter's value. */
     interface Raw {
         List<String> page(Filter filter, String value) throws Exception;

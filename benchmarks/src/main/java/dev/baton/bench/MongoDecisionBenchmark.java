@@ -3,9 +3,7 @@ package dev.baton.bench;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static dev.baton.bench.DecisionTargets.AGENT;
-import static dev.baton.bench.DecisionTargets.DECISIONS_PER_RUN;
 import static dev.baton.bench.DecisionTargets.PAGE;
-import static dev.baton.bench.DecisionTargets.RUNS_PER_THREAD;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -15,7 +13,6 @@ import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import dev.baton.agent.Agent;
 import dev.baton.model.DeterministicModel;
-import dev.baton.store.DecisionPage;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.net.InetSocketAddress;
@@ -23,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -37,9 +33,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * The audit trail on the in-JVM {@code mongo-java-server} (no real MongoDB server here): it has no
@@ -57,7 +50,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-public class MongoDecisionBenchmark {
+public class MongoDecisionBenchmark extends TrailBenchmark {
     static final Bson ORDER = Sorts.descending("decidedAt", "_id");
 
     @Param("100000")
@@ -67,8 +60,6 @@ public class MongoDecisionBenchmark {
     MongoClient client;
     MongoCollection<Document> decisions;
     SnapshotStore store;
-    Agent agent;
-    DecisionTargets targets;
 
     @Setup(Level.Trial)
     public void setup() throws Exception {
@@ -80,33 +71,30 @@ public class MongoDecisionBenchmark {
         client = MongoClients.create(url);
         decisions = client.getDatabase(Backend.NAMESPACE).getCollection("dec_runs_decisions");
         seed(decisions, n);
-        targets = new DecisionTargets(n);
-        targets.check(agent, (f, v) -> rawQuery(switch (f) { case RUN -> "runId"; case THREAD -> "threadId"; case RESOURCE -> "resourceId"; case ACTOR -> "actor"; }, v));
+        checkTargets(n);
     }
 
-    /** The records of {@link DecisionBenchmark#seed}, as the store's DecisionDocuments writes them. */
-    static void seed(MongoCollection<Document> c, int n) {
-        long t0 = 1_780_000_000_000L;
-        Random r = new Random(24);
-        int total = n + n / 10;
+    @Override
+    String rawName(DecisionTargets.Filter f) {
+        return switch (f) { case RUN -> "runId"; case THREAD -> "threadId"; case RESOURCE -> "resourceId"; case ACTOR -> "actor"; };
+    }
+
+    /** The records of {@link DecisionTargets#seed}, as the store's DecisionDocuments writes them. */
+    static void seed(MongoCollection<Document> c, int n) throws Exception {
+        int total = DecisionTargets.total(n);
         List<Document> batch = new ArrayList<>();
-        for (int k = 0; k < total; k++) {
-            boolean other = k >= n;
-            int run = (other ? k - n : k) / DECISIONS_PER_RUN;
-            String id = String.format("%012d-%s", k, other ? "o" : "a");
-            String actor = "actor-" + r.nextInt(200);
-            long decidedAt = t0 + k * 1000L + r.nextInt(1000);
-            batch.add(new Document("_id", id).append("agentId", other ? "other-agent" : AGENT).append("runId", "run-" + run)
-                    .append("threadId", "thread-" + run / RUNS_PER_THREAD).append("resourceId", "resource-" + run % 997)
-                    .append("toolCallId", "call-" + k % DECISIONS_PER_RUN).append("toolName", "charge").append("kind", "approve")
-                    .append("actor", actor).append("instanceId", "bench").append("decidedAt", new Date(decidedAt))
+        DecisionTargets.seed(n, d -> {
+            batch.add(new Document("_id", d.decisionId()).append("agentId", d.agentId()).append("runId", d.runId())
+                    .append("threadId", d.threadId()).append("resourceId", d.resourceId())
+                    .append("toolCallId", d.toolCallId()).append("toolName", "charge").append("kind", "approve")
+                    .append("actor", d.actor()).append("instanceId", "bench").append("decidedAt", new Date(d.decidedAt()))
                     .append("reason", "ok").append("argsDigestBefore", "a".repeat(64)).append("argsDigestAfter", "a".repeat(64))
-                    .append("idempotencyKey", null).append("uniqueKey", "d:" + id));
-            if (batch.size() == 5_000 || k + 1 == total) {
+                    .append("idempotencyKey", null).append("uniqueKey", "d:" + d.decisionId()));
+            if (batch.size() == 5_000 || d.k() + 1 == total) {
                 c.insertMany(batch);
                 batch.clear();
             }
-        }
+        });
     }
 
     @TearDown(Level.Trial)
@@ -117,52 +105,13 @@ public class MongoDecisionBenchmark {
     }
 
     /** The store's query with the driver: page + 1 documents, all fields; the ids of the first 50. */
-    private List<String> rawQuery(String field, String value) {
+    @Override
+    List<String> rawQuery(String field, String value) {
         List<String> out = new ArrayList<>(PAGE);
         for (Document d : decisions.find(and(eq("agentId", AGENT), eq(field, value))).sort(ORDER).limit(PAGE + 1)) {
             if (out.size() < PAGE) out.add(d.getString("_id"));
         }
         return out;
-    }
-
-    @Benchmark
-    public DecisionPage byRunBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.RUN);
-    }
-
-    @Benchmark
-    public List<String> byRunRaw() {
-        return rawQuery("runId", targets.next(DecisionTargets.Filter.RUN));
-    }
-
-    @Benchmark
-    public DecisionPage byThreadBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.THREAD);
-    }
-
-    @Benchmark
-    public List<String> byThreadRaw() {
-        return rawQuery("threadId", targets.next(DecisionTargets.Filter.THREAD));
-    }
-
-    @Benchmark
-    public DecisionPage byResourceBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.RESOURCE);
-    }
-
-    @Benchmark
-    public List<String> byResourceRaw() {
-        return rawQuery("resourceId", targets.next(DecisionTargets.Filter.RESOURCE));
-    }
-
-    @Benchmark
-    public DecisionPage byActorBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.ACTOR);
-    }
-
-    @Benchmark
-    public List<String> byActorRaw() {
-        return rawQuery("actor", targets.next(DecisionTargets.Filter.ACTOR));
     }
 
     /**
@@ -172,10 +121,6 @@ public class MongoDecisionBenchmark {
      * @throws Exception if JMH fails
      */
     public static void main(String[] args) throws Exception {
-        String n = args.length > 0 ? args[0] : "100000";
-        int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        new Runner(new OptionsBuilder().include(MongoDecisionBenchmark.class.getName()).param("n", n).forks(1)
-                .warmupIterations(1).warmupTime(TimeValue.seconds(2)).measurementIterations(iterations)
-                .measurementTime(TimeValue.seconds(2)).jvmArgs("-Xmx1g").build()).run();
+        TrailBenchmark.main(MongoDecisionBenchmark.class, args, "100000", "1g", null);
     }
 }

@@ -1,13 +1,10 @@
 package dev.baton.bench;
 
 import static dev.baton.bench.DecisionTargets.AGENT;
-import static dev.baton.bench.DecisionTargets.DECISIONS_PER_RUN;
 import static dev.baton.bench.DecisionTargets.PAGE;
-import static dev.baton.bench.DecisionTargets.RUNS_PER_THREAD;
 
 import dev.baton.agent.Agent;
 import dev.baton.model.DeterministicModel;
-import dev.baton.store.DecisionPage;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import io.lettuce.core.RedisClient;
@@ -25,7 +22,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,9 +33,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * The audit trail on Redis: {@code Agent.listDecisions} (first page of 50, newest first) by run, thread,
@@ -63,7 +56,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-public class RedisDecisionBenchmark {
+public class RedisDecisionBenchmark extends TrailBenchmark {
     /** What the seeded keys are, beside n: bump it when the layout changes. */
     static final String LAYOUT = "dec1";
     /** The hand-written script: the record hashes are named by the hex of the id (the layout), hex'd as common.lua does. */
@@ -84,8 +77,6 @@ public class RedisDecisionBenchmark {
     String sha;
     String base;
     SnapshotStore store;
-    Agent agent;
-    DecisionTargets targets;
 
     static String url() {
         return Backend.env("BATON_TEST_REDIS_URL", "redis://127.0.0.1:6379");
@@ -107,58 +98,56 @@ public class RedisDecisionBenchmark {
         sha = raw.scriptLoad(RAW);
         store = SnapshotStores.open(url(), Map.of("keyPrefix", prefix(n)));
         agent = Agent.builder(AGENT).model(DeterministicModel.builder().build()).store(store).build();
-        targets = new DecisionTargets(n);
-        targets.check(agent, (f, v) -> rawQuery(switch (f) { case RUN -> "run:"; case THREAD -> "t:"; case RESOURCE -> "r:"; case ACTOR -> "u:"; }, v));
+        checkTargets(n);
+    }
+
+    @Override
+    String rawName(DecisionTargets.Filter f) {
+        return switch (f) { case RUN -> "run:"; case THREAD -> "t:"; case RESOURCE -> "r:"; case ACTOR -> "u:"; };
     }
 
     /**
-     * n records of AGENT and n/10 of another, as {@link DecisionBenchmark#seed} inserts them, written as
+     * n records of AGENT and n/10 of another, as {@link DecisionTargets#seed} inserts them, written as
      * the store's decisions.lua writes them (HSET of the non-null fields, ZADD to each index, score decidedAt).
      */
-    static void seed(StatefulRedisConnection<String, String> c, int n) {
+    static void seed(StatefulRedisConnection<String, String> c, int n) throws Exception {
         RedisCommands<String, String> sync = c.sync();
         String marker = Backend.NAMESPACE + ":dec_seeded:" + n;
         if ((n + ":" + LAYOUT).equals(sync.get(marker))) return;
         sync.del(marker);
         RedisBackend.deleteKeys(sync, prefix(n) + ":*");
         long start = System.nanoTime();
-        long t0 = 1_780_000_000_000L;
-        Random r = new Random(24);
-        int total = n + n / 10;
+        int total = DecisionTargets.total(n);
         RedisAsyncCommands<String, String> async = c.async();
         c.setAutoFlushCommands(false);
         try {
             List<RedisFuture<?>> pending = new ArrayList<>();
             Map<String, List<ScoredValue<String>>> zadds = new LinkedHashMap<>();
-            for (int k = 0; k < total; k++) {
-                boolean other = k >= n;
-                int run = (other ? k - n : k) / DECISIONS_PER_RUN;
-                String agentId = other ? "other-agent" : AGENT;
-                String dec = RedisBackend.base(prefix(n), agentId) + "dec:";
-                String id = String.format("%012d-%s", k, other ? "o" : "a");
+            DecisionTargets.seed(n, d -> {
+                String dec = RedisBackend.base(prefix(n), d.agentId()) + "dec:";
                 Map<String, String> h = new HashMap<>();
-                h.put("decisionId", id);
-                h.put("agentId", agentId);
-                h.put("runId", "run-" + run);
-                h.put("threadId", "thread-" + run / RUNS_PER_THREAD);
-                h.put("resourceId", "resource-" + run % 997);
-                h.put("toolCallId", "call-" + k % DECISIONS_PER_RUN);
+                h.put("decisionId", d.decisionId());
+                h.put("agentId", d.agentId());
+                h.put("runId", d.runId());
+                h.put("threadId", d.threadId());
+                h.put("resourceId", d.resourceId());
+                h.put("toolCallId", d.toolCallId());
                 h.put("toolName", "charge");
                 h.put("kind", "approve");
-                h.put("actor", "actor-" + r.nextInt(200));
+                h.put("actor", d.actor());
                 h.put("instanceId", "bench");
-                long decidedAt = t0 + k * 1000L + r.nextInt(1000);
-                h.put("decidedAt", Long.toString(decidedAt));
+                h.put("decidedAt", Long.toString(d.decidedAt()));
                 h.put("reason", "ok");
                 h.put("argsDigestBefore", "a".repeat(64));
                 h.put("argsDigestAfter", "a".repeat(64));
-                pending.add(async.hset(dec + "h:" + RedisBackend.hex(id), h));
-                ScoredValue<String> member = ScoredValue.just(decidedAt, id);
-                for (String index : new String[] {dec + "a", dec + "run:" + RedisBackend.hex(h.get("runId")),
-                    dec + "u:" + RedisBackend.hex(h.get("actor")), dec + "t:" + RedisBackend.hex(h.get("threadId")),
-                    dec + "r:" + RedisBackend.hex(h.get("resourceId"))}) {
+                pending.add(async.hset(dec + "h:" + RedisBackend.hex(d.decisionId()), h));
+                ScoredValue<String> member = ScoredValue.just(d.decidedAt(), d.decisionId());
+                for (String index : new String[] {dec + "a", dec + "run:" + RedisBackend.hex(d.runId()),
+                    dec + "u:" + RedisBackend.hex(d.actor()), dec + "t:" + RedisBackend.hex(d.threadId()),
+                    dec + "r:" + RedisBackend.hex(d.resourceId())}) {
                     zadds.computeIfAbsent(index, x -> new ArrayList<>()).add(member);
                 }
+                int k = d.k();
                 if ((k + 1) % 5_000 == 0 || k + 1 == total) {
                     for (var e : zadds.entrySet()) {
                         @SuppressWarnings("unchecked")
@@ -171,7 +160,7 @@ public class RedisDecisionBenchmark {
                     pending.clear();
                 }
                 Backend.progress("redis " + prefix(n), k + 1, total, start);
-            }
+            });
         } finally {
             c.setAutoFlushCommands(true);
         }
@@ -189,7 +178,8 @@ public class RedisDecisionBenchmark {
      * The hand-written script on index {@code family:value}: page + 1 records, every field of each read
      * into a map (as the store reads them before building records); the ids of the first 50 returned.
      */
-    private List<String> rawQuery(String family, String value) {
+    @Override
+    List<String> rawQuery(String family, String value) {
         List<Object> reply = raw.evalsha(sha, ScriptOutputType.MULTI, new String[] {base + "dec:" + family + RedisBackend.hex(value)},
                 base, Integer.toString(PAGE + 1));
         List<String> out = new ArrayList<>(PAGE);
@@ -203,46 +193,6 @@ public class RedisDecisionBenchmark {
         return out;
     }
 
-    @Benchmark
-    public DecisionPage byRunBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.RUN);
-    }
-
-    @Benchmark
-    public List<String> byRunRaw() {
-        return rawQuery("run:", targets.next(DecisionTargets.Filter.RUN));
-    }
-
-    @Benchmark
-    public DecisionPage byThreadBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.THREAD);
-    }
-
-    @Benchmark
-    public List<String> byThreadRaw() {
-        return rawQuery("t:", targets.next(DecisionTargets.Filter.THREAD));
-    }
-
-    @Benchmark
-    public DecisionPage byResourceBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.RESOURCE);
-    }
-
-    @Benchmark
-    public List<String> byResourceRaw() {
-        return rawQuery("r:", targets.next(DecisionTargets.Filter.RESOURCE));
-    }
-
-    @Benchmark
-    public DecisionPage byActorBaton() {
-        return targets.baton(agent, DecisionTargets.Filter.ACTOR);
-    }
-
-    @Benchmark
-    public List<String> byActorRaw() {
-        return rawQuery("u:", targets.next(DecisionTargets.Filter.ACTOR));
-    }
-
     /**
      * Runs this benchmark alone.
      *
@@ -250,10 +200,6 @@ public class RedisDecisionBenchmark {
      * @throws Exception if JMH fails
      */
     public static void main(String[] args) throws Exception {
-        String n = args.length > 0 ? args[0] : "1000000";
-        int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        new Runner(new OptionsBuilder().include(RedisDecisionBenchmark.class.getName()).param("n", n).forks(1)
-                .warmupIterations(1).warmupTime(TimeValue.seconds(2)).measurementIterations(iterations)
-                .measurementTime(TimeValue.seconds(2)).jvmArgs("-Xmx512m").build()).run();
+        TrailBenchmark.main(RedisDecisionBenchmark.class, args, "1000000", "512m", null);
     }
 }

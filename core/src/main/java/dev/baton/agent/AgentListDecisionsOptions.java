@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Which decisions {@link Agent#listDecisions(AgentListDecisionsOptions)} returns: this agent's,
  * filtered by run, thread, resource, actor (exact matches) and a time range on {@code decidedAt}
- * ({@code from} inclusive, {@code to} exclusive), newest first, {@code limit} a page (1 to
+ * ({@code from} and {@code to} both inclusive, to the millisecond, as the run listing's dates), newest first, {@code limit} a page (1 to
  * {@value DecisionQuery#MAX_LIMIT}, default {@value DecisionQuery#DEFAULT_LIMIT}), the next page
  * by the {@code cursor} of the last ({@link dev.baton.store.DecisionPage#nextCursor()}).
  *
@@ -35,9 +35,9 @@ public final class AgentListDecisionsOptions {
         // (InvalidOptionException naming limit); the agent is filled in by toQuery
         DecisionQuery.forAgent(ANY_AGENT).limit(b.limit).build();
         // an empty time range is a query a store must answer (DecisionQuery allows it); a caller who
-        // asks for one is told instead
-        if (b.from != null && b.to != null && !b.from.isBefore(b.to)) {
-            throw new InvalidOptionException("from", "must be before to (" + b.from + " is not before " + b.to + ")");
+        // asks for one is told instead, as the run listing tells one whose fromDate is after its toDate
+        if (b.from != null && b.to != null && b.from.isAfter(b.to)) {
+            throw new InvalidOptionException("from", "must not be after to (" + b.from + " > " + b.to + ")");
         }
         DecisionQuery.After a = null;
         if (b.cursor != null) {
@@ -94,7 +94,7 @@ public final class AgentListDecisionsOptions {
     /** {@return the inclusive lower bound on decidedAt, or null} */
     public @Nullable Instant from() { return from; }
 
-    /** {@return the exclusive upper bound on decidedAt, or null} */
+    /** {@return the inclusive upper bound on decidedAt, or null} */
     public @Nullable Instant to() { return to; }
 
     /** {@return the page size} */
@@ -148,7 +148,7 @@ public final class AgentListDecisionsOptions {
         public Builder from(@Nullable Instant v) { this.from = v; return this; }
 
         /**
-         * @param v exclusive upper bound on decidedAt, or null
+         * @param v inclusive upper bound on decidedAt (to the millisecond), or null
          * @return this builder
          */
         public Builder to(@Nullable Instant v) { this.to = v; return this; }

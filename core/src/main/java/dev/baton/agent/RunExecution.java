@@ -3,13 +3,18 @@ package dev.baton.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.baton.BatonException;
 import dev.baton.LeaseLostException;
+import dev.baton.ModelException;
 import dev.baton.RunInterruptedException;
 import dev.baton.StorageException;
 import dev.baton.internal.CallState;
 import dev.baton.internal.CallState.Status;
 import dev.baton.internal.RunState;
 import dev.baton.model.Message;
+import dev.baton.model.ModelChunk;
+import dev.baton.model.ModelRequest;
+import dev.baton.model.ToolCall;
 import dev.baton.tool.ApprovalContext;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -28,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * The run loop, as a pull-driven state machine: each {@link #hasNext()} does one unit of work
  * (one model chunk, one tool call, one store write) and queues the events it produced, so a
  * stream's events arrive as they happen and nothing runs ahead of the consumer. Tools run on the
- * consumer's thread. What is written to the store, and when, is {@link RunWrites}' business.
+ * consumer's thread. A model step is opened here on a {@link ModelTurn}, pulled chunk by chunk and
+ * recorded, in the same state machine as the tools and the endings. What is written to the store,
+ * and when, is {@link RunWrites}' business.
  */
 final class RunExecution implements Iterator<AgentEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(RunExecution.class);
@@ -53,7 +60,11 @@ final class RunExecution implements Iterator<AgentEvent> {
     private final ToolRunner tools;
     private final Deque<AgentEvent> buffer = new ArrayDeque<>();
     private final List<AgentEvent> history = new ArrayList<>();
-    private final RunModelStep model;
+    private final StringBuilder streamText = new StringBuilder();
+    /** The model call under way; its step is not counted if the run stops before the answer is complete. */
+    private @Nullable ModelTurn turn;
+    /** True from a step's {@code step-start} until its answer is complete: a stop then does not count the step. */
+    private boolean stepOpen;
     private Phase phase = Phase.START;
     private @Nullable RunOutcome outcome;
     private @Nullable Throwable error;
@@ -68,7 +79,6 @@ final class RunExecution implements Iterator<AgentEvent> {
         this.context = new RunListener.RunContext(agent.id(), state.runId, state.threadId, state.resourceId, action,
                 new ConcurrentHashMap<>());
         this.tools = new ToolRunner(agent, state, context);
-        this.model = new RunModelStep(this, agent, state, writes, context);
     }
 
     String runId() { return state.runId; }
@@ -79,7 +89,8 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     List<AgentEvent> history() { return history; }
 
-    String text() { return model.text(); }
+    /** {@return the text the model streamed in this execution} */
+    String text() { return streamText.toString(); }
 
     RunState state() { return state; }
 
@@ -141,8 +152,8 @@ final class RunExecution implements Iterator<AgentEvent> {
                 case START -> begin();
                 case TOOLS -> nextCall();
                 case AFTER_TOOLS -> afterTools();
-                case MODEL_OPEN -> model.open();
-                case MODEL_STREAM -> model.pull();
+                case MODEL_OPEN -> openModelStep();
+                case MODEL_STREAM -> pullModelChunk();
                 case DONE -> { }
             }
         } catch (Stop s) {
@@ -260,6 +271,136 @@ final class RunExecution implements Iterator<AgentEvent> {
         phase = Phase.MODEL_OPEN;
     }
 
+    // ---- the model's step: open the call, pull its answer chunk by chunk, record it -------------
+
+    /**
+     * Cuts a model call under way (closing it with {@code failure}, if any) and closes the step.
+     *
+     * @return true if a step was open: its answer is not kept, so the step is not counted
+     */
+    private boolean cutModelCall(@Nullable Throwable failure) {
+        ModelTurn t = turn;
+        turn = null;
+        if (t != null) t.close(false, failure);
+        boolean open = stepOpen;
+        stepOpen = false;
+        return open;
+    }
+
+    /**
+     * The run's last messages go to its thread only once its snapshot holds them: a crash after the
+     * append then finds them recorded, so a recovered run never answers differently from its thread.
+     */
+    private void recordThenSave() {
+        if (state.memory && state.memorySaved < state.messages.size()) {
+            writes.changed();
+            writes.progress();
+        }
+        RunMemory.save(agent, state);
+    }
+
+    private void openModelStep() {
+        if (state.step >= state.maxSteps) {
+            recordThenSave();
+            emit(new AgentEvent.Finish(state.runId, FinishReason.MAX_STEPS, state.text));
+            complete();
+            return;
+        }
+        writes.progress();   // every tool result is stored before the model is called again,
+        // and before the thread gets it: the thread never holds a result the run may redo; a run not
+        // stored yet saves nothing until its first write or its end (a run stored nowhere leaves nothing)
+        if (writes.claimed()) RunMemory.save(agent, state);
+        state.step++;
+        stepOpen = true;
+        emit(new AgentEvent.StepStart(state.runId, state.step));
+        phase(Phase.MODEL_STREAM);
+        try {
+            turn = new ModelTurn(agent, context, state.step, new ModelRequest(agent.instructions(), RunMemory.conversation(state),
+                    agent.toolDefinitions()));
+        } catch (RuntimeException e) {
+            modelFailed(e);
+        }
+    }
+
+    private void pullModelChunk() {
+        ModelTurn t = turn;
+        ModelChunk chunk;
+        try {
+            chunk = t == null ? null : t.next();
+        } catch (RuntimeException e) {
+            modelFailed(e);
+            return;
+        }
+        if (t == null || chunk == null) {
+            endOfAnswer();
+            return;
+        }
+        if (chunk instanceof ModelChunk.TextDelta d) {
+            if (d.text().isEmpty()) return;
+            t.text.append(d.text());
+            streamText.append(d.text());
+            emit(new AgentEvent.TextDelta(state.runId, d.text()));
+        } else if (chunk instanceof ModelChunk.ToolCallRequest r) {
+            ToolCall call = r.call();
+            for (ToolCall seen : t.calls) {
+                if (seen.toolCallId().equals(call.toolCallId())) {
+                    modelFailed(new BatonException("the model repeated tool call id '" + call.toolCallId() + "' in one step"));
+                    return;
+                }
+            }
+            t.calls.add(call);
+            emit(new AgentEvent.ToolCall(state.runId, call.toolCallId(), call.toolName(), call.args()));
+        }
+    }
+
+    private void endOfAnswer() {
+        ModelTurn t = turn;
+        turn = null;
+        String text = t == null ? "" : t.text.toString();
+        List<ToolCall> calls = t == null ? List.of() : t.calls;
+        if (t != null) t.close(true, null);
+        stepOpen = false;
+        state.messages.add(new Message.Assistant(text, calls));
+        state.text = state.text + text;
+        if (calls.isEmpty()) {
+            recordThenSave();
+            emit(new AgentEvent.StepFinish(state.runId, state.step, FinishReason.STOP));
+            emit(new AgentEvent.Finish(state.runId, FinishReason.STOP, state.text));
+            complete();
+            return;
+        }
+        state.calls = new ArrayList<>();
+        for (ToolCall tc : calls) {
+            CallState cs = new CallState();
+            cs.toolCallId = tc.toolCallId();
+            cs.toolName = tc.toolName();
+            cs.args = tc.args();
+            state.calls.add(cs);
+        }
+        writes.changed();
+        phase(Phase.TOOLS);
+    }
+
+    private void modelFailed(RuntimeException cause) {
+        ModelTurn t = turn;
+        if (t != null) t.close(false, cause);
+        if (ToolRunner.isInterrupt(cause)) {
+            stop("its thread was interrupted while the model answered", cause);
+            return;
+        }
+        String provider = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+        ModelException e = new ModelException("The model failed in step " + state.step + " of run '" + state.runId
+                + "': " + provider, cause, ModelException.retryableCause(cause), state.runId, state.step);
+        if (writes.claimed()) {
+            // a run being resumed is never lost to its model: it is kept, and continueRun asks again
+            stop("the model failed in step " + state.step + ": " + provider, e);
+            return;
+        }
+        turn = null;
+        stepOpen = false;
+        end(RunOutcome.FAILED, e, FinishReason.ERROR, state.step);
+    }
+
     // ---- endings --------------------------------------------------------------------------------
 
     void complete() {
@@ -272,7 +413,7 @@ final class RunExecution implements Iterator<AgentEvent> {
      * cut and its step not counted. The thread's interrupt flag is kept.
      */
     void stop(String why, @Nullable Throwable cause) {
-        boolean stepOpen = model.cut(null);
+        boolean stepOpen = cutModelCall(null);
         int step = state.step;   // the step that stopped: what step-finish reports
         if (stepOpen) {
             state.step--;   // its answer is not kept (cut, failed, or never begun); continuing asks the model again
@@ -295,7 +436,7 @@ final class RunExecution implements Iterator<AgentEvent> {
 
     /** The store or the lease failed: nothing can be written, the stored run stays as it was. */
     private void fail(RuntimeException e) {
-        model.cut(e);
+        cutModelCall(e);
         writes.abandon();
         end(RunOutcome.FAILED, e, FinishReason.ERROR, state.step);
     }

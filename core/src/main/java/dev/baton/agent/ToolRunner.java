@@ -120,6 +120,10 @@ final class ToolRunner {
         @Override public @Nullable String threadId() { return state.threadId; }
         @Override public @Nullable String resourceId() { return state.resourceId; }
         @Override public @Nullable JsonNode resumeData() { return resumeData == null ? null : resumeData.deepCopy(); }
+        @Override public @Nullable JsonNode suspendPayload() {
+            // kept on the call from its suspension until its result is recorded, also across a crash
+            return resumeData == null || call.suspendPayload == null ? null : call.suspendPayload.deepCopy();
+        }
         @Override public int attempt() { return call.attempts; }
 
         @Override

@@ -17,13 +17,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code agentId}: always set; only this agent's records match.</li>
  *   <li>{@code runId}, {@code threadId}, {@code resourceId}, {@code actor}: exact, literal match
  *       when set (no pattern matching, no case folding). Several set: all must match.</li>
- *   <li>{@code from} (inclusive) / {@code to} (exclusive): bounds on {@code decidedAt}, at
- *       millisecond precision ({@code from} rounded up, {@code to} rounded up too, so that the
- *       bounds mean the same on stored, truncated values).</li>
+ *   <li>{@code from} / {@code to}: inclusive bounds on {@code decidedAt}, at millisecond precision
+ *       ({@code from} rounded up, {@code to} rounded down, so that the bounds mean the same on
+ *       stored, truncated values): the convention of {@link RunQuery#createdFrom()} and
+ *       {@link RunQuery#createdTo()}.</li>
  *   <li>Order: newest first: {@code decidedAt} descending, then {@code decisionId} descending
  *       (binary order), {@link #ORDER}.</li>
  *   <li>{@code after}: keyset paging: only records strictly after this position in that order
- *       ({@code decidedAt < after.decidedAt}, or equal and {@code decisionId < after.decisionId}).</li>
+ *       ({@code decidedAt < after.decidedAt}, or equal and {@code decisionId < after.decisionId}),
+ *       {@link After#precedes(DecisionRecord)}, as {@link RunQuery.After#precedes(RunSnapshot)}.</li>
  *   <li>{@code limit}: the most records to return, 1 to {@value #MAX_LIMIT}.</li>
  * </ul>
  * The store returns at most {@code limit} records and tells whether more match
@@ -61,7 +63,7 @@ public final class DecisionQuery {
         this.resourceId = b.resourceId;
         this.actor = b.actor;
         this.from = roundUp(b.from);
-        this.to = roundUp(b.to);
+        this.to = b.to == null ? null : b.to.truncatedTo(ChronoUnit.MILLIS);
         this.limit = b.limit;
         this.after = b.after;
         if (limit < 1 || limit > MAX_LIMIT) {
@@ -106,10 +108,10 @@ public final class DecisionQuery {
     /** {@return only this actor's records, or null} */
     public @Nullable String actor() { return actor; }
 
-    /** {@return the inclusive lower bound on decidedAt (millisecond precision), or null} */
+    /** {@return the inclusive lower bound on decidedAt (rounded up to a millisecond), or null} */
     public @Nullable Instant from() { return from; }
 
-    /** {@return the exclusive upper bound on decidedAt (millisecond precision), or null} */
+    /** {@return the inclusive upper bound on decidedAt (rounded down to a millisecond), or null} */
     public @Nullable Instant to() { return to; }
 
     /** {@return the most records to return} */
@@ -132,8 +134,8 @@ public final class DecisionQuery {
         if (resourceId != null && !resourceId.equals(r.resourceId())) return false;
         if (actor != null && !actor.equals(r.actor())) return false;
         if (from != null && r.decidedAt().isBefore(from)) return false;
-        if (to != null && !r.decidedAt().isBefore(to)) return false;
-        return after == null || after.isBefore(r);
+        if (to != null && r.decidedAt().isAfter(to)) return false;
+        return after == null || after.precedes(r);
     }
 
     @Override
@@ -171,12 +173,13 @@ public final class DecisionQuery {
         }
 
         /**
-         * Whether {@code r} comes strictly after this position in {@link #ORDER}.
+         * Whether this position precedes {@code r}: {@code r} comes strictly after it in {@link #ORDER},
+         * so it belongs to a later page. The same name and sense as {@link RunQuery.After#precedes(RunSnapshot)}.
          *
          * @param r a record
          * @return true if it belongs to a later page
          */
-        public boolean isBefore(DecisionRecord r) {
+        public boolean precedes(DecisionRecord r) {
             int c = r.decidedAt().compareTo(decidedAt);
             return c < 0 || (c == 0 && r.decisionId().compareTo(decisionId) < 0);
         }
@@ -247,13 +250,13 @@ public final class DecisionQuery {
         public Builder actor(@Nullable String v) { this.actor = v; return this; }
 
         /**
-         * @param v inclusive lower bound on decidedAt, or null
+         * @param v inclusive lower bound on decidedAt (rounded up to a millisecond), or null
          * @return this builder
          */
         public Builder from(@Nullable Instant v) { this.from = v; return this; }
 
         /**
-         * @param v exclusive upper bound on decidedAt, or null
+         * @param v inclusive upper bound on decidedAt (rounded down to a millisecond), or null
          * @return this builder
          */
         public Builder to(@Nullable Instant v) { this.to = v; return this; }

@@ -53,6 +53,17 @@ public interface ToolContext {
     @Nullable JsonNode resumeData();
 
     /**
+     * What this call passed to {@link #suspend(Object)} when it is being resumed ({@link #isResumed()}),
+     * else {@code null}: a tool that waits on something outside (a remote task, a ticket) finds again
+     * what it suspended on, for example the remote task's id, without keeping state of its own.
+     *
+     * @return a copy of the suspension's payload while resuming, or null
+     */
+    default @Nullable JsonNode suspendPayload() {
+        return null;
+    }
+
+    /**
      * Which start of this call this is: 1 the first time; more when the run was continued after its
      * process died (or was interrupted) while the tool ran, so an earlier attempt may have had
      * its effects. Tools with side effects use {@link #idempotencyKey()} to make a retry harmless.

@@ -32,8 +32,11 @@ class OptionsTest {
         }
         assertThat(AgentListDecisionsOptions.builder().limit(dev.baton.store.DecisionQuery.MAX_LIMIT).build()
                 .toQuery("a").limit()).isEqualTo(dev.baton.store.DecisionQuery.MAX_LIMIT);
-        assertThatThrownBy(() -> AgentListDecisionsOptions.builder().from(Instant.ofEpochSecond(2)).to(Instant.ofEpochSecond(2))
-                .build()).hasMessageStartingWith("from: must be before to");
+        assertThatThrownBy(() -> AgentListDecisionsOptions.builder().from(Instant.ofEpochSecond(3)).to(Instant.ofEpochSecond(2))
+                .build()).hasMessageStartingWith("from: must not be after to");
+        // both bounds inclusive, as the run listing's: one instant is a range
+        assertThat(AgentListDecisionsOptions.builder().from(Instant.ofEpochSecond(2)).to(Instant.ofEpochSecond(2)).build().to())
+                .isEqualTo(Instant.ofEpochSecond(2));
         assertThatThrownBy(() -> AgentListDecisionsOptions.builder().cursor("nonsense").build()).hasMessageStartingWith("cursor");
     }
 

@@ -48,9 +48,9 @@ final class DecisionListHandler {
         Map<String, String> q = ListingHandler.query(request.rawQuery(), PARAMETERS);
         int perPage = perPage(q.get("perPage"));
         Instant from = q.containsKey("from") ? ListingHandler.date("from", q.get("from"), false) : null;
-        // "to" is inclusive here, as in the listing of runs; core's bound is exclusive
-        Instant to = q.containsKey("to") ? ListingHandler.date("to", q.get("to"), true).plusMillis(1) : null;
-        if (from != null && to != null && !from.isBefore(to)) {
+        // "to" is inclusive, as in the listing of runs and in core
+        Instant to = q.containsKey("to") ? ListingHandler.date("to", q.get("to"), true) : null;
+        if (from != null && to != null && from.isAfter(to)) {
             throw new InvalidOptionException("from", "must not be after to (" + q.get("from") + " > " + q.get("to") + ")");
         }
         Listing listing = new Listing(q.get("runId"), q.get("threadId"), q.get("actor"), from, to, perPage, q.get("cursor"));

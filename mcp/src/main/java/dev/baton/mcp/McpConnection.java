@@ -212,7 +212,7 @@ final class McpConnection implements AutoCloseable {
     private McpSession connect() throws InterruptedException, McpFailure {
         StdioProcessTransport stdio = config.stdio() == null ? null : new StdioProcessTransport(config.name(), config.stdio(), json);
         var transport = stdio != null ? stdio : McpSession.httpTransport(config, json);
-        McpAsyncClient client = McpClient.async(SendTracking.around(transport))
+        McpAsyncClient client = McpClient.async(SendTracking.around(transport, config.name()))
                 .clientInfo(new McpSchema.Implementation("baton", VERSION))
                 // each request has its own deadline here (calls: callTimeout, the rest: connectTimeout); the SDK's is the longest
                 .requestTimeout(max(config.callTimeout(), config.connectTimeout()).plusSeconds(5))
@@ -229,8 +229,12 @@ final class McpConnection implements AutoCloseable {
             s.close(config.shutdownTimeout());
             throw e;
         } catch (ExecutionException e) {
+            // the server's own reason is what it wrote on stderr (the SDK logs only its own error): name it once, at WARN
+            String stderr = stdio == null ? "" : stdio.lastErrorLines(stdio.startFailure() == null ? Duration.ofSeconds(1) : Duration.ZERO);
             s.close(config.shutdownTimeout());
-            throw McpFailure.unreachable(config, e.getCause());
+            McpFailure failure = McpFailure.unreachable(config, e.getCause(), stderr);
+            LOG.warn("MCP server '{}' ({}) could not start: {}", config.name(), config.describe(), failure.getMessage());
+            throw failure;
         }
     }
 

@@ -80,11 +80,22 @@ final class McpFailure extends Exception {
     }
 
     static McpFailure unreachable(McpServerConfig config, @Nullable Throwable cause) {
+        return unreachable(config, cause, "");
+    }
+
+    /** As {@link #unreachable(McpServerConfig, Throwable)}, with what a stdio server last wrote on stderr (its own reason). */
+    static McpFailure unreachable(McpServerConfig config, @Nullable Throwable cause, String stderr) {
         String why = find(cause, TimeoutException.class) != null
                 ? "it did not complete the MCP handshake within " + seconds(config.connectTimeout())
-                : find(cause, McpSession.ProcessExited.class) != null ? "its process exited during the MCP handshake"
+                : exited(cause) ? "its process exited during the MCP handshake"
                 : "connecting failed: " + rootMessage(cause);
+        if (!stderr.isEmpty()) why += " (its last lines on stderr: " + stderr + ")";
         return new McpFailure(Kind.UNREACHABLE, null, why, cause);
+    }
+
+    /** Whether {@code cause} says the server's process exited. */
+    static boolean exited(@Nullable Throwable cause) {
+        return find(cause, McpSession.ProcessExited.class) != null;
     }
 
     static McpFailure closed(McpServerConfig config) {

@@ -41,12 +41,15 @@ final class SendTracking {
         }
     }
 
-    /** Wraps a transport so that requests sent with a tracking context report their sending. */
-    static McpClientTransport around(McpClientTransport delegate) {
+    /**
+     * Wraps a transport so that requests sent with a tracking context report their sending, and the
+     * server's instructions stay out of the SDK's log ({@link ServerInstructions}).
+     */
+    static McpClientTransport around(McpClientTransport delegate, String serverName) {
         return new McpClientTransport() {
             @Override
             public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-                return delegate.connect(handler);
+                return delegate.connect(inbound -> handler.apply(inbound.map(m -> ServerInstructions.aside(serverName, m))));
             }
 
             @Override

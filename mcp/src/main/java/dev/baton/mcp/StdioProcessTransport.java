@@ -5,6 +5,8 @@ import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -29,19 +31,28 @@ import reactor.core.publisher.Mono;
 final class StdioProcessTransport extends StdioClientTransport {
     private static final Logger LOG = LoggerFactory.getLogger(StdioProcessTransport.class);
     private static final Semaphore STARTING = new Semaphore(1);
+    private static final int ERROR_LINES_KEPT = 10;
 
     private final String serverName;
     private final String program;
     private final @Nullable Path directory;
     private volatile @Nullable ProcessHandle process;
     private volatile @Nullable Throwable startFailure;
+    /** The server's last lines on stderr, for the reason a start failed. */
+    private final Deque<String> lastErrorLines = new ArrayDeque<>();
 
     StdioProcessTransport(String serverName, McpServerConfig.Stdio stdio, McpJsonMapper json) {
         super(parameters(stdio), json);
         this.serverName = serverName;
         this.program = stdio.command().get(0);
         this.directory = stdio.directory();
-        setStdErrorHandler(line -> LOG.info("[mcp {}] {}", serverName, line));
+        setStdErrorHandler(line -> {
+            LOG.info("[mcp {}] {}", serverName, line);
+            synchronized (lastErrorLines) {
+                if (lastErrorLines.size() == ERROR_LINES_KEPT) lastErrorLines.removeFirst();
+                lastErrorLines.addLast(line.length() > 500 ? line.substring(0, 500) + "..." : line);
+            }
+        });
     }
 
     private static ServerParameters parameters(McpServerConfig.Stdio stdio) {
@@ -71,6 +82,20 @@ final class StdioProcessTransport extends StdioClientTransport {
     /** Why the process could not be started (the SDK only logs it), or null. */
     @Nullable Throwable startFailure() {
         return startFailure;
+    }
+
+    /**
+     * The server's last lines on stderr (at most ten), joined by " | ", or "" if it wrote none. Waits up to
+     * {@code wait} for a first line, since the SDK reads stderr on a thread of its own.
+     */
+    String lastErrorLines(java.time.Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            synchronized (lastErrorLines) {
+                if (!lastErrorLines.isEmpty() || System.nanoTime() >= deadline) return String.join(" | ", lastErrorLines);
+            }
+            Thread.sleep(20);
+        }
     }
 
     /** The server's process, if it was found. */

@@ -28,7 +28,7 @@ class ReleaseLayoutTest {
     /** What Baton publishes to Maven Central (docs/releasing.md names them too). */
     private static final List<String> PUBLISHED = List.of("baton-parent", "baton-bom", "baton-core", "baton-tck",
             "baton-storage-memory", "baton-storage-jdbc", "baton-storage-mongo", "baton-storage-redis", "baton-http",
-            "baton-model-langchain4j", "baton-model-spring-ai", "baton-mcp", "baton-notify", "baton-spring-boot-starter",
+            "baton-model-langchain4j", "baton-model-spring-ai", "baton-mcp", "baton-a2a", "baton-notify", "baton-spring-boot-starter",
             "baton-spring-boot3-starter");
 
     private static final Element PARENT = Poms.read(ROOT.resolve("pom.xml"));

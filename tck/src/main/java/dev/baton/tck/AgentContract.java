@@ -1,8 +1,10 @@
 package dev.baton.tck;
 
 import dev.baton.store.SnapshotStore;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.StoreUnderTest;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * group per {@code @Nested} class, are in {@code dev.baton.tck.agent}.
  */
 @Execution(ExecutionMode.SAME_THREAD)
+@ExtendWith(NamesTheRule.class)
 public abstract class AgentContract {
 
     private final StoreUnderTest storeUnderTest = new StoreUnderTest(getClass(), this::openStore);

@@ -1,8 +1,10 @@
 package dev.baton.tck;
 
 import dev.baton.store.SnapshotStore;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.StoreUnderTest;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * group per {@code @Nested} class, are in {@code dev.baton.tck.lifecycle}.
  */
 @Execution(ExecutionMode.SAME_THREAD)
+@ExtendWith(NamesTheRule.class)
 public abstract class LifecycleContract {
 
     private final StoreUnderTest storeUnderTest = new StoreUnderTest(getClass(), this::openStore);

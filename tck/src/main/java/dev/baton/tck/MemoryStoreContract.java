@@ -3,8 +3,10 @@ package dev.baton.tck;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.StoreUnderTest;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 @Execution(ExecutionMode.SAME_THREAD)
 @ProvesCapability(StoreCapability.THREAD_MEMORY)
+@ExtendWith(NamesTheRule.class)
 public abstract class MemoryStoreContract {
 
     private final StoreUnderTest storeUnderTest = new StoreUnderTest(getClass(), this::openStore);

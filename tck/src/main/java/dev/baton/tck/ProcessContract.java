@@ -8,6 +8,7 @@ import dev.baton.store.RunStatus;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.Snapshots;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,6 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that. A store that declares neither has nothing to prove here: its tests are skipped, and the
  * certification report says so without counting it against the store.
  */
+@ExtendWith(NamesTheRule.class)
 public abstract class ProcessContract {
 
     /**

@@ -1,8 +1,10 @@
 package dev.baton.tck;
 
 import dev.baton.store.SnapshotStore;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.StoreUnderTest;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * rules, one group per {@code @Nested} class, are in {@code dev.baton.tck.recovery}.
  */
 @Execution(ExecutionMode.SAME_THREAD)
+@ExtendWith(NamesTheRule.class)
 public abstract class RecoveryContract {
 
     private final StoreUnderTest storeUnderTest = new StoreUnderTest(getClass(), this::openStore);

@@ -2,9 +2,11 @@ package dev.baton.tck;
 
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
+import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * only when it declares {@link StoreCapability#STORE_CLOCK}).
  */
 @Execution(ExecutionMode.SAME_THREAD)
+@ExtendWith(NamesTheRule.class)
 public abstract class SnapshotStoreContract {
 
     private final StoreUnderTest storeUnderTest = new StoreUnderTest(getClass(), this::openStore);

@@ -2,6 +2,7 @@ package dev.baton.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.tck.support.StoreRules;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -77,7 +78,8 @@ class TckSurfaceTest {
                     assertThat(Modifier.isProtected(c.getModifiers())).as("the constructor of %s is protected", group.getName())
                             .isTrue();
                 }
-                for (Class<?> k = group; k != Object.class; k = k.getSuperclass()) {
+                // up to the base every group shares (support, not API): its members are for the groups alone
+                for (Class<?> k = group; k != Object.class && k != StoreRules.class; k = k.getSuperclass()) {
                     for (Field f : k.getDeclaredFields()) {
                         assertThat(visibleToSubclasses(f)).as("%s.%s is hidden", k.getName(), f.getName()).isFalse();
                     }
@@ -88,6 +90,21 @@ class TckSurfaceTest {
             }
             assertThat(packages).as("the packages of the rule groups of %s", contract.getSimpleName())
                     .hasSizeLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void theBaseOfEveryRuleGroupIsNotApiAndCannotBeExtendedFromOutsideTheTck() {
+        assertThat(StoreRules.class.getPackageName()).isEqualTo("dev.baton.tck.support");
+        assertThat(Modifier.isAbstract(StoreRules.class.getModifiers())).isTrue();
+        for (Constructor<?> c : StoreRules.class.getDeclaredConstructors()) {
+            assertThat(Modifier.isProtected(c.getModifiers())).as("the constructor of StoreRules is protected").isTrue();
+        }
+        for (Field f : StoreRules.class.getDeclaredFields()) {
+            assertThat(Modifier.isPublic(f.getModifiers())).as("StoreRules.%s is not public", f.getName()).isFalse();
+        }
+        for (Method m : StoreRules.class.getDeclaredMethods()) {
+            assertThat(Modifier.isPublic(m.getModifiers())).as("StoreRules.%s() is not public", m.getName()).isFalse();
         }
     }
 

@@ -147,7 +147,7 @@ final class JdbcDecisions {
             params.add(q.from().toEpochMilli());
         }
         if (q.to() != null) {
-            sql.append(" AND decided_at < ?");
+            sql.append(" AND decided_at <= ?");
             params.add(q.to().toEpochMilli());
         }
         if (q.after() != null) {

@@ -96,9 +96,10 @@ final class MemoryDecisions {
                 : idx(q.agentId(), "agent", "");
         NavigableMap<Key, DecisionRecord> m = indexes.get(index);
         if (m == null) return new DecisionPage(List.of(), false);
-        // start after the cursor, and after every key at 'to' (decidedAt < to): Key(to, "") sorts last among them
+        // start after the cursor, and after every key past 'to' (decidedAt <= to, inclusive): Key(to + 1 ms, "")
+        // sorts last among the keys of the millisecond after 'to'
         Key start = q.after() == null ? null : new Key(q.after().decidedAt(), q.after().decisionId());
-        Key to = q.to() == null ? null : new Key(q.to(), "");
+        Key to = q.to() == null ? null : new Key(q.to().plusMillis(1), "");
         if (start == null || to != null && to.compareTo(start) > 0) start = to;
         NavigableMap<Key, DecisionRecord> range = start == null ? m : m.tailMap(start, false);
         List<DecisionRecord> out = new ArrayList<>();

@@ -6,6 +6,7 @@ import static com.mongodb.client.model.Filters.exists;
 import static com.mongodb.client.model.Filters.gte;
 import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lt;
+import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.ne;
 import static com.mongodb.client.model.Filters.or;
 import static com.mongodb.client.model.Filters.size;
@@ -265,7 +266,7 @@ final class MongoDecisions {
             index = DecisionDocuments.INDEX_RUN;
         }
         if (q.from() != null) conditions.add(gte(DECIDED_AT, Date.from(q.from())));
-        if (q.to() != null) conditions.add(lt(DECIDED_AT, Date.from(q.to())));
+        if (q.to() != null) conditions.add(lte(DECIDED_AT, Date.from(q.to())));
         DecisionQuery.After after = q.after();
         if (after != null) {
             Date at = Date.from(after.decidedAt());

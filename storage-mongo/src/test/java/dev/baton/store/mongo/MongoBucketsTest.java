@@ -48,9 +48,8 @@ class MongoBucketsTest {
 
     @BeforeAll
     static void connect() {
-        ConnectionString cs = new ConnectionString(MongoTestServer.url());
-        database = cs.getDatabase() == null ? MongoSnapshotStore.DEFAULT_DATABASE : cs.getDatabase();
-        client = MongoClients.create(MongoClientSettings.builder().applyConnectionString(cs).addCommandListener(new CommandListener() {
+        database = MongoTestServer.database();
+        client = MongoClients.create(MongoClientSettings.builder().applyConnectionString(new ConnectionString(MongoTestServer.url())).addCommandListener(new CommandListener() {
             @Override
             public void commandStarted(CommandStartedEvent event) {
                 if (event.getCommandName().equals("find")) FINDS.add(copy(event.getCommand().getDocument("filter")));

@@ -5,11 +5,9 @@ import static dev.baton.tck.support.Snapshots.suspended;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.ConnectionString;
 import com.mongodb.ExplainVerbosity;
 import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
@@ -42,9 +40,8 @@ class MongoDecisionsTest {
 
     @BeforeAll
     static void connect() {
-        ConnectionString cs = new ConnectionString(MongoTestServer.url());
-        database = cs.getDatabase() == null ? MongoSnapshotStore.DEFAULT_DATABASE : cs.getDatabase();
-        client = MongoClients.create(cs);
+        database = MongoTestServer.database();
+        client = MongoTestServer.client();
     }
 
     @AfterAll

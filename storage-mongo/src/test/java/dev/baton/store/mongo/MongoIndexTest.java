@@ -53,9 +53,8 @@ class MongoIndexTest {
 
     @BeforeAll
     static void connect() {
-        ConnectionString cs = new ConnectionString(MongoTestServer.url());
-        database = cs.getDatabase() == null ? MongoSnapshotStore.DEFAULT_DATABASE : cs.getDatabase();
-        client = MongoClients.create(MongoClientSettings.builder().applyConnectionString(cs)
+        database = MongoTestServer.database();
+        client = MongoClients.create(MongoClientSettings.builder().applyConnectionString(new ConnectionString(MongoTestServer.url()))
                 .addCommandListener(new CommandListener() {
                     @Override
                     public void commandStarted(CommandStartedEvent event) {

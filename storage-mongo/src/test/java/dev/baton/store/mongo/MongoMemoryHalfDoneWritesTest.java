@@ -2,9 +2,7 @@ package dev.baton.store.mongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.ConnectionString;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
@@ -45,9 +43,8 @@ class MongoMemoryHalfDoneWritesTest {
 
     @BeforeAll
     static void connect() {
-        ConnectionString cs = new ConnectionString(MongoTestServer.url());
-        database = cs.getDatabase() == null ? MongoSnapshotStore.DEFAULT_DATABASE : cs.getDatabase();
-        client = MongoClients.create(cs);
+        database = MongoTestServer.database();
+        client = MongoTestServer.client();
     }
 
     @AfterAll

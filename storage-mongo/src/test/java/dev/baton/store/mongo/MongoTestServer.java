@@ -1,5 +1,10 @@
 package dev.baton.store.mongo;
 
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.event.CommandListener;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
@@ -40,6 +45,25 @@ final class MongoTestServer {
     static synchronized String url() {
         if (url == null) start();
         return url;
+    }
+
+    /** {@return the database a store opened on {@link #url()} uses: the URL's, else the store's default} */
+    static String database() {
+        String named = new ConnectionString(url()).getDatabase();
+        return named == null ? MongoSnapshotStore.DEFAULT_DATABASE : named;
+    }
+
+    /**
+     * A client of the test's own on the test server, for tests that read or write documents beside a
+     * store, seeing each command through {@code listeners}; the caller closes it.
+     *
+     * @param listeners the command listeners, if any
+     * @return the client
+     */
+    static MongoClient client(CommandListener... listeners) {
+        MongoClientSettings.Builder settings = MongoClientSettings.builder().applyConnectionString(new ConnectionString(url()));
+        for (CommandListener l : listeners) settings.addCommandListener(l);
+        return MongoClients.create(settings.build());
     }
 
     static synchronized Kind kind() {

@@ -7,10 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import dev.baton.InvalidOptionException;
@@ -18,7 +16,6 @@ import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
-import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,9 +48,7 @@ class MongoWritesTest {
                 sent.add(event.getCommand().clone());
             }
         };
-        client = MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString(MongoTestServer.url()))
-                .addCommandListener(recorder).build());
+        client = MongoTestServer.client(recorder);
     }
 
     @AfterEach

@@ -123,7 +123,7 @@ final class RedisDecisions {
                 flag(q.runId()), value(q.runId()), flag(q.threadId()), value(q.threadId()),
                 flag(q.resourceId()), value(q.resourceId()), flag(q.actor()), value(q.actor()),
                 q.from() == null ? "-inf" : Long.toString(q.from().toEpochMilli()),
-                q.to() == null ? "+inf" : Long.toString(q.to().toEpochMilli()),
+                q.to() == null ? "+inf" : Long.toString(q.to().toEpochMilli() + 1),   // to is inclusive: dlist.lua takes the first millisecond past it
                 after == null ? "0" : "1",
                 after == null ? "" : Long.toString(after.decidedAt().toEpochMilli()),
                 after == null ? "" : after.decisionId(),

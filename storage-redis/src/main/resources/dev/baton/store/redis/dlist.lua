@@ -1,6 +1,6 @@
 -- KEYS[1] the agent's decision index (for routing); ARGV[1] base, ARGV[2]/[3] has-run flag / runId,
 -- ARGV[4]/[5] thread, ARGV[6]/[7] resource, ARGV[8]/[9] actor, ARGV[10] from (inclusive epoch millis, or '-inf'),
--- ARGV[11] to (exclusive epoch millis, or '+inf'), ARGV[12] has-cursor flag, ARGV[13]/[14] the cursor's
+-- ARGV[11] the first epoch milli past the query's inclusive 'to' (to + 1, exclusive here), or '+inf', ARGV[12] has-cursor flag, ARGV[13]/[14] the cursor's
 -- decidedAt and decisionId, ARGV[15] how many records to return at most (the page size plus one).
 -- Returns the records as HGETALL gives them, newest first (decidedAt, then decisionId, both descending).
 -- One index serves the query, the most selective one a condition names (run, thread, resource, actor, else the
@@ -21,7 +21,7 @@ if not key then key = DEC_ALL end
 
 local min, max = ARGV[10], ARGV[11]
 -- ranks in listing order (decidedAt descending, then decisionId descending), see pageRanks: skip the records at
--- or after "to" (exclusive), and those up to the cursor
+-- or after ARGV[11] (the millisecond past the inclusive "to"), and those up to the cursor
 local above = nil
 if max ~= '+inf' then above = max end
 local cursorId = nil

@@ -17,9 +17,9 @@ import dev.baton.model.LanguageModel;
 import dev.baton.model.Message;
 import dev.baton.model.ModelChunk;
 import dev.baton.store.RunSnapshot;
-import dev.baton.store.SnapshotStore;
 import dev.baton.tck.support.Json;
 import dev.baton.tck.support.MutableClock;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -29,18 +29,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What every rule group of {@code AgentContract} works with: the store of the running test, opened
  * before it and closed after it; a clock the test moves; an agent id of its own (so tests never
  * see each other's runs); a travel agent's tools and model, with counters of what they did.
  */
-abstract class AgentRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class AgentRules extends StoreRules {
     final MutableClock clock = new MutableClock(Instant.parse("2026-05-01T08:00:00Z"));
     /** The id of this test's main agent; unique, so tests never see each other's runs. */
     final String agentId = uniqueId("tck-agent");
@@ -50,22 +45,7 @@ abstract class AgentRules {
     final List<List<Message>> modelInputs = Collections.synchronizedList(new ArrayList<>());
 
     AgentRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
-    }
-
-    @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
-    }
-
-    /** Another store on the database under test, as {@code openStore()} opens it. */
-    SnapshotStore openStore() throws Exception {
-        return storeUnderTest.open();
+        super(storeUnderTest);
     }
 
     Tool bookFlight() {

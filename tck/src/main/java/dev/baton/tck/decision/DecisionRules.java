@@ -17,6 +17,7 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.tck.support.MutableClock;
 import dev.baton.tck.support.Snapshots;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -34,32 +34,23 @@ import org.junit.jupiter.api.BeforeEach;
  * (skipped if it keeps no decisions), an agent id of its own, a clock the test moves, records and
  * runs to write, and an agent whose tools need approval.
  */
-abstract class DecisionRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class DecisionRules extends StoreRules {
     final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
     final String agentId = uniqueId("tck-decisions");
     final AtomicInteger charges = new AtomicInteger();
     final List<Map<String, Object>> chargedWith = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     DecisionRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
+        super(storeUnderTest);
     }
 
     @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
+    void needsDecisions() {
         assumeTrue(store.capabilities().contains(StoreCapability.DECISIONS), "the store keeps no decisions");
     }
 
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
-    }
-
     SnapshotStore reopen() throws Exception {
-        return storeUnderTest.open();
+        return openStore();
     }
 
     /** A record of {@code runId} by {@code actor} at {@code at}, with every field set. */

@@ -69,12 +69,37 @@ public abstract class Querying extends DecisionRules {
     }
 
     @Test
-    void fromIsInclusiveAndToIsExclusive() {
-        List<DecisionRecord> all = seed();
-        DecisionQuery q = DecisionQuery.forAgent(agentId).from(T.plusSeconds(3)).to(T.plusSeconds(4)).limit(1000).build();
+    void fromAndToAreBothInclusiveToTheMillisecond() {
+        List<DecisionRecord> all = new ArrayList<>(seed());
+        Instant from = T.plusSeconds(3);
+        Instant to = T.plusSeconds(4);
+        // one record on each side of each bound, a millisecond away
+        for (Instant at : List.of(from.minusMillis(1), from, to, to.plusMillis(1))) {
+            all.add(write(record(agentId + "-run-bounds", "alice", at).build()));
+        }
+        DecisionQuery q = DecisionQuery.forAgent(agentId).from(from).to(to).limit(1000).build();
         List<DecisionRecord> got = store.listDecisions(q).items();
-        assertThat(got).isNotEmpty().allSatisfy(r -> assertThat(r.decidedAt()).isEqualTo(T.plusSeconds(3)));
-        assertThat(got).containsExactlyElementsOf(expected(all, q));
+        assertThat(got).as("rule D6: from and to are inclusive, to the millisecond; nothing outside them")
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.decidedAt()).isBetween(from, to))
+                .anySatisfy(r -> assertThat(r.decidedAt()).isEqualTo(from))
+                .anySatisfy(r -> assertThat(r.decidedAt()).isEqualTo(to));
+        assertThat(got).as("rule D6: the store's page is the reference's").containsExactlyElementsOf(expected(all, q));
+        // bounds finer than a millisecond: from rounds up, to rounds down, as the run listing's createdFrom/createdTo
+        DecisionQuery fine = DecisionQuery.forAgent(agentId).from(from.minusNanos(1)).to(to.plusNanos(999_999)).limit(1000).build();
+        assertThat(store.listDecisions(fine).items()).as("rule D6: sub-millisecond bounds round inward to the millisecond")
+                .containsExactlyElementsOf(got);
+    }
+
+    @Test
+    void oneInstantIsARangeOfItsOwn() {
+        List<DecisionRecord> all = new ArrayList<>(seed());
+        all.add(write(record(agentId + "-run-bounds", "bob", T.plusSeconds(3)).build()));
+        DecisionQuery q = DecisionQuery.forAgent(agentId).from(T.plusSeconds(3)).to(T.plusSeconds(3)).limit(1000).build();
+        assertThat(store.listDecisions(q).items()).as("rule D6: from == to lists the records of that millisecond")
+                .isNotEmpty()
+                .containsExactlyElementsOf(expected(all, q))
+                .allSatisfy(r -> assertThat(r.decidedAt()).isEqualTo(T.plusSeconds(3)));
     }
 
     @Test

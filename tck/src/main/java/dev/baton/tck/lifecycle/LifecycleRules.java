@@ -11,8 +11,8 @@ import dev.baton.agent.RunOutcome;
 import dev.baton.model.DeterministicModel;
 import dev.baton.model.LanguageModel;
 import dev.baton.model.Message;
-import dev.baton.store.SnapshotStore;
 import dev.baton.tck.support.MutableClock;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -21,40 +21,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What every rule group of {@code LifecycleContract} works with: the store of the running test,
  * opened before it and closed after it; a clock the test moves; an agent id of its own; a booking
  * tool and a model that records what it was given.
  */
-abstract class LifecycleRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class LifecycleRules extends StoreRules {
     final MutableClock clock = new MutableClock(Instant.parse("2026-05-01T08:00:00Z"));
     final String agentId = uniqueId("tck-lifecycle");
     final AtomicInteger bookings = new AtomicInteger();
     final List<List<Message>> modelInputs = new CopyOnWriteArrayList<>();
 
     LifecycleRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
-    }
-
-    /** The store under test, to open a second store on the same database (another instance). */
-    StoreUnderTest storeUnderTest() {
-        return storeUnderTest;
-    }
-
-    @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
+        super(storeUnderTest);
     }
 
     Tool bookFlight() {

@@ -3,42 +3,26 @@ package dev.baton.tck.listing;
 import static dev.baton.tck.support.Snapshots.T0;
 import static dev.baton.tck.support.Snapshots.payloadFor;
 import static dev.baton.tck.support.Snapshots.uniqueId;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
-import dev.baton.store.SnapshotStore;
 import dev.baton.tck.support.Snapshots;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What every rule group of {@code ListingContract} works with: the store of the running test,
  * opened before it and closed after it, an agent id of its own, and runs named per test.
  */
-abstract class ListingRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class ListingRules extends StoreRules {
     /** An agent id owned by the running test. */
     final String agent = uniqueId("tck-listing");
 
     ListingRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
-    }
-
-    @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
+        super(storeUnderTest);
     }
 
     /** The run id of the run this test calls {@code name}: unique to the test, since run ids are unique in a store. */
@@ -53,11 +37,6 @@ abstract class ListingRules {
         return RunSnapshot.builder().runId(runId).agentId(agent).status(RunStatus.SUSPENDED).threadId(thread)
                 .resourceId("u").createdAt(created).suspendedAt(created).payload(payloadFor(runId))
                 .expiresAt(expires).summary("{\"calls\":[],\"run\":" + Snapshots.json(runId) + "}").build();
-    }
-
-    RunSnapshot insert(RunSnapshot s) {
-        assertThat(store.insert(s)).isTrue();
-        return s;
     }
 
     /** The names of {@code runs} (their ids without this test's prefix). */

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -99,7 +100,7 @@ public abstract class Crashes extends MemoryRules {
      * stored leaves the thread empty; a run that waits has its question in the thread as soon as it is
      * stored (rule M3); a run that ends without waiting saves its question and answer together.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void aRunStoredNowhereLeavesNothingInItsThread() {
         FaultyStore counting = new FaultyStore(store);
         AgentResult waiting = agentBuilder(counting, 20).build().generate("Book me a flight", inThread());

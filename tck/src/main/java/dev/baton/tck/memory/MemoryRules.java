@@ -14,6 +14,7 @@ import dev.baton.model.Message;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.tck.support.MutableClock;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -31,10 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
  * a clock the test moves; agent, thread and user ids of its own; an agent with thread memory, a
  * booking tool and a model that records what it was given.
  */
-abstract class MemoryRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class MemoryRules extends StoreRules {
     final MutableClock clock = new MutableClock(Instant.parse("2026-05-01T08:00:00Z"));
     final String agentId = uniqueId("tck-memory");
     /** The thread of the running test; the crash tests take a new one for every crash. */
@@ -44,18 +41,12 @@ abstract class MemoryRules {
     final List<List<Message>> modelInputs = new CopyOnWriteArrayList<>();
 
     MemoryRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
+        super(storeUnderTest);
     }
 
     @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
+    void needsThreadMemory() {
         assumeTrue(store.capabilities().contains(StoreCapability.THREAD_MEMORY), "the store has no thread memory");
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
     }
 
     Tool bookFlight() {

@@ -8,13 +8,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.baton.model.Role;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.MemoryThread;
-import dev.baton.store.SnapshotStore;
 import dev.baton.store.StoreCapability;
 import dev.baton.store.StoredMessage;
 import dev.baton.tck.support.Snapshots;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
@@ -22,35 +21,26 @@ import org.junit.jupiter.api.BeforeEach;
  * opened before it and closed after it (the test is skipped if the store has no thread memory),
  * its {@link MemoryStore}, and a resource id of its own.
  */
-abstract class MemoryStoreRules {
+abstract class MemoryStoreRules extends StoreRules {
     /**
      * The metadata every test thread starts with: JSON text a parse-and-write would change (spaces,
      * {@code 1.50}, key order), so that a store that does not keep it verbatim fails.
      */
     static final String METADATA = "{\"topic\": \"travel\", \"price\":1.50,\"a\" :[ ]}";
 
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
     /** Its thread memory. */
     MemoryStore memory;
     /** A resource id owned by the running test. */
     final String resource = uniqueId("tck-user");
 
     MemoryStoreRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
+        super(storeUnderTest);
     }
 
     @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
+    void needsThreadMemory() {
         assumeTrue(store.capabilities().contains(StoreCapability.THREAD_MEMORY), "the store has no thread memory");
         memory = store.memory().orElseThrow(() -> new AssertionError("THREAD_MEMORY is declared but memory() is empty"));
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
     }
 
     MemoryThread thread(String id, long updatedOffsetMillis) {

@@ -12,6 +12,7 @@ import dev.baton.model.DeterministicModel;
 import dev.baton.model.LanguageModel;
 import dev.baton.store.SnapshotStore;
 import dev.baton.tck.support.MutableClock;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import dev.baton.tool.Tool;
 import java.time.Duration;
@@ -20,34 +21,19 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What every rule group of {@code RecoveryContract} works with: the store of the running test,
  * opened before it and closed after it; a clock the test moves; an agent id of its own; a booking
  * tool whose executions are counted.
  */
-abstract class RecoveryRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class RecoveryRules extends StoreRules {
     final MutableClock clock = new MutableClock(Instant.parse("2026-05-01T08:00:00Z"));
     final String agentId = uniqueId("tck-recovery");
     final AtomicInteger bookings = new AtomicInteger();
 
     RecoveryRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
-    }
-
-    @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
+        super(storeUnderTest);
     }
 
     static final Duration LEASE = Duration.ofMinutes(10);

@@ -5,48 +5,27 @@ import static dev.baton.tck.support.Snapshots.suspended;
 import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.SnapshotStore;
+import dev.baton.tck.support.StoreRules;
 import dev.baton.tck.support.StoreUnderTest;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 
 /**
  * What every rule group of {@code SnapshotStoreContract} works with: the store of the running test,
  * opened before it and closed after it, an agent id of its own (so the store need not be emptied
  * between tests, and several suites can share one database), and small helpers.
  */
-abstract class SnapshotStoreRules {
-    private final StoreUnderTest storeUnderTest;
-    /** The store of the running test. */
-    SnapshotStore store;
+abstract class SnapshotStoreRules extends StoreRules {
     /** An agent id owned by the running test. */
     final String agent = uniqueId("tck-agent");
 
     SnapshotStoreRules(StoreUnderTest storeUnderTest) {
-        this.storeUnderTest = storeUnderTest;
-    }
-
-    @BeforeEach
-    void openTheStore() throws Exception {
-        store = storeUnderTest.open();
-    }
-
-    @AfterEach
-    void closeTheStore() {
-        if (store != null) store.close();
-    }
-
-    /** Another store on the database under test, as {@code openStore()} opens it. */
-    SnapshotStore openStore() throws Exception {
-        return storeUnderTest.open();
+        super(storeUnderTest);
     }
 
     /** Closes the store and opens a new one on the same database, as a restarted server would. */
@@ -56,17 +35,8 @@ abstract class SnapshotStoreRules {
         store = openStore();
     }
 
-    RunSnapshot insert(RunSnapshot s) {
-        assertThat(store.insert(s)).as("insert of %s", s.runId()).isTrue();
-        return s;
-    }
-
     RunQuery.Builder query() {
         return RunQuery.forAgent(agent, T0.plusSeconds(3600));
-    }
-
-    List<String> ids(RunPage page) {
-        return page.items().stream().map(RunSnapshot::runId).toList();
     }
 
     RunSnapshot claim(RunSnapshot s, Instant leaseExpiresAt) {
