@@ -84,6 +84,8 @@ public final class Agent implements AutoCloseable {
     private final dev.baton.memory.@Nullable Memory memory;
     private final @Nullable Duration decisionRetention;
     private final Decisions decisions;
+    private final Approvals approvals;
+    private final List<ApproverRule> approverRules;
     private final NotificationPolicy notifications;
     private final AgentShutdown shutdown;
     /** The JVM shutdown hook that closes this agent ({@link AgentBuilder#closeOnShutdown()}), or null. */
@@ -110,6 +112,8 @@ public final class Agent implements AutoCloseable {
         this.memory = b.memory == null ? null : RunMemory.bind(b.memory, store, this.clock);
         this.decisionRetention = b.decisionRetention;
         this.decisions = new Decisions(this);
+        this.approverRules = List.copyOf(b.approverRules);
+        this.approvals = new Approvals(approverRules);
         this.notifications = RunNotifications.check(b.notifications, store);
         this.shutdown = new AgentShutdown(b.id, b.shutdownGrace);
         this.shutdownHook = b.closeOnShutdown ? new Thread(this::close, "baton-agent-" + b.id + "-shutdown") : null;
@@ -339,6 +343,11 @@ public final class Agent implements AutoCloseable {
         return RunListing.resuming(this);
     }
 
+    /** {@return the approver rules, in the order they are tried ({@link AgentBuilder#approverRules})} */
+    public List<ApproverRule> approverRules() { return approverRules; }
+
+    Approvals approvals() { return approvals; }
+
     /** {@return how long decision records are kept, if {@link AgentBuilder#decisionRetention} was set} */
     public java.util.Optional<Duration> decisionRetention() { return java.util.Optional.ofNullable(decisionRetention); }
 
@@ -371,6 +380,8 @@ public final class Agent implements AutoCloseable {
      * @throws ToolCallNotFoundException the run has no waiting call with this id, and had none
      * @throws dev.baton.AlreadyDecidedException the call was decided before (its tool may have run in an
      *                                   earlier step): by whom, when, and what to do now
+     * @throws dev.baton.NotAnApproverException an {@link ApproverRule} of the agent refuses the decision
+     *                                   (a caller who names nobody, under a rule): nothing changed
      * @throws ResumeMismatchException   the call waits for resume data, not for an approval
      * @throws RunNotSuspendedException  another caller is resuming the run (it won the race)
      * @throws UnknownToolException      this agent lacks the call's tool
@@ -496,9 +507,13 @@ public final class Agent implements AutoCloseable {
      *
      * @param runId      the suspended run
      * @param toolCallId the call waiting for approval
-     * @param options    the edit, digest, actor, reason and key
+     * @param options    the edit, digest, approver (or actor), reason and key
      * @return the stream that runs the tool and goes on; for a retry with a key already recorded, a
-     *         stream that runs nothing ({@link AgentStream#replayed()}) and reports the first decision
+     *         stream that runs nothing ({@link AgentStream#replayed()}) and reports the first decision;
+     *         for an approval that an {@link ApproverRule} counts towards a quorum it does not yet
+     *         reach, a stream that runs nothing and reports the run {@link RunOutcome#SUSPENDED}, its
+     *         call listed with {@link AgentRunToolCall#approvedBy()}
+     * @throws dev.baton.NotAnApproverException an {@link ApproverRule} refuses the approver: nothing changed or was recorded
      * @throws dev.baton.tool.InvalidToolInputException the edited arguments break the tool's input schema
      * @throws dev.baton.DecisionConflictException      the waiting call is not the one whose digest was given
      * @throws dev.baton.AlreadyDecidedException        the call was decided before: by whom, when, and what to do now

@@ -41,6 +41,7 @@ public final class AgentBuilder {
     @Nullable Duration decisionRetention;
     Duration shutdownGrace = Duration.ofSeconds(10);
     boolean closeOnShutdown;
+    final List<ApproverRule> approverRules = new ArrayList<>();
 
     AgentBuilder(String id) {
         Objects.requireNonNull(id, "id");
@@ -261,6 +262,22 @@ public final class AgentBuilder {
     public AgentBuilder decisionRetention(Duration retention) {
         if (retention.isNegative() || retention.isZero()) throw new InvalidOptionException("decisionRetention", "must be positive");
         this.decisionRetention = retention;
+        return this;
+    }
+
+    /**
+     * Adds approver rules: who may approve, edit, decline or answer the calls of a tool (optionally
+     * only those whose arguments match), how many distinct people must approve, and whether the
+     * person who started the run may approve it. For each decision on a call, the first rule (in
+     * the order added) that matches its tool and arguments applies; a call no rule matches is
+     * decided as without rules. A decision a rule refuses throws {@link dev.baton.NotAnApproverException}
+     * and changes and records nothing. See {@link ApproverRule}.
+     *
+     * @param rules the rules, in order
+     * @return this builder
+     */
+    public AgentBuilder approverRules(ApproverRule... rules) {
+        for (ApproverRule r : rules) this.approverRules.add(Objects.requireNonNull(r, "approver rule"));
         return this;
     }
 

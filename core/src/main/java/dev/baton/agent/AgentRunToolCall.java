@@ -2,6 +2,7 @@ package dev.baton.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -20,11 +21,17 @@ import org.jspecify.annotations.Nullable;
  *                         of {@code toolName}, {@code args} and {@code suspendPayload}; pass it back on
  *                         {@link ApproveOptions}, {@link DeclineOptions} or {@link DecisionOptions} so that
  *                         a decision about another version of the call is refused
- * @param approvedArgs     the arguments a person approved instead of {@code args} (an edited approval), else null
+ * @param approvedArgs     the arguments a person approved instead of {@code args} (an edited approval), else null;
+ *                         for a call still waiting for more approvals, the edited arguments they approve
+ *                         (and {@code digest} is then over these)
+ * @param approvedBy       who has approved the call so far, in order, while it waits for more approvals
+ *                         ({@link ApproverRule#approvals()}); empty otherwise
+ * @param approvalsNeeded  how many distinct approvals the call needs before it runs: its approver rule's
+ *                         {@link ApproverRule#approvals()}, 1 without a rule (and for calls waiting for data)
  */
 public record AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
                                @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt, String digest,
-                               @Nullable JsonNode approvedArgs) {
+                               @Nullable JsonNode approvedArgs, List<String> approvedBy, int approvalsNeeded) {
 
     /**
      * Checks the ids and keeps private copies of the JSON values.
@@ -37,14 +44,36 @@ public record AgentRunToolCall(String toolCallId, String toolName, @Nullable Jso
      * @param expiresAt when this wait expires (its tool's, run's or agent's wait timeout), else null
      * @param digest the digest of what the person is shown
      * @param approvedArgs the arguments approved instead of {@code args}, else null
+     * @param approvedBy who has approved it so far
+     * @param approvalsNeeded how many distinct approvals it needs (at least 1)
      */
     public AgentRunToolCall {
         Objects.requireNonNull(toolCallId, "toolCallId");
+        approvedBy = List.copyOf(approvedBy);
+        if (approvalsNeeded < 1) throw new IllegalArgumentException("approvalsNeeded must be at least 1, was " + approvalsNeeded);
         Objects.requireNonNull(toolName, "toolName");
         Objects.requireNonNull(digest, "digest");
         args = args == null ? null : args.deepCopy();
         suspendPayload = suspendPayload == null ? null : suspendPayload.deepCopy();
         approvedArgs = approvedArgs == null ? null : approvedArgs.deepCopy();
+    }
+
+    /**
+     * A call with no approvals given and one needed.
+     *
+     * @param toolCallId pass it to approve / decline, or to {@link ResumeOptions}
+     * @param toolName the tool
+     * @param args the call's input, for approval suspensions only, else null
+     * @param requiresApproval true: waits for approve / decline; false: waits for resume data
+     * @param suspendPayload what the tool passed to {@code suspend()}, for data suspensions only, else null
+     * @param expiresAt when this wait expires, else null
+     * @param digest the digest of what the person is shown
+     * @param approvedArgs the arguments approved instead of {@code args}, else null
+     */
+    public AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
+                            @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt, String digest,
+                            @Nullable JsonNode approvedArgs) {
+        this(toolCallId, toolName, args, requiresApproval, suspendPayload, expiresAt, digest, approvedArgs, List.of(), 1);
     }
 
     /**
@@ -60,7 +89,7 @@ public record AgentRunToolCall(String toolCallId, String toolName, @Nullable Jso
     public AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
                             @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt) {
         this(toolCallId, toolName, args, requiresApproval, suspendPayload, expiresAt,
-                CallDigest.of(toolName, args, suspendPayload), null);
+                CallDigest.of(toolName, args, suspendPayload), null, List.of(), 1);
     }
 
     /** {@return the call's input (approval suspensions), or null: a copy, changing it changes nothing else} */

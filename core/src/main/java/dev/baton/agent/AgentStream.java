@@ -49,9 +49,14 @@ public final class AgentStream implements Iterable<AgentEvent>, AutoCloseable {
 
     /** A replay: runs nothing, reports {@code result}. */
     AgentStream(AgentResult result, dev.baton.store.DecisionRecord first) {
+        this(result, first, true);
+    }
+
+    /** A decision that runs nothing (a replay, or an approval that waits for more approvals): reports {@code result}. */
+    AgentStream(AgentResult result, dev.baton.store.@Nullable DecisionRecord decision, boolean replayed) {
         this.execution = null;
-        this.decision = first;
-        this.replayed = true;
+        this.decision = decision;
+        this.replayed = replayed;
         this.fixed = result;
     }
 

@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code digest}: the {@link AgentRunToolCall#digest()} the person was shown; if the waiting
  *       call is no longer that one, {@link dev.baton.DecisionConflictException} and nothing runs.</li>
  *   <li>{@code reason}, {@code actor}, {@code idempotencyKey}: as in {@link DecisionOptions}.</li>
+ *   <li>{@code approver}: who approves with their roles ({@link Approver}), checked against the
+ *       agent's {@link ApproverRule}s; sets the actor.</li>
  * </ul>
  * Immutable and thread-safe: {@code args} is a private copy.
  */
@@ -25,6 +27,7 @@ public final class ApproveOptions {
     private final @Nullable String digest;
     private final @Nullable String reason;
     private final @Nullable String actor;
+    private final @Nullable Approver approver;
     private final @Nullable String idempotencyKey;
 
     private ApproveOptions(Builder b) {
@@ -35,6 +38,7 @@ public final class ApproveOptions {
         this.digest = DecisionOptions.check("digest", b.digest);
         this.reason = FreeText.check("reason", b.reason);
         this.actor = DecisionOptions.check("actor", b.actor);
+        this.approver = b.approver;
         this.idempotencyKey = DecisionOptions.check("idempotencyKey", b.idempotencyKey);
     }
 
@@ -55,6 +59,9 @@ public final class ApproveOptions {
     /** {@return who approves, or null (recorded as {@code unknown})} */
     public @Nullable String actor() { return actor; }
 
+    /** {@return who decides, with their roles, as given to {@code approver(...)}, or null (an actor alone has no roles)} */
+    public @Nullable Approver approver() { return approver; }
+
     /** {@return the retry key, or null} */
     public @Nullable String idempotencyKey() { return idempotencyKey; }
 
@@ -70,6 +77,7 @@ public final class ApproveOptions {
         private @Nullable String digest;
         private @Nullable String reason;
         private @Nullable String actor;
+        private @Nullable Approver approver;
         private @Nullable String idempotencyKey;
 
         private Builder() {
@@ -97,7 +105,24 @@ public final class ApproveOptions {
          * @param v who approves, or null
          * @return this builder
          */
-        public Builder actor(@Nullable String v) { this.actor = v; return this; }
+        public Builder actor(@Nullable String v) {
+            this.actor = v;
+            if (approver != null && !approver.name().equals(v)) approver = null;   // an actor alone has no roles
+            return this;
+        }
+
+        /**
+         * Who decides, with the roles {@link ApproverRule}s are checked against; sets the actor to
+         * {@code v.name()} (null clears both).
+         *
+         * @param v the approver, or null
+         * @return this builder
+         */
+        public Builder approver(@Nullable Approver v) {
+            this.approver = v;
+            this.actor = v == null ? null : v.name();
+            return this;
+        }
 
         /**
          * @param v the retry key, or null

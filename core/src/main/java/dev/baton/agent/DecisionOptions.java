@@ -27,12 +27,14 @@ public final class DecisionOptions {
     private static final DecisionOptions NONE = builder().build();
 
     private final @Nullable String actor;
+    private final @Nullable Approver approver;
     private final @Nullable String reason;
     private final @Nullable String idempotencyKey;
     private final @Nullable String digest;
 
     private DecisionOptions(Builder b) {
         this.actor = check("actor", b.actor);
+        this.approver = b.approver;
         this.reason = FreeText.check("reason", b.reason);
         this.idempotencyKey = check("idempotencyKey", b.idempotencyKey);
         this.digest = check("digest", b.digest);
@@ -71,6 +73,9 @@ public final class DecisionOptions {
     /** {@return who decides, or null (recorded as {@code unknown})} */
     public @Nullable String actor() { return actor; }
 
+    /** {@return who decides, with their roles, as given to {@code approver(...)}, or null (an actor alone has no roles)} */
+    public @Nullable Approver approver() { return approver; }
+
     /** {@return why, or null} */
     public @Nullable String reason() { return reason; }
 
@@ -88,6 +93,7 @@ public final class DecisionOptions {
     /** Builder of {@link DecisionOptions}. Not thread-safe. */
     public static final class Builder {
         private @Nullable String actor;
+        private @Nullable Approver approver;
         private @Nullable String reason;
         private @Nullable String idempotencyKey;
         private @Nullable String digest;
@@ -99,7 +105,24 @@ public final class DecisionOptions {
          * @param v who decides, or null
          * @return this builder
          */
-        public Builder actor(@Nullable String v) { this.actor = v; return this; }
+        public Builder actor(@Nullable String v) {
+            this.actor = v;
+            if (approver != null && !approver.name().equals(v)) approver = null;   // an actor alone has no roles
+            return this;
+        }
+
+        /**
+         * Who decides, with the roles {@link ApproverRule}s are checked against; sets the actor to
+         * {@code v.name()} (null clears both).
+         *
+         * @param v the approver, or null
+         * @return this builder
+         */
+        public Builder approver(@Nullable Approver v) {
+            this.approver = v;
+            this.actor = v == null ? null : v.name();
+            return this;
+        }
 
         /**
          * @param v why, or null

@@ -42,18 +42,24 @@ final class Decisions {
 
     /** Who decides, why, the retry key, the digest shown and the edited arguments. */
     record Meta(@Nullable String actor, @Nullable String reason, @Nullable String key, @Nullable String digest,
-                @Nullable JsonNode editedArgs) {
-        static final Meta NONE = new Meta(null, null, null, null, null);
-        static final Meta SYSTEM = new Meta(DecisionRecord.SYSTEM, null, null, null, null);
+                @Nullable JsonNode editedArgs, @Nullable Approver approver) {
+        static final Meta NONE = new Meta(null, null, null, null, null, null);
+        static final Meta SYSTEM = new Meta(DecisionRecord.SYSTEM, null, null, null, null, null);
 
         static Meta of(DecisionOptions o) {
-            return new Meta(o.actor(), o.reason(), o.idempotencyKey(), o.digest(), null);
+            return new Meta(o.actor(), o.reason(), o.idempotencyKey(), o.digest(), null, o.approver());
         }
 
         Meta withReason(@Nullable String r) {
-            return r == null || reason != null ? this : new Meta(actor, r, key, digest, editedArgs);
+            return r == null || reason != null ? this : new Meta(actor, r, key, digest, editedArgs, approver);
         }
     }
+
+    /**
+     * What {@link #check} found: the edited arguments (or null), whether the decision completes the
+     * call's quorum, and whether the call is contested by several approvers (see {@link Approvals.Verdict}).
+     */
+    record Checked(@Nullable JsonNode edited, boolean completes, boolean contested) { }
 
     private final Agent agent;
 
@@ -74,14 +80,14 @@ final class Decisions {
     AgentStream approve(String runId, String toolCallId, ApproveOptions o) {
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(o, "options");
-        Meta m = new Meta(o.actor(), o.reason(), o.idempotencyKey(), o.digest(), o.args());
+        Meta m = new Meta(o.actor(), o.reason(), o.idempotencyKey(), o.digest(), o.args(), o.approver());
         return guarded(runId, toolCallId, m, () -> agent.actions().decide(runId, RunActions.Decision.approve(toolCallId).with(m)));
     }
 
     AgentStream decline(String runId, String toolCallId, DeclineOptions o) {
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(o, "options");
-        Meta m = new Meta(o.actor(), o.reason(), o.idempotencyKey(), o.digest(), null);
+        Meta m = new Meta(o.actor(), o.reason(), o.idempotencyKey(), o.digest(), null, o.approver());
         return guarded(runId, toolCallId, m,
                 () -> agent.actions().decide(runId, RunActions.Decision.decline(toolCallId, o.reason()).with(m)));
     }
@@ -135,6 +141,11 @@ final class Decisions {
         if (first.isPresent()) return replay.apply(first.get());
         try {
             return decide.get();
+        } catch (dev.baton.NotAnApproverException e) {
+            // a retry of a partial approval racing with its own first attempt, which counted meanwhile
+            Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
+            if (racer.isPresent()) return replay.apply(racer.get());
+            throw e;
         } catch (AlreadyDecidedException e) {
             // a retry racing with its own first attempt, which decided meanwhile: the first outcome
             Optional<DecisionRecord> racer = firstWithKey(runId, toolCallId, m);
@@ -184,7 +195,7 @@ final class Decisions {
         List<AgentRunToolCall> waiting = List.of();
         if (s.isPresent()) {
             try {
-                waiting = RunListing.waitingCalls(SnapshotCodec.decode(s.get()));
+                waiting = RunListing.waitingCalls(SnapshotCodec.decode(s.get()), agent);
             } catch (SnapshotFormatException e) {
                 // reported as interrupted: discardRun removes it
             }
@@ -198,20 +209,30 @@ final class Decisions {
     // ---- checks and records -----------------------------------------------------------------------
 
     /**
-     * Checks a decision on {@code call} before anything changes (the digest shown, the edited
-     * arguments against the tool's input) and adds its record to {@code records} (if the store keeps
-     * decisions). Returns the edited arguments, or null when the call runs as proposed.
+     * Checks a decision on {@code call} before anything changes (the approver rules, the digest
+     * shown, the edited arguments against the tool's input) and adds its record to {@code records}
+     * (if the store keeps decisions). Returns the edited arguments (null when the call runs as it
+     * waits) and whether the decision completes the call's quorum of approvals.
      */
-    @Nullable JsonNode check(RunState state, CallState call, Tool tool, RunActions.Decision d, List<DecisionRecord> records) {
+    Checked check(RunState state, CallState call, Tool tool, RunActions.Decision d, List<DecisionRecord> records) {
         Meta m = d.meta();
-        AgentRunToolCall listed = RunListing.waitingCalls(state).stream().filter(c -> c.toolCallId().equals(call.toolCallId))
+        AgentRunToolCall listed = RunListing.waitingCalls(state, agent).stream().filter(c -> c.toolCallId().equals(call.toolCallId))
                 .findFirst().orElseThrow();
+        // an edit waiting for more approvals is what the call now runs with
+        JsonNode current = call.approvedArgs != null ? call.approvedArgs : call.args;
+        boolean editing = d.kind() == RunActions.Decision.Kind.APPROVE && m.editedArgs() != null && !m.editedArgs().equals(current);
+        ApproverRule.Action action = switch (d.kind()) {
+            case APPROVE -> editing ? ApproverRule.Action.EDIT : ApproverRule.Action.APPROVE;
+            case DECLINE -> ApproverRule.Action.DECLINE;
+            case DATA -> ApproverRule.Action.ANSWER;
+        };
+        Approvals.Verdict verdict = agent.approvals().check(state, call, listed, action, m, editing ? m.editedArgs() : null);
         String before = listed.digest();
         if (m.digest() != null && !m.digest().equals(before)) {
             throw new DecisionConflictException(state.runId, call.toolCallId, m.digest(), before);
         }
         JsonNode edited = null;
-        if (m.editedArgs() != null && !m.editedArgs().equals(call.args)) {
+        if (editing) {
             if (call.inner != null) {
                 throw new InvalidOptionException("args", "tool call '" + call.toolCallId + "' waits inside subagent '" + call.toolName
                         + "': its arguments cannot be edited from the supervisor; approve or decline it as proposed");
@@ -227,7 +248,7 @@ final class Decisions {
         };
         String after = edited != null ? CallDigest.of(listed.toolName(), edited, null) : before;
         records.addAll(records(state, kind, call.toolCallId, listed.toolName(), m.withReason(d.reason()), before, after));
-        return edited;
+        return new Checked(edited, verdict.completes(), verdict.contested());
     }
 
     /** The record of one decision, or none if the store keeps no decisions. */

@@ -16,12 +16,14 @@ import org.jspecify.annotations.Nullable;
 public final class DeclineOptions {
     private final @Nullable String reason;
     private final @Nullable String actor;
+    private final @Nullable Approver approver;
     private final @Nullable String idempotencyKey;
     private final @Nullable String digest;
 
     private DeclineOptions(Builder b) {
         this.reason = FreeText.check("reason", b.reason);
         this.actor = DecisionOptions.check("actor", b.actor);
+        this.approver = b.approver;
         this.idempotencyKey = DecisionOptions.check("idempotencyKey", b.idempotencyKey);
         this.digest = DecisionOptions.check("digest", b.digest);
     }
@@ -36,6 +38,9 @@ public final class DeclineOptions {
 
     /** {@return who declines, or null (recorded as {@code unknown})} */
     public @Nullable String actor() { return actor; }
+
+    /** {@return who decides, with their roles, as given to {@code approver(...)}, or null (an actor alone has no roles)} */
+    public @Nullable Approver approver() { return approver; }
 
     /** {@return the retry key, or null} */
     public @Nullable String idempotencyKey() { return idempotencyKey; }
@@ -52,6 +57,7 @@ public final class DeclineOptions {
     public static final class Builder {
         private @Nullable String reason;
         private @Nullable String actor;
+        private @Nullable Approver approver;
         private @Nullable String idempotencyKey;
         private @Nullable String digest;
 
@@ -68,7 +74,24 @@ public final class DeclineOptions {
          * @param v who declines, or null
          * @return this builder
          */
-        public Builder actor(@Nullable String v) { this.actor = v; return this; }
+        public Builder actor(@Nullable String v) {
+            this.actor = v;
+            if (approver != null && !approver.name().equals(v)) approver = null;   // an actor alone has no roles
+            return this;
+        }
+
+        /**
+         * Who decides, with the roles {@link ApproverRule}s are checked against; sets the actor to
+         * {@code v.name()} (null clears both).
+         *
+         * @param v the approver, or null
+         * @return this builder
+         */
+        public Builder approver(@Nullable Approver v) {
+            this.approver = v;
+            this.actor = v == null ? null : v.name();
+            return this;
+        }
 
         /**
          * @param v the retry key, or null

@@ -90,6 +90,7 @@ final class RunActions {
         state.agentId = agent.id();
         state.threadId = options.threadId();
         state.resourceId = options.resourceId();
+        state.startedBy = options.startedBy();
         state.createdAt = agent.clock().instant();
         state.maxSteps = options.maxSteps() != null ? options.maxSteps() : agent.maxSteps();
         state.waitTimeoutMillis = options.waitTimeout() == null ? null : options.waitTimeout().toMillis();
@@ -106,12 +107,31 @@ final class RunActions {
     AgentStream decide(String runId, Decision decision) {
         Ids.require("runId", runId);
         Ids.optional("toolCallId", decision.toolCallId());
-        RunSnapshot snapshot = load(runId, decision.action());
-        RunState state = SnapshotCodec.decode(snapshot);
-        refuseInnerRun(state, "approve, decline or resume");
-        List<DecisionRecord> records = new ArrayList<>(1);
-        RunExecution exec = decide(snapshot, state, decision, false, records);
-        return new AgentStream(exec, records.isEmpty() ? null : records.get(0), false);
+        for (int attempt = 1; ; attempt++) {
+            RunSnapshot snapshot = load(runId, decision.action());
+            RunState state = SnapshotCodec.decode(snapshot);
+            refuseInnerRun(state, "approve, decline or resume");
+            List<DecisionRecord> records = new ArrayList<>(1);
+            try {
+                return decide(snapshot, state, decision, false, records);
+            } catch (QuorumRace e) {
+                // another approval of a call that needs several landed first: read the run again and count
+                if (attempt >= MAX_QUORUM_ATTEMPTS) throw e.lost;
+            }
+        }
+    }
+
+    private static final int MAX_QUORUM_ATTEMPTS = 20;
+
+    /** A lost compare-and-set of a decision on a call that needs several approvals: read again and retry. */
+    private static final class QuorumRace extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient RunNotSuspendedException lost;
+
+        QuorumRace(RunNotSuspendedException lost) {
+            super(null, null, false, false);
+            this.lost = lost;
+        }
     }
 
     AgentStream continueRun(String runId, Decisions.Meta meta) {
@@ -160,7 +180,7 @@ final class RunActions {
 
     AgentStream resumeForParent(RunSnapshot snapshot, RunState state, Decision decision) {
         checkNotHeld(snapshot, decision.action());
-        return new AgentStream(decide(snapshot, state, decision, true, new ArrayList<>()));
+        return decide(snapshot, state, decision, true, new ArrayList<>());
     }
 
     AgentStream continueForParent(RunSnapshot snapshot, RunState state) {
@@ -203,8 +223,8 @@ final class RunActions {
         }
     }
 
-    private RunExecution decide(RunSnapshot snapshot, RunState state, Decision decision, boolean forParent,
-                                List<DecisionRecord> records) {
+    private AgentStream decide(RunSnapshot snapshot, RunState state, Decision decision, boolean forParent,
+                               List<DecisionRecord> records) {
         CallState call = target(snapshot, state, decision);
         Tool tool = agent.tool(call.toolName);
         if (tool == null) throw new UnknownToolException(agent.id(), state.runId, call.toolName);
@@ -212,19 +232,26 @@ final class RunActions {
         if (call.inner != null && !subagent) {
             throw new UnknownToolException(agent.id(), state.runId, call.toolName + " (as a subagent)");
         }
-        // checked before anything changes: the digest shown, the edited arguments
-        JsonNode edited = forParent ? null : agent.decisions().check(state, call, tool, decision, records);
+        // checked before anything changes: the approver rules, the digest shown, the edited arguments
+        Decisions.Checked checked = forParent ? new Decisions.Checked(null, true, false) : agent.decisions().check(state, call, tool, decision, records);
+        JsonNode edited = checked.edited();
+        String actor = records.isEmpty() ? Decisions.actorOf(decision.meta()) : records.get(0).actor();
+        if (decision.kind() == Decision.Kind.APPROVE && !checked.completes()) return approvedInPart(snapshot, state, call, edited, actor, records);
+        boolean quorum = !call.approvedBy.isEmpty();
+        boolean contested = checked.contested();
         List<AgentEvent> initial = new ArrayList<>();
         String executing = call.toolCallId;
         switch (decision.kind()) {
             case APPROVE -> {
                 markExecuting(call);
                 if (call.inner != null) call.inner.action = "approve";
-                if (edited != null) {
+                if (edited != null) call.approvedArgs = edited;
+                if (edited != null || call.approvedArgs != null && quorum) {
+                    // an edit, or the last approval of an edit that waited for more approvals: the tool runs with it
                     initial.add(new AgentEvent.ToolCallApproved(state.runId, call.toolCallId, call.toolName, ToolRunner.args(call),
-                            edited, records.isEmpty() ? Decisions.actorOf(decision.meta()) : records.get(0).actor()));
-                    call.approvedArgs = edited;
+                            call.approvedArgs, actor));
                 }
+                if (quorum && edited == null) call.approvedBy.add(actor);
             }
             case DATA -> {
                 markExecuting(call);
@@ -248,9 +275,42 @@ final class RunActions {
                 }
             }
         }
-        RunClaim claim = claim(snapshot, state, decision.action(), !forParent, decision.action().wireName() + "d call '"
-                + call.toolCallId + "'", records);
-        return new RunExecution(agent, state, claim, decision.action(), initial, executing, forParent);
+        RunClaim claim;
+        try {
+            claim = claim(snapshot, state, decision.action(), !forParent, decision.action().wireName() + "d call '"
+                    + call.toolCallId + "'", records);
+        } catch (RunNotSuspendedException e) {
+            if (contested) throw new QuorumRace(e);
+            throw e;
+        }
+        RunExecution exec = new RunExecution(agent, state, claim, decision.action(), initial, executing, forParent);
+        return forParent ? new AgentStream(exec) : new AgentStream(exec, records.isEmpty() ? null : records.get(0), false);
+    }
+
+    /**
+     * An approval that does not complete its call's quorum: recorded with the run's next version
+     * in one compare-and-set; the run stays suspended and nothing runs. An edit restarts the count
+     * with its editor (the earlier approvers approved other arguments).
+     */
+    private AgentStream approvedInPart(RunSnapshot snapshot, RunState state, CallState call, @Nullable JsonNode edited, String actor,
+                                       List<DecisionRecord> records) {
+        agent.shutdown().refuseIfClosing("claims");
+        if (edited != null) {
+            call.approvedArgs = edited;
+            call.approvedBy = new ArrayList<>(List.of(actor));
+        } else {
+            call.approvedBy.add(actor);
+        }
+        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
+        RunSnapshot next = snapshot.toBuilder().version(snapshot.version() + 1).payload(encoded.payload())
+                .expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
+        if (records.isEmpty() ? !agent.store().compareAndSet(snapshot.version(), next)
+                : !agent.store().compareAndSet(snapshot.version(), next, records)) {
+            agent.listeners().claimConflict(agent.id(), snapshot.runId(), RunAction.APPROVE);
+            throw new QuorumRace(new RunNotSuspendedException(snapshot.runId(), "another caller decided on it at the same time."));
+        }
+        AgentResult result = new AgentResult(state.runId, RunOutcome.SUSPENDED, "", List.of(), RunListing.waitingCalls(state, agent), null);
+        return new AgentStream(result, records.isEmpty() ? null : records.get(0), false);
     }
 
     static void markExecuting(CallState call) {

@@ -104,7 +104,7 @@ final class RunExecution implements Iterator<AgentEvent> {
     }
 
     List<AgentRunToolCall> waitingCalls() {
-        return outcome == RunOutcome.SUSPENDED || outcome == RunOutcome.INTERRUPTED ? RunListing.waitingCalls(state) : List.of();
+        return outcome == RunOutcome.SUSPENDED || outcome == RunOutcome.INTERRUPTED ? RunListing.waitingCalls(state, agent) : List.of();
     }
 
     @Override

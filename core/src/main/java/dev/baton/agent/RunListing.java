@@ -41,7 +41,7 @@ final class RunListing {
         if (after != null) q.after(after, options.perPage());
         RunPage page = query(agent.store(), q.build());
         List<AgentRun> runs = new ArrayList<>(page.items().size());
-        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s));
+        for (RunSnapshot s : page.items()) runs.add(toAgentRun(s, agent));
         String next = null;
         boolean paged = options.paginated() || after != null;
         if (paged && !page.items().isEmpty() && page.items().size() == options.perPage()) {
@@ -108,7 +108,7 @@ final class RunListing {
     }
 
     /** A listed run, from its summary alone (never its payload). */
-    static AgentRun toAgentRun(RunSnapshot s) {
+    static AgentRun toAgentRun(RunSnapshot s, Agent agent) {
         RunSummary summary = RunSummary.decode(s.summary());
         if (summary == null) {
             // listed so it can be seen and discarded; continuing it gives the precise error
@@ -118,8 +118,8 @@ final class RunListing {
         }
         List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
         for (RunSummary.Call c : summary.calls) {
-            calls.add(new AgentRunToolCall(c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload,
-                    c.expiresAt, CallDigest.of(c.toolName, c.args, c.suspendPayload), c.approvedArgs));
+            calls.add(listed(agent, c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload, c.expiresAt,
+                    c.approvedArgs, c.approvedBy == null ? List.of() : c.approvedBy));
         }
         List<AgentRunToolCall> approved = new ArrayList<>();
         if (summary.approved != null) {
@@ -130,7 +130,7 @@ final class RunListing {
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
                 interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt(),
-                approved);
+                approved, summary.startedBy);
     }
 
     private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {
@@ -142,21 +142,40 @@ final class RunListing {
     }
 
     static List<AgentRunToolCall> waitingCalls(RunState state) {
+        return waitingCalls(state, null);
+    }
+
+    /** The calls of {@code state} that wait, as listed; with {@code agent}, with the approvals its rules need. */
+    static List<AgentRunToolCall> waitingCalls(RunState state, @Nullable Agent agent) {
         List<AgentRunToolCall> out = new ArrayList<>();
         for (CallState c : state.calls) {
             if (!c.waiting()) continue;
             boolean approval = c.status == Status.AWAITING_APPROVAL;
             CallState.InnerRun inner = c.inner;
             if (inner != null && !inner.toolName.isEmpty()) {
-                out.add(new AgentRunToolCall(c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
-                        approval ? null : inner.suspendPayload, c.expiresAt));
+                out.add(listed(agent, c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
+                        approval ? null : inner.suspendPayload, c.expiresAt, null, c.approvedBy));
             } else {
-                JsonNode args = approval ? c.args : null;
-                JsonNode payload = approval ? null : c.suspendPayload;
-                out.add(new AgentRunToolCall(c.toolCallId, c.toolName, args, approval, payload, c.expiresAt,
-                        CallDigest.of(c.toolName, args, payload), c.approvedArgs));
+                out.add(listed(agent, c.toolCallId, c.toolName, approval ? c.args : null, approval, approval ? null : c.suspendPayload,
+                        c.expiresAt, c.approvedArgs, c.approvedBy));
             }
         }
         return out;
+    }
+
+    /**
+     * A waiting call as listed. Its digest is over what an approver is shown: the edited arguments
+     * of an edit that waits for more approvals, else the call as proposed.
+     */
+    private static AgentRunToolCall listed(@Nullable Agent agent, String toolCallId, String toolName, @Nullable JsonNode args,
+                                           boolean approval, @Nullable JsonNode payload, @Nullable Instant expiresAt,
+                                           @Nullable JsonNode approvedArgs, List<String> approvedBy) {
+        String digest = CallDigest.of(toolName, approval && approvedArgs != null ? approvedArgs : args, payload);
+        AgentRunToolCall call = new AgentRunToolCall(toolCallId, toolName, args, approval, payload, expiresAt, digest, approvedArgs,
+                approval ? approvedBy : List.of(), 1);
+        if (agent == null || !approval) return call;
+        int needed = agent.approvals().needed(call);
+        return needed == 1 ? call : new AgentRunToolCall(toolCallId, toolName, args, true, payload, expiresAt, digest, approvedArgs,
+                approvedBy, needed);
     }
 }

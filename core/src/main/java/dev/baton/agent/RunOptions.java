@@ -22,8 +22,10 @@ public final class RunOptions {
     private final @Nullable String resourceId;
     private final @Nullable Integer maxSteps;
     private final @Nullable Duration waitTimeout;
+    private final @Nullable String startedBy;
 
     private RunOptions(Builder b) {
+        this.startedBy = DecisionOptions.check("startedBy", b.startedBy);
         this.threadId = dev.baton.Ids.optional("threadId", b.threadId);
         this.resourceId = dev.baton.Ids.optional("resourceId", b.resourceId);
         this.maxSteps = b.maxSteps;
@@ -44,6 +46,7 @@ public final class RunOptions {
         Builder b = new Builder().threadId(threadId).resourceId(resourceId);
         b.maxSteps = maxSteps;
         b.waitTimeout = waitTimeout;
+        b.startedBy = startedBy;
         return b;
     }
 
@@ -62,23 +65,31 @@ public final class RunOptions {
      */
     public @Nullable Duration waitTimeout() { return waitTimeout; }
 
+    /**
+     * {@return who started the run (a principal), recorded on the run, or null. An
+     * {@link ApproverRule} refuses to let that person approve the run's calls unless it says
+     * {@link ApproverRule#requesterMayApprove()}}
+     */
+    public @Nullable String startedBy() { return startedBy; }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) return true;
         if (!(o instanceof RunOptions x)) return false;
         return Objects.equals(threadId, x.threadId) && Objects.equals(resourceId, x.resourceId)
-                && Objects.equals(maxSteps, x.maxSteps) && Objects.equals(waitTimeout, x.waitTimeout);
+                && Objects.equals(maxSteps, x.maxSteps) && Objects.equals(waitTimeout, x.waitTimeout)
+                && Objects.equals(startedBy, x.startedBy);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(threadId, resourceId, maxSteps, waitTimeout);
+        return Objects.hash(threadId, resourceId, maxSteps, waitTimeout, startedBy);
     }
 
     @Override
     public String toString() {
         return "RunOptions[threadId=" + threadId + ", resourceId=" + resourceId + ", maxSteps=" + maxSteps
-                + ", waitTimeout=" + waitTimeout + "]";
+                + ", waitTimeout=" + waitTimeout + ", startedBy=" + startedBy + "]";
     }
 
     /** Builder of {@link RunOptions}. Not thread-safe. */
@@ -87,9 +98,17 @@ public final class RunOptions {
         private @Nullable String resourceId;
         private @Nullable Integer maxSteps;
         private @Nullable Duration waitTimeout;
+        private @Nullable String startedBy;
 
         private Builder() {
         }
+
+        /**
+         * @param startedBy who starts the run (the principal asking), recorded on the run for
+         *                  separation of duties; or null
+         * @return this builder
+         */
+        public Builder startedBy(@Nullable String startedBy) { this.startedBy = startedBy; return this; }
 
         /**
          * @param threadId the conversation thread, or null
@@ -122,7 +141,7 @@ public final class RunOptions {
         /**
          * {@return the options}
          *
-         * @throws InvalidOptionException for {@code maxSteps < 1}, a wait timeout that is not positive, or a thread or resource id beyond {@link dev.baton.Ids#LIMIT}
+         * @throws InvalidOptionException for {@code maxSteps < 1}, a wait timeout that is not positive, a thread or resource id beyond {@link dev.baton.Ids#LIMIT}, or a blank or too long {@code startedBy}
          */
         public RunOptions build() {
             return new RunOptions(this);

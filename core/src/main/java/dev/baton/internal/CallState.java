@@ -47,6 +47,13 @@ public final class CallState {
     public int attempts;
     /** For a waiting call with a time limit: when its wait expires, else null. */
     public java.time.@Nullable Instant expiresAt;
+    /**
+     * For a call waiting for approval under an approver rule that needs several people: who has
+     * approved it so far, in order (reset by an edit). Empty otherwise.
+     */
+    public java.util.List<String> approvedBy = new java.util.ArrayList<>();
+    /** For a call waiting for approval: how many approvals its approver rule needs (0: no rule, or one). */
+    public int approvalsNeeded;
     /** For a subagent call: the inner run it drives or waits on. */
     public @Nullable InnerRun inner;
 

@@ -50,6 +50,8 @@ public final class RunState {
      * has found it; null before.
      */
     public transient @Nullable String threadKey;
+    /** Who started the run (RunOptions.startedBy), for separation of duties, or null. */
+    public @Nullable String startedBy;
     /** The run's own wait timeout (RunOptions.waitTimeout), in milliseconds, or null. */
     public @Nullable Long waitTimeoutMillis;
 

@@ -23,6 +23,8 @@ public final class RunSummary {
         public @Nullable JsonNode suspendPayload;
         public @Nullable Instant expiresAt;
         public @Nullable JsonNode approvedArgs;
+        /** Who has approved it so far, while it waits for more approvals. */
+        public List<String> approvedBy = new ArrayList<>();
     }
 
     public List<Call> calls = new ArrayList<>();
@@ -30,6 +32,8 @@ public final class RunSummary {
     public List<Call> approved = new ArrayList<>();
     public @Nullable String interruption;
     public @Nullable String parentRunId;
+    /** Who started the run, or null. */
+    public @Nullable String startedBy;
 
     /** The summary of {@code state}, as stored. */
     public static RunSummary of(RunState state) {
@@ -63,10 +67,12 @@ public final class RunSummary {
                 call.suspendPayload = approval ? null : c.suspendPayload;
                 call.approvedArgs = c.approvedArgs;
             }
+            call.approvedBy = new ArrayList<>(c.approvedBy);
             s.calls.add(call);
         }
         s.interruption = state.interruption;
         s.parentRunId = state.parentRunId;
+        s.startedBy = state.startedBy;
         return s;
     }
 

@@ -41,6 +41,9 @@ final class InboxServeCommand {
         @Option(names = "--jwks", paramLabel = "URL") @Nullable String jwks;
         @Option(names = "--issuer", paramLabel = "ISS") @Nullable String issuer;
         @Option(names = "--audience", paramLabel = "AUD") @Nullable String audience;
+        /** HTTPS (and HTTP/2) with the key and certificate of a PKCS#12 key store, its password with it. */
+        @Option(names = "--tls-keystore", paramLabel = "FILE") java.nio.file.@Nullable Path tlsKeyStore;
+        @Option(names = "--tls-password", paramLabel = "PASSWORD") @Nullable String tlsPassword;
         /** No token at all: the single-user loopback mode (Authenticator.anonymous()); loopback hosts only. */
         @Option(names = "--anonymous", description = "no token: every request is 'anonymous' (only on a loopback --host)")
         boolean anonymous;
@@ -67,7 +70,11 @@ final class InboxServeCommand {
                 String option = jwks != null ? "--jwks/--issuer/--audience" : "--token";
                 throw new UsageException(option + ": " + e.getMessage().substring(e.getMessage().indexOf(':') + 2));
             }
-            // request headers and bodies are bounded by the server's requestTimeout (30 s): no JVM-wide setting
+            if ((tlsKeyStore == null) != (tlsPassword == null)) {
+                throw new UsageException("--tls-keystore and --tls-password go together");
+            }
+            // Jetty: request headers and bodies are bounded by the server's requestTimeout (30 s), connections by
+            // maxConnections (1024); a slow client holds no thread
 
             SnapshotStore store = InboxApp.openStore(root.storeUrl());
             TravelAgents agents = new TravelAgents(store, Clock.systemUTC());
@@ -76,11 +83,14 @@ final class InboxServeCommand {
                 List<String> hosts = new ArrayList<>(List.of("localhost", "127.0.0.1", "[::1]"));
                 hosts.addAll(allowedHosts);
                 BatonHttpApi api = BatonHttpApi.builder().agents(agents.all()).authenticator(auth).allowedHosts(hosts).build();
-                server = BatonHttpServer.builder(api).host(host).port(port).start();
+                BatonHttpServer.Builder b = BatonHttpServer.builder(api).host(host).port(port);
+                if (tlsKeyStore != null && tlsPassword != null) b.tls(tlsKeyStore, tlsPassword);
+                server = b.start();
             } catch (RuntimeException e) {
                 agents.close();
                 store.close();
-                throw e instanceof java.io.UncheckedIOException io ? new UsageException("--port: " + io.getMessage()) : e;
+                if (e instanceof dev.baton.InvalidOptionException io) throw new UsageException("--tls-keystore: " + io.getMessage());
+                throw e instanceof IllegalStateException failed ? new UsageException("--port: " + failed.getMessage()) : e;
             }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {   // SIGTERM or Ctrl+C: leave gracefully

@@ -28,25 +28,24 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ApiResponse implements AutoCloseable {
 
-    /** An event stream: written once, released once. */
-    interface StreamingBody {
-        void writeTo(OutputStream out) throws IOException;
-
-        /** Called if {@link #writeTo} never ran: finish what the body holds. */
-        void release();
-    }
-
     private final int status;
     private final Map<String, String> headers;
     private final byte @Nullable [] body;
-    private final @Nullable StreamingBody stream;
+    private final @Nullable AgentStream stream;
+    private final Runnable end;
     private final AtomicBoolean written = new AtomicBoolean();
 
-    ApiResponse(int status, Map<String, String> headers, byte @Nullable [] body, @Nullable StreamingBody stream) {
+    ApiResponse(int status, Map<String, String> headers, byte @Nullable [] body, @Nullable AgentStream stream) {
+        this(status, headers, body, stream, () -> { });
+    }
+
+    private ApiResponse(int status, Map<String, String> headers, byte @Nullable [] body, @Nullable AgentStream stream,
+                        Runnable end) {
         this.status = status;
         this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         this.body = body;
         this.stream = stream;
+        this.end = end;
     }
 
     // ---- the answers the API builds (every one with the same security headers) -----------------
@@ -70,7 +69,7 @@ public final class ApiResponse implements AutoCloseable {
 
     /** A run's events, written as the run produces them. */
     static ApiResponse eventStream(AgentStream stream) {
-        return new ApiResponse(200, eventStreamHeaders(), null, new EventStreamBody(stream));
+        return new ApiResponse(200, eventStreamHeaders(), null, stream);
     }
 
     /** Events that already happened, as one event-stream body. */
@@ -90,40 +89,24 @@ public final class ApiResponse implements AutoCloseable {
     ApiResponse withHeader(String name, String value) {
         Map<String, String> h = new LinkedHashMap<>(headers);
         h.put(name, value);
-        return new ApiResponse(status, h, body, stream);
+        return new ApiResponse(status, h, body, stream, end);
     }
 
     /**
      * This response, calling {@code end} once when its event stream is finished (written to its end
      * or failed, or released unwritten); the stream moves to the copy. Not a stream: {@code end} runs now.
      */
-    ApiResponse onStreamEnd(Runnable end) {
-        StreamingBody inner = stream;
-        if (inner == null) {
-            end.run();
+    ApiResponse onStreamEnd(Runnable then) {
+        if (stream == null) {
+            then.run();
             return this;
         }
-        AtomicBoolean ended = new AtomicBoolean();
-        Runnable once = () -> {
-            if (ended.compareAndSet(false, true)) end.run();
-        };
-        return new ApiResponse(status, headers, body, new StreamingBody() {
-            @Override
-            public void writeTo(OutputStream out) throws IOException {
-                try {
-                    inner.writeTo(out);
-                } finally {
-                    once.run();
-                }
-            }
-
-            @Override
-            public void release() {
-                try {
-                    inner.release();
-                } finally {
-                    once.run();
-                }
+        Runnable before = end;
+        return new ApiResponse(status, headers, body, stream, () -> {
+            try {
+                before.run();
+            } finally {
+                then.run();
             }
         });
     }
@@ -186,7 +169,11 @@ public final class ApiResponse implements AutoCloseable {
     public void writeTo(OutputStream out) throws IOException {
         if (!written.compareAndSet(false, true)) throw new IllegalStateException("the response was already written");
         if (stream != null) {
-            stream.writeTo(out);
+            try {
+                EventStreamBody.write(out, stream);
+            } finally {
+                end.run();
+            }
         } else if (body != null && body.length > 0) {
             out.write(body);
             out.flush();
@@ -196,7 +183,12 @@ public final class ApiResponse implements AutoCloseable {
     /** Finishes an event stream that was never written; nothing otherwise. */
     @Override
     public void close() {
-        if (stream != null && written.compareAndSet(false, true)) stream.release();
+        if (stream == null || !written.compareAndSet(false, true)) return;
+        try {
+            stream.close();
+        } finally {
+            end.run();
+        }
     }
 
     @Override

@@ -149,10 +149,33 @@ public final class BatonHttpApi {
      */
     public ApiResponse handle(ApiRequest request) {
         try {
-            // where it comes from, then one route, admitted once, answered by one handler
-            site.check(request);
-            Router.Match match = router.match(request);
-            return match.route().handler().handle(guard.admit(request, match));
+            RequestGuard.Admitted admitted = admit(request);
+            return answer(admitted, admitted.takesBody() ? guard.read(request) : new byte[0]);
+        } catch (RuntimeException e) {
+            return ApiResponse.problem(Problem.from(e));
+        }
+    }
+
+    /** Where it comes from, then one route, admitted once (its body not read yet), or a problem thrown. */
+    RequestGuard.Admitted admit(ApiRequest request) {
+        site.check(request);
+        return guard.admit(request, router.match(request));
+    }
+
+    /** 413 thrown if a declared body length (or -1) is over the limit. */
+    void checkLength(long declared) {
+        guard.checkLength(declared);
+    }
+
+    /** 413, for a body found over the limit while it was read. */
+    Problem.Raised tooLarge() {
+        return guard.tooLarge();
+    }
+
+    /** The answer of an admitted request, given its body; never throws. */
+    ApiResponse answer(RequestGuard.Admitted admitted, byte[] body) {
+        try {
+            return admitted.match().route().handler().handle(guard.parse(admitted, body));
         } catch (RuntimeException e) {
             return ApiResponse.problem(Problem.from(e));
         }

@@ -1,33 +1,48 @@
 package dev.baton.http;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.baton.InvalidOptionException;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.CustomRequestLog;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.Slf4jRequestLogWriter;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves a {@link BatonHttpApi} on the JDK's own {@code com.sun.net.httpserver.HttpServer}: no web
- * framework, no dependency beyond the JDK.
+ * Serves a {@link BatonHttpApi} ({@link BatonHttpServlet}) on Eclipse Jetty 12: HTTP/1.1, HTTP/2
+ * (over TLS by ALPN, and {@code h2c} in clear text), TLS from a PKCS#12 key store.
  *
  * <pre>{@code
  * try (BatonHttpServer server = BatonHttpServer.builder(api).port(8080).start()) {
@@ -36,57 +51,108 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Limits:
+ * <p>Limits (see docs/security.md): Jetty reads headers and bodies without holding a thread, so a
+ * client that dribbles them costs a connection, not a thread. On top of that:
  * <ul>
- *   <li><b>Body size</b>: the API's {@link BatonHttpApi#maxBodyBytes()}; a larger declared
- *       {@code Content-Length} gets 413 without the body being read, a larger chunked body gets 413
- *       once the limit is passed, and the connection is closed.</li>
- *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): from the moment a
- *       handler thread starts reading the request (its first bytes have arrived) until its headers
- *       and its body are read. A client that dribbles its headers or its body, or stops sending,
- *       has its connection closed, and the thread is free again. Per server: no JVM-wide setting
- *       is needed. A streamed response is not limited: it lasts until the run suspends or ends,
- *       and ends early when the client goes away.</li>
- *   <li><b>Concurrency</b> ({@link Builder#threads}, default 32): requests are handled by that
- *       many threads; an event stream holds one for its duration. Further requests wait in a queue.</li>
+ *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): a connection whose
+ *       request headers are not in within it is closed; a body not in within it is answered 408.</li>
+ *   <li><b>Idle time</b> ({@link Builder#idleTimeout}, default 30 s): a connection that sends and
+ *       receives nothing is closed (an event stream sends a comment when it opens, then its events).</li>
+ *   <li><b>Connections</b> ({@link Builder#maxConnections}, default 1024): beyond them, new
+ *       connections wait in the listen queue until one closes.</li>
+ *   <li><b>Threads</b> ({@link Builder#threads}, default 200): requests are answered on that many;
+ *       an open event stream holds one. Headers are at most 8 KiB (431), URIs too (414); the body
+ *       limit is the API's {@link BatonHttpApi#maxBodyBytes()} (413).</li>
  * </ul>
- * Binds to 127.0.0.1 unless told otherwise. Put TLS in front of it (a reverse proxy) for anything
- * beyond loopback: bearer tokens must not cross a network in clear text.
+ * Every error, those Jetty answers itself included (a bad percent-escape, an over-long URI or
+ * header), is a problem document with the API's security headers. Requests are logged in the NCSA
+ * format to the logger {@code org.eclipse.jetty.server.RequestLog}. Binds to 127.0.0.1 unless told
+ * otherwise; beyond loopback, use TLS ({@link Builder#tls}) or a proxy that terminates it.
  *
- * <p>Thread-safety: thread-safe; its accessors may be called from any thread, {@link #close()}
- * once from any thread. Its {@link Builder} is not thread-safe.
+ * <p>Thread-safety: thread-safe; {@link #close()} may be called from any thread. Its {@link Builder}
+ * is not thread-safe.
  *
- * <p>Who closes what: the caller closes the server (try-with-resources). The server owns its
- * listening socket, its handler threads ({@code baton-http-*}, not daemon threads: an open server
- * keeps the JVM alive) and its timer thread; {@link #close()} ends them and the event streams open
- * on them. It does not own the {@link BatonHttpApi} nor the agents it serves, and never closes them
- * or their stores: close the server first, then the agents (and the stores you opened).
+ * <p>Who closes what: the caller closes the server (try-with-resources). The server owns Jetty and
+ * its threads ({@code baton-http-*}, not daemon threads: an open server keeps the JVM alive). It
+ * does not own the {@link BatonHttpApi} nor the agents it serves: close the server first, then the
+ * agents (and the stores you opened).
  */
 public final class BatonHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BatonHttpServer.class);
 
-    private final HttpServer server;
-    private final ExecutorService executor;
-    private final ScheduledExecutorService timer;
-    private final BatonHttpApi api;
+    private final Server server;
+    private final ServerConnector connector;
+    private final BatonHttpServlet servlet;
     private final String basePath;
-    private final long requestTimeoutMillis;
+    private final boolean tls;
+    private final int port;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private BatonHttpServer(Builder b) throws IOException {
-        this.api = b.api;
+    private BatonHttpServer(Builder b) {
         this.basePath = b.basePath;
-        this.requestTimeoutMillis = b.requestTimeout.toMillis();
-        this.executor = new ThreadPoolExecutor(b.threads, b.threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                threads("baton-http-"));
-        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, threads("baton-http-timer-"));
-        t.setRemoveOnCancelPolicy(true);
-        this.timer = t;
-        this.server = HttpServer.create(new InetSocketAddress(b.host, b.port), b.backlog);
-        server.createContext(basePath.equals("/") ? "/" : basePath.substring(0, basePath.length() - 1), this::handle);
-        long timeoutNanos = b.requestTimeout.toNanos();
-        server.setExecutor(task -> executor.execute(() -> HttpExchanges.HeaderWatch.run(task, timer, timeoutNanos)));
-        server.start();
+        this.tls = b.keyStore != null;
+        QueuedThreadPool pool = new QueuedThreadPool(b.threads + 4, 4);   // + the acceptor and selectors
+        pool.setName("baton-http");
+        pool.setReservedThreads(0);
+        this.server = new Server(pool);
+        HttpConfiguration config = new HttpConfiguration();
+        config.setSendServerVersion(false);
+        config.setIdleTimeout(b.idleTimeout.toMillis());
+        // ids may hold %2F, "..", "%2e": the API splits the raw path and decodes each segment itself, and serves no
+        // file by its path (a segment that is not UTF-8 or holds a control character is its 400, naming the path).
+        // Jetty's parser refuses a bad escape and %00 itself; that 400, like its 414 and 431, is a problem document too.
+        config.setUriCompliance(UriCompliance.DEFAULT.with("baton", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+                UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+                UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT, UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS,
+                UriCompliance.Violation.ILLEGAL_PATH_CHARACTERS, UriCompliance.Violation.BAD_UTF8_ENCODING,
+                UriCompliance.Violation.TRUNCATED_UTF8_ENCODING));
+        HttpConnectionFactory http1 = new HttpConnectionFactory(config);
+        HeaderDeadline deadline = new HeaderDeadline(b.requestTimeout.toMillis());
+        http1.addBean(deadline);   // HTTP/1 connections only: HTTP/2 streams come with their headers whole
+        if (b.keyStore != null) {
+            config.addCustomizer(new SecureRequestCustomizer());
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setKeyStorePath(b.keyStore.toString());
+            ssl.setKeyStoreType("PKCS12");
+            ssl.setKeyStorePassword(b.keyStorePassword);
+            HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(config);
+            ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+            alpn.setDefaultProtocol(http1.getProtocol());
+            connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(ssl, alpn.getProtocol()), alpn, h2, http1);
+        } else {
+            connector = new ServerConnector(server, 1, 1, http1, new HTTP2CServerConnectionFactory(config));
+        }
+        connector.setHost(b.host);
+        connector.setPort(b.port);
+        connector.setIdleTimeout(b.idleTimeout.toMillis());
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(b.maxConnections, server));
+
+        this.servlet = new BatonHttpServlet(b.api, b.requestTimeout);
+        String mount = basePath.substring(0, basePath.length() - 1);
+        ServletContextHandler context = new ServletContextHandler(mount.isEmpty() ? "/" : mount);
+        context.setAllowNullPathInContext(true);   // the servlet sends /baton to /baton/ with a 308
+        context.getServletHandler().setDecodeAmbiguousURIs(true);
+        context.addServlet(new ServletHolder("baton", servlet), "/*");
+        ProblemErrors errors = new ProblemErrors();
+        server.setErrorHandler(errors);
+        deadline.setHandler(context);
+        server.setHandler(new GracefulHandler(deadline));
+        Slf4jRequestLogWriter log = new Slf4jRequestLogWriter();
+        log.setLoggerName("org.eclipse.jetty.server.RequestLog");
+        server.setRequestLog(new CustomRequestLog(log, CustomRequestLog.EXTENDED_NCSA_FORMAT));
+        server.setStopAtShutdown(false);
+        try {
+            server.start();
+        } catch (Exception e) {
+            try {
+                server.stop();
+            } catch (Exception ignored) {
+                // already failing
+            }
+            throw new IllegalStateException("the HTTP server did not start on " + b.host + ":" + b.port + ": " + e.getMessage(), e);
+        }
+        this.port = connector.getLocalPort();
         LOG.info("Baton HTTP API and inbox at {}", uri());
     }
 
@@ -102,28 +168,27 @@ public final class BatonHttpServer implements AutoCloseable {
 
     /** {@return the port the server listens on (useful after {@code port(0)})} */
     public int port() {
-        return server.getAddress().getPort();
+        return port;
     }
 
     /** {@return where the inbox page is, e.g. {@code http://127.0.0.1:8080/}} */
     public URI uri() {
-        String host = server.getAddress().getAddress().getHostAddress();
+        String host = connector.getHost();
         if (host.contains(":")) host = "[" + host + "]";
-        return URI.create("http://" + host + ":" + port() + basePath);
+        return URI.create((tls ? "https" : "http") + "://" + host + ":" + port() + basePath);
     }
 
     /** {@return the API this server serves} */
     public BatonHttpApi api() {
-        return api;
+        return servlet.api();
     }
 
     /**
-     * Stops listening at once, then ends the handler threads: each open event stream is interrupted
-     * and its run's stream closed, so the run stops where it is and is kept (suspended if only calls
+     * Stops listening at once and ends the open requests: each open event stream is interrupted and
+     * its run's stream closed, so the run stops where it is and is kept (suspended if only calls
      * waiting for a person are left, else interrupted: {@code continueRun} goes on later), as when a
-     * client goes away. Waits up to 10 seconds for the handlers to finish (a tool that ignores
-     * interruption may outlast that; it is logged). Does not close the agents served nor their
-     * stores. Calling it again does nothing more. The same as {@code close(Duration.ZERO)}.
+     * client goes away. Does not close the agents served nor their stores. Calling it again does
+     * nothing more. The same as {@code close(Duration.ZERO)}.
      */
     @Override
     public void close() {
@@ -132,9 +197,9 @@ public final class BatonHttpServer implements AutoCloseable {
 
     /**
      * Drains, then closes: stops listening at once (new connections are refused), lets the requests
-     * under way finish for up to {@code drain} (whole seconds, rounded up), then ends what is left as
-     * {@link #close()} does. For a graceful shutdown, drain the server first, then close the agents
-     * ({@code Agent.close()} hands back the runs they still hold).
+     * under way finish for up to {@code drain}, then ends what is left as {@link #close()} does. For a
+     * graceful shutdown, drain the server first, then close the agents ({@code Agent.close()} hands
+     * back the runs they still hold).
      *
      * @param drain how long requests under way may take to finish; zero or positive
      * @throws InvalidOptionException if {@code drain} is negative
@@ -143,86 +208,99 @@ public final class BatonHttpServer implements AutoCloseable {
         Objects.requireNonNull(drain, "drain");
         if (drain.isNegative()) throw new InvalidOptionException("drain", "must not be negative, was " + drain);
         if (!closed.compareAndSet(false, true)) return;
-        long seconds = drain.isZero() ? 0 : Math.max(1, (drain.toMillis() + 999) / 1000);
-        server.stop((int) Math.min(Integer.MAX_VALUE, seconds));   // stops listening at once, waits for exchanges under way
-        executor.shutdownNow();
-        timer.shutdownNow();
+        server.setStopTimeout(drain.toMillis());   // Jetty's graceful stop: no new connection, requests under way finish
+        if (drain.isZero()) servlet.destroy();     // end the event streams now, not when their next event is due
         try {
-            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) LOG.warn("HTTP handler threads still running after 10 s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("stopping the HTTP server failed", e);
         }
     }
 
-    // ---- one exchange --------------------------------------------------------------------------
+    /** Every error Jetty answers itself (a bad URI, over-long headers), as a problem document. */
+    private static final class ProblemErrors extends ErrorHandler {
+        @Override
+        public boolean errorPageForMethod(String method) {
+            return true;
+        }
 
-    private void handle(HttpExchange exchange) {
-        HttpExchanges.HeaderWatch watch = HttpExchanges.HeaderWatch.current();
-        if (watch != null && !watch.headersIn()) {   // too slow: its read is being interrupted, the connection closed
-            exchange.close();
-            return;
-        }
-        long bodyNanos = watch == null ? TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis) : watch.remainingNanos();
-        HttpExchanges.ReadGuard guard = new HttpExchanges.ReadGuard(exchange);
-        Headers requestHeaders = exchange.getRequestHeaders();
-        String length = requestHeaders.getFirst("Content-Length");
-        if (requestHeaders.getFirst("Transfer-Encoding") == null && (length == null || length.trim().equals("0"))) {
-            guard.bodyRead();   // no body to wait for
-        }
-        ScheduledFuture<?> expiry = timer.schedule(guard::expire, bodyNanos, TimeUnit.NANOSECONDS);
-        try {
-            String path = exchange.getRequestURI().getRawPath();
-            String mount = basePath.substring(0, basePath.length() - 1);
-            if (path != null && !mount.isEmpty() && path.equals(mount)) {
-                // the page's links are relative: it must be loaded from the mount point with its slash
-                guard.startResponse();
-                exchange.getResponseHeaders().set("Location", basePath);
-                exchange.sendResponseHeaders(308, -1);
-                return;
-            }
-            // the JDK's context also matches /batonX for /baton: the API answers 404 for a path without "/"
-            String relative = path == null ? "" : path.startsWith(basePath) ? path.substring(mount.length()) : "";
-            HttpExchanges.ExchangeRequest request = new HttpExchanges.ExchangeRequest(exchange, relative, guard);
-            try (ApiResponse response = api.handle(request)) {
-                if (!guard.startResponse()) return;   // too slow: the connection is closed already
-                send(exchange, response);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            LOG.debug("exchange {} {} ended early: {}", exchange.getRequestMethod(), exchange.getRequestURI(), e.toString());
-        } catch (RuntimeException e) {
-            LOG.error("exchange {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-        } finally {
-            expiry.cancel(false);
-            exchange.close();
+        @Override
+        protected void generateResponse(Request request, Response response, int code, @Nullable String message,
+                                        @Nullable Throwable cause, Callback callback) {
+            ApiResponse answer = ApiResponse.problem(Problem.container(code));
+            answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+            response.write(true, ByteBuffer.wrap(answer.body()), callback);
         }
     }
 
-    private static void send(HttpExchange exchange, ApiResponse response) throws IOException {
-        Headers headers = exchange.getResponseHeaders();
-        response.headers().forEach(headers::set);
-        if (response.isStream()) {
-            exchange.sendResponseHeaders(response.status(), 0);   // chunked: each flush sends the event
-            try (OutputStream out = exchange.getResponseBody()) {
-                response.writeTo(out);
-            }
-            return;
-        }
-        long length = response.contentLength();
-        exchange.sendResponseHeaders(response.status(), length == 0 ? -1 : length);
-        if (length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                response.writeTo(out);
-            }
-        }
-    }
+    /**
+     * Closes an HTTP/1 connection whose request headers are not in within the request time: Jetty
+     * holds no thread for them, but a client that dribbles them would hold its connection for as long
+     * as it keeps sending. A connection is checked four times per request time; it is cut when, two
+     * checks apart at least a request time, the same request has begun (its line or first bytes read)
+     * and not reached the servlet.
+     */
+    private static final class HeaderDeadline extends Handler.Wrapper implements Connection.Listener {
+        private final long timeoutMillis;
+        private final Map<Connection, Watch> watched = new ConcurrentHashMap<>();
 
-    private static ThreadFactory threads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(false);
-            return t;
-        };
+        /** Requests handed to the servlet, and the request seen waiting (its number, since when). */
+        private static final class Watch {
+            final AtomicLong handled = new AtomicLong();
+            long waitingIn = -1;
+            long since;
+        }
+
+        HeaderDeadline(long timeoutMillis) {
+            this.timeoutMillis = timeoutMillis;
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            Watch w = watched.get(request.getConnectionMetaData().getConnection());
+            if (w != null) w.handled.incrementAndGet();
+            return super.handle(request, response, callback);
+        }
+
+        @Override
+        public void onOpened(Connection connection) {
+            watched.put(connection, new Watch());
+            schedule(connection);
+        }
+
+        @Override
+        public void onClosed(Connection connection) {
+            watched.remove(connection);
+        }
+
+        private void schedule(Connection connection) {
+            Server server = getServer();
+            if (server == null || !server.isRunning()) return;
+            server.getScheduler().schedule(() -> check(connection), Math.max(1, timeoutMillis / 4), TimeUnit.MILLISECONDS);
+        }
+
+        private void check(Connection connection) {
+            Watch w = watched.get(connection);
+            if (w == null) return;
+            long in = connection.getMessagesIn();
+            long bytes = connection.getBytesIn();
+            // begun and not handed over: a request line parsed (in > handled), or the first bytes of the first one
+            boolean waiting = in > w.handled.get() || (in == 0 && bytes > 0);
+            long now = System.nanoTime();
+            synchronized (w) {
+                if (!waiting) {
+                    w.waitingIn = -1;
+                } else if (w.waitingIn != in) {
+                    w.waitingIn = in;
+                    w.since = now;
+                } else if (now - w.since >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
+                    LOG.debug("request headers not in within {} ms: connection {} closed", timeoutMillis, connection);
+                    connection.close();
+                    return;
+                }
+            }
+            schedule(connection);
+        }
     }
 
     /** Builder of {@link BatonHttpServer}. */
@@ -231,9 +309,12 @@ public final class BatonHttpServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = 8080;
         private String basePath = "/";
-        private int threads = 32;
-        private int backlog = 0;
+        private int threads = 200;
+        private int maxConnections = 1024;
         private Duration requestTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = Duration.ofSeconds(30);
+        private @Nullable Path keyStore;
+        private @Nullable String keyStorePassword;
 
         private Builder(BatonHttpApi api) {
             this.api = Objects.requireNonNull(api, "api");
@@ -282,9 +363,9 @@ public final class BatonHttpServer implements AutoCloseable {
         }
 
         /**
-         * How many requests are handled at once (default 32); each open event stream holds one.
+         * How many requests are answered at once (default 200); each open event stream holds one.
          *
-         * @param threads a positive number of handler threads
+         * @param threads a positive number of threads
          * @return this builder
          * @throws InvalidOptionException ({@code threads}) not positive
          */
@@ -295,21 +376,21 @@ public final class BatonHttpServer implements AutoCloseable {
         }
 
         /**
-         * The listen backlog (default 0: the system's).
+         * How many connections are open at once (default 1024); more wait in the listen queue.
          *
-         * @param backlog connections queued before they are refused; 0 for the system's default
+         * @param max a positive number of connections
          * @return this builder
-         * @throws InvalidOptionException ({@code backlog}) negative
+         * @throws InvalidOptionException ({@code maxConnections}) not positive
          */
-        public Builder backlog(int backlog) {
-            if (backlog < 0) throw new InvalidOptionException("backlog", "must not be negative, was " + backlog);
-            this.backlog = backlog;
+        public Builder maxConnections(int max) {
+            if (max < 1) throw new InvalidOptionException("maxConnections", "must be positive, was " + max);
+            this.maxConnections = max;
             return this;
         }
 
         /**
-         * How long a client may take to send its request, headers and body, once it has started
-         * (default 30 s); then its connection is closed.
+         * How long a client may take to send a request's headers, and then its body (default 30 s):
+         * then its connection is closed (a late body is answered 408 first).
          *
          * @param timeout a positive duration
          * @return this builder
@@ -322,17 +403,41 @@ public final class BatonHttpServer implements AutoCloseable {
         }
 
         /**
-         * Binds and starts serving.
+         * How long a connection may send and receive nothing before it is closed (default 30 s).
          *
-         * @return the running server; close it
-         * @throws java.io.UncheckedIOException the address cannot be bound (the port is taken, for example)
+         * @param timeout a positive duration
+         * @return this builder
+         * @throws InvalidOptionException ({@code idleTimeout}) zero or negative
+         */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) throw new InvalidOptionException("idleTimeout", "must be positive");
+            this.idleTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Serves HTTPS (HTTP/2 by ALPN, else HTTP/1.1) with the key and certificate of a PKCS#12 key store.
+         *
+         * @param keyStore a PKCS#12 file ({@code .p12}) holding the server's key and certificate chain
+         * @param password its password
+         * @return this builder
+         * @throws InvalidOptionException ({@code tlsKeyStore}) no such readable file
+         */
+        public Builder tls(Path keyStore, String password) {
+            if (!Files.isReadable(keyStore)) throw new InvalidOptionException("tlsKeyStore", "no readable file " + keyStore);
+            this.keyStore = keyStore;
+            this.keyStorePassword = Objects.requireNonNull(password, "password");
+            return this;
+        }
+
+        /**
+         * Starts the server.
+         *
+         * @return the running server
+         * @throws IllegalStateException the server did not start (the port is taken, the key store unreadable)
          */
         public BatonHttpServer start() {
-            try {
-                return new BatonHttpServer(this);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
-            }
+            return new BatonHttpServer(this);
         }
     }
 }

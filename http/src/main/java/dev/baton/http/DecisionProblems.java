@@ -2,6 +2,7 @@ package dev.baton.http;
 
 import dev.baton.AlreadyDecidedException;
 import dev.baton.DecisionConflictException;
+import dev.baton.NotAnApproverException;
 import dev.baton.tool.InvalidToolInputException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  *       changed. {@code option} is {@code args}, {@code errors} names each field and its rule.</li>
  *   <li>409 {@code decision-conflict}: the waiting call is no longer the one whose {@code digest} the
  *       person was shown; nothing changed and nothing ran.</li>
+ *   <li>403 {@code not-an-approver}: the agent's approver rules refuse this person the decision (a
+ *       role it lacks, the run's own requester, an approval given twice); nothing changed or was
+ *       recorded. {@code rule} and {@code decision} name what refused.</li>
  *   <li>409 {@code already-decided}: the call (or run) was decided before: {@code decision},
  *       {@code actor}, {@code decidedAt} and {@code next}, what to do now (for example
  *       {@code POST .../continue} for a run left interrupted by a crash).</li>
@@ -41,6 +45,12 @@ final class DecisionProblems {
             return Problem.of(409, "decision-conflict", "Decision conflict", dc.getMessage())
                     .with("runId", dc.runId()).with("toolCallId", dc.toolCallId())
                     .with("digest", dc.expectedDigest()).with("currentDigest", dc.actualDigest());
+        }
+        if (e instanceof NotAnApproverException na) {
+            // the agent's approver rules refuse this person: nothing changed, nothing was recorded
+            return Problem.of(403, "not-an-approver", "Not an approver", na.getMessage())
+                    .with("runId", na.runId()).with("toolCallId", na.toolCallId())
+                    .with("rule", na.rule()).with("decision", na.decision());
         }
         if (e instanceof AlreadyDecidedException ad) {
             Problem p = Problem.of(409, "already-decided", "Already decided", ad.getMessage()).with("runId", ad.runId());

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * stream ended, the waiting calls). A failure after the response started is a closing
  * {@code problem} event. The run's stream is always read to its end or closed.
  */
-final class EventStreamBody implements ApiResponse.StreamingBody {
+final class EventStreamBody {
     private static final Logger LOG = LoggerFactory.getLogger(EventStreamBody.class);
 
     /** The closing event's name: not an {@link AgentEvent} type. */
@@ -23,14 +23,11 @@ final class EventStreamBody implements ApiResponse.StreamingBody {
     /** The event sent instead of {@link #OUTCOME} when the stream failed part-way. */
     static final String PROBLEM = "problem";
 
-    private final AgentStream stream;
-
-    EventStreamBody(AgentStream stream) {
-        this.stream = stream;
+    private EventStreamBody() {
     }
 
-    @Override
-    public void writeTo(OutputStream out) throws IOException {
+    /** Writes {@code stream}'s events as they happen, then its outcome; the stream is closed in every case. */
+    static void write(OutputStream out, AgentStream stream) throws IOException {
         try (stream) {
             // a comment first: proxies and browsers see the stream open before the run's first event
             out.write((": run " + stream.runId() + "\n\n").getBytes(StandardCharsets.UTF_8));
@@ -46,11 +43,6 @@ final class EventStreamBody implements ApiResponse.StreamingBody {
         } catch (RuntimeException e) {
             write(out, PROBLEM, Json.text(Problem.from(e).toJson()));
         }
-    }
-
-    @Override
-    public void release() {
-        stream.close();
     }
 
     /** A run already ended (a cancel): its events and its outcome, as one event-stream body. */

@@ -1,22 +1,26 @@
 package dev.baton.http;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.AsymmetricJWK;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.proc.BadJWSException;
+import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import dev.baton.InvalidOptionException;
 import java.net.URI;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
-import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -76,29 +80,40 @@ public final class JwtAuthenticator implements Authenticator {
     /** The longest token read; a longer one is refused without being parsed. */
     public static final int MAX_TOKEN_LENGTH = 16 * 1024;
 
+    /** The algorithms that may be allowed: public-key signatures only. */
+    static final Set<JWSAlgorithm> ASYMMETRIC = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
+            JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512);
+
     private final JwtKeys keys;
-    private final Set<JWSAlgorithm> algorithms;
-    private final String issuer;
-    private final String audience;
-    private final Duration skew;
+    private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final String nameClaim;
     private final Function<Map<String, Object>, @Nullable Collection<String>> resources;
     private final boolean unrestricted;
     private final @Nullable List<String> defaultResources;
-    private final Clock clock;
 
     private JwtAuthenticator(Builder b, JwtKeys keys) {
         this.keys = keys;
-        this.algorithms = Set.copyOf(b.algorithms);
-        this.issuer = Objects.requireNonNull(b.issuer);
-        this.audience = Objects.requireNonNull(b.audience);
-        this.skew = b.clockSkew;
+        Set<JWSAlgorithm> algorithms = Set.copyOf(b.algorithms);
         this.nameClaim = b.nameClaim;
+        Clock clock = b.clock;
+        // nimbus checks: a JWS (alg none is not one), an allowed algorithm, a configured key of its type and
+        // kid verifying it (the token's own jwk, jku, x5u headers are never used), any typ; then the claims
+        processor.setJWSTypeVerifier((type, context) -> { });
+        processor.setJWSKeySelector((header, context) -> algorithms.contains(header.getAlgorithm())
+                ? keys.candidates(header).stream().map(JwtAuthenticator::publicKey).toList() : List.of());
+        DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(Set.of(Objects.requireNonNull(b.audience)),
+                new JWTClaimsSet.Builder().issuer(Objects.requireNonNull(b.issuer)).build(), Set.of("exp", nameClaim), null) {
+            @Override
+            protected Date currentTime() {
+                return Date.from(clock.instant());
+            }
+        };
+        claims.setMaxClockSkew((int) b.clockSkew.toSeconds());
+        processor.setJWTClaimsSetVerifier(claims);
         String claim = b.resourcesClaim;
-        this.resources = b.resources != null ? b.resources : claims -> JwtChecks.resourceIds(claims.get(claim));
+        this.resources = b.resources != null ? b.resources : c -> resourceIds(c.get(claim));
         this.unrestricted = b.unrestricted;
         this.defaultResources = b.defaultResources == null ? null : List.copyOf(b.defaultResources);
-        this.clock = b.clock;
     }
 
     /**
@@ -114,13 +129,18 @@ public final class JwtAuthenticator implements Authenticator {
     public Optional<Principal> authenticate(ApiRequest request) {
         String token = BearerTokenAuthenticator.bearerToken(request.header("Authorization"));
         if (token == null) return Optional.empty();
+        if (token.length() > MAX_TOKEN_LENGTH) {
+            REFUSALS.refused("bearer JWT refused", "longer than " + MAX_TOKEN_LENGTH + " characters");
+            return Optional.empty();
+        }
         try {
-            return Optional.of(check(token));
-        } catch (JwtChecks.Refused e) {
-            REFUSALS.refused("bearer JWT refused", e.getMessage());
-        } catch (ParseException | JOSEException | RuntimeException e) {
-            // the class only: a parser's message may quote the token
-            REFUSALS.refused("bearer JWT refused", "not a valid JWS (" + e.getClass().getSimpleName() + ")");
+            return principal(processor.process(token, null));
+        } catch (BadJWTException e) {   // never the message: it may quote a claim
+            REFUSALS.refused("bearer JWT refused", "its claims (exp, nbf, iss, aud, " + nameClaim + ") do not fit");
+        } catch (BadJWSException e) {
+            REFUSALS.refused("bearer JWT refused", "no configured key verifies its signature");
+        } catch (Exception e) {   // the class only: a parser's message may quote the token
+            REFUSALS.refused("bearer JWT refused", "not a valid JWS of an allowed algorithm and key (" + e.getClass().getSimpleName() + ")");
         }
         return Optional.empty();
     }
@@ -130,21 +150,39 @@ public final class JwtAuthenticator implements Authenticator {
         return keys.fetches();
     }
 
-    private Principal check(String token) throws ParseException, JOSEException, JwtChecks.Refused {
-        if (token.length() > MAX_TOKEN_LENGTH) throw new JwtChecks.Refused("longer than " + MAX_TOKEN_LENGTH + " characters");
-        SignedJWT jwt = SignedJWT.parse(token);   // alg none is not a JWS: ParseException
-        JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-        if (!algorithms.contains(alg)) throw new JwtChecks.Refused("algorithm not allowed");
-        JwtChecks.signature(jwt, keys.candidates(jwt.getHeader().getKeyID(), alg));
-        JWTClaimsSet claims = jwt.getJWTClaimsSet();
-        JwtChecks.timeIssuerAudience(claims, clock.instant(), skew, issuer, audience);
+    private Optional<Principal> principal(JWTClaimsSet claims) {
         Object name = claims.getClaim(nameClaim);
-        if (!(name instanceof String n) || n.isBlank()) throw new JwtChecks.Refused("no " + nameClaim + " claim");
+        if (!(name instanceof String n) || n.isBlank()) {
+            REFUSALS.refused("bearer JWT refused", "no " + nameClaim + " claim");
+            return Optional.empty();
+        }
         Collection<String> ids = resources.apply(claims.getClaims());
-        if (ids != null && !ids.isEmpty()) return Principal.limitedTo(n, ids);
-        if (unrestricted) return Principal.unrestricted(n);
-        if (defaultResources == null) throw new JwtChecks.Refused("no resources");
-        return Principal.limitedTo(n, defaultResources);
+        if (ids != null && !ids.isEmpty()) return Optional.of(Principal.limitedTo(n, ids));
+        if (unrestricted) return Optional.of(Principal.unrestricted(n));
+        if (defaultResources == null) REFUSALS.refused("bearer JWT refused", "no resources");
+        return defaultResources == null ? Optional.empty() : Optional.of(Principal.limitedTo(n, defaultResources));
+    }
+
+    private static java.security.Key publicKey(JWK key) {
+        try {
+            return ((AsymmetricJWK) key).toPublicKey();
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new IllegalStateException("a key that is no public key: " + key.getKeyType(), e);
+        }
+    }
+
+    /** A string is one resource id, an array of strings several; anything else none. */
+    static @Nullable Collection<String> resourceIds(@Nullable Object claim) {
+        if (claim instanceof String s) return s.isBlank() ? null : List.of(s);
+        if (claim instanceof Collection<?> c) {
+            Set<String> ids = new LinkedHashSet<>();
+            for (Object o : c) {
+                if (!(o instanceof String s) || s.isBlank()) return null;   // an odd claim is no claim
+                ids.add(s);
+            }
+            return ids;
+        }
+        return null;
     }
 
     /** Builder of {@link JwtAuthenticator}. */
@@ -214,8 +252,8 @@ public final class JwtAuthenticator implements Authenticator {
             Set<JWSAlgorithm> algs = new LinkedHashSet<>();
             for (String n : names) {
                 JWSAlgorithm a = JWSAlgorithm.parse(n.trim().toUpperCase(Locale.ROOT));
-                if (!JwtChecks.ASYMMETRIC.contains(a)) {
-                    throw new InvalidOptionException("algorithms", "only public-key signatures " + JwtChecks.ASYMMETRIC + ", was " + n);
+                if (!ASYMMETRIC.contains(a)) {
+                    throw new InvalidOptionException("algorithms", "only public-key signatures " + ASYMMETRIC + ", was " + n);
                 }
                 algs.add(a);
             }

@@ -1,18 +1,16 @@
 package dev.baton.http;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKMatcher;
+import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.KeyUse;
-import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.Resource;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -69,19 +67,20 @@ final class JwtKeys {
     }
 
     /**
-     * The keys that may have signed a token with header {@code kid} and {@code alg}: of the
-     * algorithm's key type (and curve), meant for signatures, with that key id if the token names one.
+     * The keys that may have signed a token with this header: of its algorithm's key type (and
+     * curve), meant for signatures, with its key id if it names one (nimbus' {@link JWKMatcher}).
      */
-    List<JWK> candidates(@Nullable String kid, JWSAlgorithm alg) {
-        if (jwksUri == null) return select(keys, kid, alg);
+    List<JWK> candidates(JWSHeader header) {
+        String kid = header.getKeyID();
+        if (jwksUri == null) return select(keys, header);
         Instant now = clock.instant();
         Instant fetched = fetchedAt;
         if (fetched == null || !now.isBefore(fetched.plus(cacheLifetime))) refresh(now, fetched);
-        List<JWK> found = select(keys, kid, alg);
+        List<JWK> found = select(keys, header);
         if (found.isEmpty() && kid != null && keys.stream().noneMatch(k -> kid.equals(k.getKeyID()))) {
             // a key id it does not know: perhaps the provider rotated its keys
             refresh(now, fetchedAt);
-            found = select(keys, kid, alg);
+            found = select(keys, header);
         }
         return found;
     }
@@ -114,17 +113,7 @@ final class JwtKeys {
         }
     }
 
-    static List<JWK> select(List<JWK> keys, @Nullable String kid, JWSAlgorithm alg) {
-        List<JWK> out = new ArrayList<>();
-        for (JWK k : keys) {
-            if (kid != null && !kid.equals(k.getKeyID())) continue;
-            if (k.getKeyUse() != null && !KeyUse.SIGNATURE.equals(k.getKeyUse())) continue;
-            if (k.getAlgorithm() != null && !k.getAlgorithm().equals(alg)) continue;
-            boolean fits = JWSAlgorithm.Family.RSA.contains(alg) ? k instanceof RSAKey
-                    : JWSAlgorithm.Family.EC.contains(alg) && k instanceof ECKey ec
-                    && com.nimbusds.jose.jwk.Curve.forJWSAlgorithm(alg).contains(ec.getCurve());
-            if (fits) out.add(k);
-        }
-        return out;
+    private static List<JWK> select(List<JWK> keys, JWSHeader header) {
+        return new JWKSelector(JWKMatcher.forJWSHeader(header)).select(new JWKSet(keys));
     }
 }

@@ -119,6 +119,23 @@ record Problem(int status, String slug, String title, String detail, Map<String,
         return of(404, "not-found", "Not found", "No resource at " + where + ". GET openapi.json lists the endpoints.");
     }
 
+    /** What a container answers itself (a bad escape, an over-long URI or header), as a problem. */
+    static Problem container(int status) {
+        return switch (status) {
+            case 400 -> of(400, "bad-request", "Bad request", "The request is malformed (its URI, e.g. a bad percent-escape, or its headers).");
+            case 404 -> notFound("", "");
+            case 405 -> of(405, "method-not-allowed", "Method not allowed", "This method is not allowed here.");
+            case 408 -> of(408, "request-timeout", "Request timeout", "The request did not arrive within the time limit.");
+            case 413 -> of(413, "body-too-large", "Request body too large", "The body is larger than the limit.");
+            case 414 -> of(414, "uri-too-long", "URI too long", "The request's URI is longer than the server accepts.");
+            case 431 -> of(431, "headers-too-large", "Request headers too large", "The request's headers are larger than the server accepts.");
+            case 501 -> of(501, "not-implemented", "Not implemented", "The server does not support this method or feature.");
+            case 505 -> of(505, "http-version-not-supported", "HTTP version not supported", "Use HTTP/1.1 or HTTP/2.");
+            default -> status >= 500 ? of(status, "internal-error", "Internal error", "The server failed to answer.")
+                    : of(status, "bad-request", "Bad request", "The request was refused (" + status + ").");
+        };
+    }
+
     // ---- exceptions from core and the stores ------------------------------------------------
 
     /**

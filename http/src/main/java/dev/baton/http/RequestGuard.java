@@ -13,7 +13,8 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Request admission: the one place a request is checked before any handler sees it. A route
+ * Request admission: the one place a request is checked before any handler sees it, in two steps
+ * ({@link #admit} before the body is read, {@link #parse} after). A route
  * without credentials ({@link Router.Access#PUBLIC}) is admitted as it is; any other, in this order:
  * <ol>
  *   <li>for every {@code POST}, {@code PUT} or {@code PATCH}, whatever its route and body (none
@@ -42,17 +43,29 @@ final class RequestGuard {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** The request, admitted for {@code match}'s route, or a problem. */
-    ParsedRequest admit(ApiRequest request, Router.Match match) {
-        Router.Route route = match.route();
-        if (BODY_METHODS.contains(request.method().toUpperCase(Locale.ROOT))) requireJson(request);
-        if (route.access() == Router.Access.PUBLIC) {
-            return new ParsedRequest(request, match.params(), null, null, Json.object());
+    /** A request admitted for its route, before its body is read: who calls, which agent. */
+    record Admitted(ApiRequest request, Router.Match match, @Nullable Principal principal, @Nullable Agent agent) {
+        /** Whether the route takes a body (to be read, within the limit, before {@link #parse}). */
+        boolean takesBody() {
+            return match.route().body().kind() != Router.Body.Kind.NONE;
         }
+    }
+
+    /** The request, admitted for {@code match}'s route (its body not read yet), or a problem. */
+    Admitted admit(ApiRequest request, Router.Match match) {
+        if (BODY_METHODS.contains(request.method().toUpperCase(Locale.ROOT))) requireJson(request);
+        if (match.route().access() == Router.Access.PUBLIC) return new Admitted(request, match, null, null);
         Principal principal = authenticate(request);
         String agentId = match.params().get("agentId");
-        Agent agent = agentId == null ? null : agent(agentId);
-        return new ParsedRequest(request, match.params(), principal, agent, body(request, route.body()));
+        return new Admitted(request, match, principal, agentId == null ? null : agent(agentId));
+    }
+
+    /** The admitted request with its body ({@code bytes}, read within the limit; empty for none), or a problem. */
+    ParsedRequest parse(Admitted a, byte[] bytes) {
+        Router.Body spec = a.match().route().body();
+        ObjectNode body = spec.kind() == Router.Body.Kind.NONE || (spec.kind() == Router.Body.Kind.OPTIONAL && bytes.length == 0)
+                ? Json.object() : parse(spec, bytes);
+        return new ParsedRequest(a.request(), a.match().params(), a.principal(), a.agent(), body);
     }
 
     private Principal authenticate(ApiRequest request) {
@@ -73,20 +86,6 @@ final class RequestGuard {
 
     // ---- bodies ------------------------------------------------------------------------------
 
-    private ObjectNode body(ApiRequest request, Router.Body spec) {
-        switch (spec.kind()) {
-            case NONE:
-                return Json.object();   // never read: the adapter drains or closes it
-            case REQUIRED:
-                return parse(request, spec, null);
-            case OPTIONAL:
-                byte[] bytes = read(request);
-                return bytes.length == 0 ? Json.object() : parse(request, spec, bytes);
-            default:
-                throw new IllegalStateException("body kind " + spec.kind());
-        }
-    }
-
     /** 415 unless the request says its body (even an empty one) is JSON. */
     private static void requireJson(ApiRequest request) {
         String contentType = request.header("Content-Type");
@@ -99,8 +98,8 @@ final class RequestGuard {
         }
     }
 
-    private ObjectNode parse(ApiRequest request, Router.Body spec, byte @Nullable [] read) {
-        ObjectNode body = Json.parseObject(read != null ? read : read(request));
+    private static ObjectNode parse(Router.Body spec, byte[] bytes) {
+        ObjectNode body = Json.parseObject(bytes);
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!spec.fields().contains(name)) {
@@ -110,16 +109,20 @@ final class RequestGuard {
         return body;
     }
 
-    private byte[] read(ApiRequest request) {
+    /** 413 if the declared {@code Content-Length} (a number, or -1 for none) is over the limit. */
+    void checkLength(long declared) {
+        if (declared > maxBodyBytes) throw tooLarge();
+    }
+
+    /** The body of a request given in memory ({@link BatonHttpApi#handle}), within the limit. */
+    byte[] read(ApiRequest request) {
         String length = request.header("Content-Length");
         if (length != null) {
-            long declared;
             try {
-                declared = Long.parseLong(length.trim());
+                checkLength(Long.parseLong(length.trim()));
             } catch (NumberFormatException e) {
                 throw Problem.invalidOption("Content-Length", "not a number").raise();
             }
-            if (declared > maxBodyBytes) throw tooLarge();
         }
         try (InputStream in = request.body()) {
             byte[] bytes = in.readNBytes(maxBodyBytes + 1);
@@ -130,7 +133,7 @@ final class RequestGuard {
         }
     }
 
-    private Problem.Raised tooLarge() {
+    Problem.Raised tooLarge() {
         return Problem.of(413, "body-too-large", "Request body too large",
                         "The body is larger than the limit of " + maxBodyBytes + " bytes.")
                 .with("option", "body").with("maxBodyBytes", maxBodyBytes)

@@ -5,8 +5,8 @@
  *   <li>{@link dev.baton.http.BatonHttpApi}: routing, JSON, Server-Sent Events, RFC 9457 problems,
  *       authentication and per-principal authorization, limits. It knows no web server: it turns an
  *       {@link dev.baton.http.ApiRequest} into an {@link dev.baton.http.ApiResponse}.</li>
- *   <li>{@link dev.baton.http.BatonHttpServer}: serves a {@code BatonHttpApi} on the JDK's own
- *       {@code com.sun.net.httpserver.HttpServer}, with no other dependency.</li>
+ *   <li>{@link dev.baton.http.BatonHttpServlet}: a {@code BatonHttpApi} as one Jakarta Servlet, for
+ *       any servlet container; {@link dev.baton.http.BatonHttpServer} serves it on Eclipse Jetty 12.</li>
  *   <li>{@link dev.baton.http.Authenticator}, {@link dev.baton.http.BearerTokenAuthenticator},
  *       {@link dev.baton.http.Principal}: who calls, and which runs they may see.</li>
  * </ul>

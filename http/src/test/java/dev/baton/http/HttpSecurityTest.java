@@ -409,13 +409,17 @@ class HttpSecurityTest {
                         + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"pro").getBytes(StandardCharsets.UTF_8));
                 out.flush();
                 long start = System.nanoTime();
-                InputStream in = s.getInputStream();
+                RawHttp.Response r = RawHttp.read(s.getInputStream());   // no thread waited for the body meanwhile
+                assertThat(r.status()).isEqualTo(408);
+                assertThat(r.header("Content-Type")).isEqualTo("application/problem+json");
+                assertThat(r.header("Connection")).isEqualTo("close");
                 int read;
                 try {
-                    read = in.read();
+                    read = s.getInputStream().read();
                 } catch (SocketException reset) {
                     read = -1;
                 }
+                assertThat(read).as("the server closed the connection after its 408").isEqualTo(-1);
                 long waitedMs = (System.nanoTime() - start) / 1_000_000;
                 assertThat(read).as("the server closed the connection without answering").isEqualTo(-1);
                 assertThat(waitedMs).isBetween(200L, 10_000L);

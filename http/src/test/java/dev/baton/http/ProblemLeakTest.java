@@ -50,10 +50,11 @@ class ProblemLeakTest {
             answers.add(expect400(admin.post(agent + "/runs", "{\"prompt\":\"Book a flight\",\"resourceId\":\"a\\u0000b\"}"),
                     "resourceId"));
             answers.add(expect400(admin.post(agent + "/runs/" + longId + "/approve", "{\"toolCallId\":\"c\"}"), "runId"));
-            answers.add(expect400(admin.post(agent + "/runs/a%00b/approve", "{\"toolCallId\":\"c\"}"), "runId"));
+            // NUL in a path is refused by the web server itself (Jetty's parser, Tomcat too): a problem document all the same
+            answers.add(expectContainer400(admin.post(agent + "/runs/a%00b/approve", "{\"toolCallId\":\"c\"}")));
             answers.add(expect400(admin.post(agent + "/runs/" + run + "/approve", "{\"toolCallId\":\"c\\u0000\"}"), "toolCallId"));
             answers.add(expect400(admin.post(agent + "/runs/a%0Ab/cancel", "{}"), "runId"));
-            answers.add(expect400(admin.send("DELETE", agent + "/runs/a%00b", null, null), "runId"));
+            answers.add(expectContainer400(admin.send("DELETE", agent + "/runs/a%00b", null, null)));
             answers.add(expect400(admin.get(agent + "/suspended-runs?resourceId=a%00b"), "resourceId"));
             answers.add(expect400(admin.get(agent + "/suspended-runs?threadId=" + longId), "threadId"));
             answers.add(expect400(admin.get(agent + "/suspended-runs?threadId=%1B"), "threadId"));
@@ -100,6 +101,13 @@ class ProblemLeakTest {
             }
             assertThat(store.find(run)).as("rule S10: the run after refused free text").contains(before);
         }
+    }
+
+    static ApiClient.Response expectContainer400(ApiClient.Response r) {
+        assertThat(r.status()).as(r.body()).isEqualTo(400);
+        assertThat(r.headers().get("content-type")).as(r.body()).containsExactly("application/problem+json");
+        assertThat(r.body()).contains("\"type\":\"urn:baton:problem:");
+        return r;
     }
 
     /**

@@ -247,6 +247,36 @@ class DocumentsTest {
         rules.forEach((rule, names) -> assertThat(names).as("the tests named by rule %s", rule).isNotEmpty());
     }
 
+    private static final Pattern APPROVER_RULE = Pattern.compile("^(A\\d+)\\. ");
+
+    @Test
+    void everyApproverRuleNamesTheTckTestsThatProveIt_andEachIsATestOfTheTck() throws IOException {
+        // the approver rules live in docs/approvals.md (issue 37), in the section of that name
+        Set<String> tests = tckTests();
+        String doc = read(ROOT.resolve("docs/approvals.md"));
+        int from = doc.indexOf("### The approver rules");
+        assertThat(from).as("docs/approvals.md has a section 'The approver rules'").isGreaterThan(0);
+        String section = doc.substring(from, doc.indexOf("\n#", from + 1));
+        Map<String, List<String>> rules = new java.util.LinkedHashMap<>();
+        String current = null;
+        for (String line : section.split("\n")) {
+            Matcher rule = APPROVER_RULE.matcher(line);
+            if (rule.find()) {
+                current = rule.group(1);
+                rules.put(current, new ArrayList<>());
+            } else if (line.isBlank()) {
+                current = null;
+            }
+            Matcher name = TEST_NAME.matcher(line);
+            while (name.find()) {
+                assertThat(tests).as("docs/approvals.md names `%s`: a test method of the TCK", name.group(1)).contains(name.group(1));
+                if (current != null) rules.get(current).add(name.group(1));
+            }
+        }
+        assertThat(rules.keySet()).as("the approver rules").containsExactly("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8");
+        rules.forEach((rule, names) -> assertThat(names).as("the tests named by rule %s", rule).isNotEmpty());
+    }
+
     private static final Pattern TEST_ANNOTATION = Pattern.compile("^\\s*@(Test|RepeatedTest|ParameterizedTest|TestFactory)\\b");
     private static final Pattern METHOD = Pattern.compile("^\\s*(?:(?:public|protected|private|static|final)\\s+)*[\\w<>\\[\\], ?]+\\s+(\\w+)\\s*\\(");
 

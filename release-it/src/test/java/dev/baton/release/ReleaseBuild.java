@@ -128,7 +128,16 @@ final class ReleaseBuild {
         });
         long start = System.nanoTime();
         Process p = pb.start();
-        if (!p.waitFor(20, TimeUnit.MINUTES)) {
+        boolean ended;
+        try {
+            ended = p.waitFor(20, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            // the test gave up (another build failed, or the run was stopped): no build is left behind
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw e;
+        }
+        if (!ended) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             throw new AssertionError(String.join(" ", cmd) + " did not end within 20 minutes; see " + log);

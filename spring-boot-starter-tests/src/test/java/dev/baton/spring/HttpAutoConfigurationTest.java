@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -57,7 +58,7 @@ class HttpAutoConfigurationTest {
             new WebApplicationContextRunner()
                     .withConfiguration(BootLine.baton())
                     .withUserConfiguration(ConciergeBean.class)
-                    .run(ctx -> assertThat(ctx).doesNotHaveBean(BatonHttpApi.class).doesNotHaveBean(BatonHttpHandler.class));
+                    .run(ctx -> assertThat(ctx).doesNotHaveBean(BatonHttpApi.class).doesNotHaveBean("batonHttpServlet"));
         }
 
         @Test
@@ -78,7 +79,8 @@ class HttpAutoConfigurationTest {
         @Test
         void everyAgentBeanIsServedUnderTheBasePath() {
             runner.withPropertyValues("baton.http.base-path=/ops/inbox/").run(ctx -> {
-                assertThat(ctx.getBean(BatonHttpHandler.class).mount()).isEqualTo("/ops/inbox");
+                assertThat(ctx.getBean("batonHttpServlet", ServletRegistrationBean.class).getUrlMappings())
+                        .containsExactly("/ops/inbox/*");
                 assertThat(ctx.getBean(BatonHttpApi.class).agents()).extracting(Agent::id).containsExactly("concierge");
             });
         }

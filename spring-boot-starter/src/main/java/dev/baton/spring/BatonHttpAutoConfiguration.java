@@ -3,6 +3,7 @@ package dev.baton.spring;
 import dev.baton.agent.Agent;
 import dev.baton.http.Authenticator;
 import dev.baton.http.BatonHttpApi;
+import dev.baton.http.BatonHttpServlet;
 import dev.baton.http.BearerTokenAuthenticator;
 import dev.baton.http.Principal;
 import java.util.ArrayList;
@@ -21,13 +22,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
-import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
 
 /**
- * Mounts Baton's HTTP API and inbox page ({@code baton-http}) in Spring MVC when
+ * Registers Baton's HTTP API and inbox page ({@code baton-http}) as a servlet ({@link BatonHttpServlet}) when
  * {@code baton.http.enabled=true}: every {@link Agent} bean is served under
  * {@code baton.http.base-path} (default {@code /baton}, the page at {@code /baton/}).
  *
@@ -43,7 +43,7 @@ import org.springframework.web.servlet.handler.SimpleUrlHandlerMapping;
  */
 @AutoConfiguration(after = BatonAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass({BatonHttpApi.class, SimpleUrlHandlerMapping.class})
+@ConditionalOnClass({BatonHttpApi.class, ServletRegistrationBean.class})
 @ConditionalOnProperty(prefix = "baton.http", name = "enabled", havingValue = "true")
 public class BatonHttpAutoConfiguration {
 
@@ -130,31 +130,44 @@ public class BatonHttpAutoConfiguration {
     }
 
     /**
-     * The MVC handler that writes the API's answers.
+     * The API's servlet ({@link BatonHttpServlet}), registered at {@code baton.http.base-path}
+     * ({@code /baton/*} by default), beside Spring MVC's dispatcher: the path below it reaches the API
+     * still percent-encoded, bodies are read asynchronously, and the answer is written on a container
+     * thread after an {@code ASYNC} dispatch, so Spring Security's context and the request's
+     * observation apply while a run works.
      *
      * @param api        the API
      * @param properties {@code baton.http.base-path}
-     * @return the handler
+     * @return the registration
      */
     @Bean
-    @ConditionalOnMissingBean
-    public BatonHttpHandler batonHttpHandler(BatonHttpApi api, BatonProperties properties) {
-        return new BatonHttpHandler(api, properties.getHttp().getBasePath());
+    @ConditionalOnMissingBean(name = "batonHttpServlet")
+    public ServletRegistrationBean<BatonHttpServlet> batonHttpServlet(BatonHttpApi api, BatonProperties properties) {
+        String mount = mount(properties.getHttp().getBasePath());
+        ServletRegistrationBean<BatonHttpServlet> registration =
+                new ServletRegistrationBean<>(new BatonHttpServlet(api), mount.isEmpty() ? "/*" : mount + "/*");
+        registration.setName("batonHttpServlet");
+        registration.setAsyncSupported(true);
+        registration.setLoadOnStartup(1);
+        return registration;
     }
 
     /**
-     * Routes the base path and everything below it to {@link BatonHttpHandler}, ahead of the controllers.
+     * {@code /baton}, {@code baton/} and {@code /baton/} all give {@code /baton}; {@code /} gives the empty string.
      *
-     * @param handler the handler
-     * @return the mapping
+     * @param basePath {@code baton.http.base-path}
+     * @return the path the servlet is mapped under, without its trailing slash
+     * @throws IllegalArgumentException a path with dot segments, {@code //}, escapes or wildcards
      */
-    @Bean
-    public SimpleUrlHandlerMapping batonHttpHandlerMapping(BatonHttpHandler handler) {
-        String mount = handler.mount();
-        SimpleUrlHandlerMapping mapping = new SimpleUrlHandlerMapping(
-                mount.isEmpty() ? Map.of("/**", handler) : Map.of(mount, handler, mount + "/**", handler));
-        mapping.setOrder(Ordered.HIGHEST_PRECEDENCE + 100);
-        return mapping;
+    public static String mount(String basePath) {
+        String p = basePath.trim();
+        if (!p.startsWith("/")) p = "/" + p;
+        while (p.endsWith("/")) p = p.substring(0, p.length() - 1);
+        if (p.contains("//") || p.contains("/../") || p.endsWith("/..") || p.contains("/./") || p.endsWith("/.")
+                || p.contains("%") || p.contains("*") || p.contains("{")) {
+            throw new IllegalArgumentException("baton.http.base-path must be a plain path like /baton, was '" + basePath + "'");
+        }
+        return p;
     }
 
     /** The principal from Spring Security, when it is on the class path. */
@@ -182,6 +195,22 @@ public class BatonHttpAutoConfiguration {
         WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> batonEncodedSlashCustomizer() {
             return factory -> factory.addConnectorCustomizers((Connector c) ->
                     c.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue()));
+        }
+    }
+
+    /**
+     * Answers what Tomcat refuses itself under the base path (a bad escape, an over-long URI) with
+     * Baton's problem documents ({@link BatonErrorReportValve}). Spring Boot 4's Tomcat module only: on
+     * Spring Boot 3.5, {@code baton-spring-boot3-starter} does the same.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory",
+            "org.apache.catalina.valves.ErrorReportValve"})
+    static class TomcatProblems {
+        @Bean
+        WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> batonErrorReportCustomizer(BatonProperties properties) {
+            String mount = mount(properties.getHttp().getBasePath());
+            return factory -> factory.addContextCustomizers(context -> BatonErrorReportValve.install(context, mount));
         }
     }
 }

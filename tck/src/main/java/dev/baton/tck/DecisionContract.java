@@ -59,6 +59,18 @@ public abstract class DecisionContract {
         }
     }
 
+    /**
+     * Approver rules (docs/approvals.md, A1 to A8): roles per decision, rules by argument, N of M
+     * approvals that run the tool once whichever instance lands the last, edits that reset the count,
+     * separation of duties, crashes around a partial and a last approval, retried partial approvals.
+     */
+    @Nested
+    class ApproverRules extends dev.baton.tck.decision.ApproverRules {
+        ApproverRules() {
+            super(storeUnderTest);
+        }
+    }
+
     /** Filters, order, cursor paging and scoping of {@code listDecisions}. */
     @Nested
     class Querying extends dev.baton.tck.decision.Querying {

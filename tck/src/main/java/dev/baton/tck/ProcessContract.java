@@ -24,13 +24,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The cross-process half of the TCK: real separate JVMs (a {@code ProcessWorker} each) share the
@@ -51,6 +55,14 @@ import org.junit.jupiter.api.io.TempDir;
  * process that stored it, and its lease lapses, or it is handed back, so another process continues it), and run only for a store that declares
  * that. A store that declares neither has nothing to prove here: its tests are skipped, and the
  * certification report says so without counting it against the store.
+ *
+ * <p>The scenarios are independent of one another (each has an agent id, a side-effect file and worker
+ * JVMs of its own) and mostly wait, on JVMs starting and on leases lapsing. Where JUnit's parallel
+ * execution is enabled ({@code junit.jupiter.execution.parallel.enabled}, as in Baton's own store
+ * modules), the scenarios of a test that opts in with {@link #scenariosAtOnce()} (on a store that
+ * several processes open at once, {@link StoreCapability#SHARED}) run three at a time; those of any
+ * other test still run one at a time. The test class itself runs beside the others as their
+ * configuration says (by default in the same thread, one class after another).
  */
 @ExtendWith(NamesTheRule.class)
 public abstract class ProcessContract {
@@ -80,12 +92,30 @@ public abstract class ProcessContract {
         return 1500;
     }
 
+    /**
+     * Whether this test's scenarios may run at the same time (three at a time), where JUnit's parallel
+     * execution is enabled: no by default. Say yes only for a store that several processes open at
+     * once ({@link StoreCapability#SHARED}) and whose every write is safe from a {@code kill -9} as
+     * soon as the write returns, whatever the load: several scenarios at once keep the machine busy,
+     * and the kills then land sooner after the writes than they do one scenario at a time.
+     *
+     * @return true to run the scenarios at the same time; false (the default) for one at a time
+     */
+    protected boolean scenariosAtOnce() {
+        return false;
+    }
+
     @TempDir
     Path dir;
     private Path sideEffects;
     private String agentId;
     private Set<StoreCapability> capabilities = Set.of();
     private final List<Worker> workers = new ArrayList<>();
+    /** Turns per test class: one scenario at a time, or {@link #AT_ONCE} for a test that opts in (see {@link #prepare()}). */
+    private static final Map<Class<?>, Semaphore> TURNS = new ConcurrentHashMap<>();
+    /** How many scenarios of a test that opts in run at the same time: at most six worker JVMs. */
+    private static final int AT_ONCE = 3;
+    private Semaphore turn;
 
     /**
      * Not a test, and JUnit 5 never calls it: a guard for runners that cannot run JUnit 5. Maven
@@ -97,10 +127,15 @@ public abstract class ProcessContract {
     }
 
     @BeforeEach
-    void prepare() throws IOException {
+    void prepare() throws IOException, InterruptedException {
         sideEffects = dir.resolve("side-effects.txt");
         Files.writeString(sideEffects, "");
         agentId = Snapshots.uniqueId("tck-proc");
+        // scenarios run concurrently where JUnit's parallel execution is on: each takes a turn for its whole run,
+        // one at a time, or AT_ONCE at a time for a test that opts in (more JVMs starting at once starve each other)
+        Semaphore mine = TURNS.computeIfAbsent(getClass(), c -> new Semaphore(scenariosAtOnce() ? AT_ONCE : 1));
+        mine.acquire();
+        turn = mine;
         // opened and closed before any worker starts, for stores that one process at a time may open
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
             capabilities = store.capabilities();
@@ -123,8 +158,12 @@ public abstract class ProcessContract {
                 // it is going anyway
             }
         }
-        for (Worker w : workers) {
-            if (!w.process.waitFor(10, TimeUnit.SECONDS)) w.process.destroyForcibly();
+        try {
+            for (Worker w : workers) {
+                if (!w.process.waitFor(10, TimeUnit.SECONDS)) w.process.destroyForcibly();
+            }
+        } finally {
+            if (turn != null) turn.release();
         }
     }
 
@@ -244,6 +283,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.SHARED)
     void twoProcessesRacingToApproveTheSameRunExecuteTheToolExactlyOnceInEachOfFiftyRounds() throws Exception {
         requires(StoreCapability.SHARED);
@@ -266,6 +306,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledWhileItsRunWaitsLosesNothing() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -281,6 +322,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledWhileTheToolRunsIsRecoveredAndTheToolRunsOnce() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -297,6 +339,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledAfterTheToolResultWasStoredNeverRunsTheToolAgain() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -314,6 +357,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledInStepTwoWhileAToolWithoutApprovalRunsIsContinuedByAnotherProcess() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -333,6 +377,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessKilledInTheModelCallAfterStepTwoIsContinuedAndNoToolRunsAgain() throws Exception {
         requires(StoreCapability.DURABLE);
@@ -352,6 +397,7 @@ public abstract class ProcessContract {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     @ProvesCapability(StoreCapability.DURABLE)
     void aProcessStoppedWithSigtermDuringAToolHandsTheRunBackAndAnotherContinuesItWellWithinTheLease() throws Exception {
         requires(StoreCapability.DURABLE);

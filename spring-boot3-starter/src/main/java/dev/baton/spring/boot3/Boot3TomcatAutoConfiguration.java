@@ -1,6 +1,8 @@
 package dev.baton.spring.boot3;
 
+import dev.baton.spring.BatonErrorReportValve;
 import dev.baton.spring.BatonHttpAutoConfiguration;
+import dev.baton.spring.BatonProperties;
 import org.apache.catalina.connector.Connector;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,16 +14,16 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Lets Spring Boot 3.5's Tomcat pass {@code %2F} through to Baton's HTTP API (it rejects it by
- * default) when the API is served ({@code baton.http.enabled=true}), unless
- * {@code baton.http.allow-encoded-slash=false}: the same setting as the starter's on Spring Boot 4,
- * whose Tomcat classes moved. Guarded by a class only Spring Boot 3 has.
+ * Spring Boot 3.5's Tomcat, when Baton's HTTP API is served ({@code baton.http.enabled=true}): it passes
+ * {@code %2F} through to the API (it rejects it by default) unless
+ * {@code baton.http.allow-encoded-slash=false}, and answers what it refuses itself under the base path
+ * with Baton's problem documents: the same settings as the starter's on Spring Boot 4, whose Tomcat
+ * classes moved. Guarded by a class only Spring Boot 3 has.
  */
 @AutoConfiguration(after = BatonHttpAutoConfiguration.class)
 @ConditionalOnClass(name = {"org.springframework.boot.web.embedded.tomcat.ConfigurableTomcatWebServerFactory",
         "org.apache.tomcat.util.buf.EncodedSolidusHandling", "dev.baton.http.BatonHttpApi"})
 @ConditionalOnBean(type = "dev.baton.http.BatonHttpApi")
-@ConditionalOnProperty(prefix = "baton.http", name = "allow-encoded-slash", matchIfMissing = true)
 public class Boot3TomcatAutoConfiguration {
 
     /** Creates the auto-configuration (Spring does). */
@@ -34,8 +36,22 @@ public class Boot3TomcatAutoConfiguration {
      * @return the customizer
      */
     @Bean
+    @ConditionalOnProperty(prefix = "baton.http", name = "allow-encoded-slash", matchIfMissing = true)
     public WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> batonEncodedSlashCustomizer() {
         return factory -> factory.addConnectorCustomizers((Connector c) ->
                 c.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue()));
+    }
+
+    /**
+     * Answers what Tomcat refuses itself under the base path (a bad escape, an over-long URI) with
+     * Baton's problem documents ({@link BatonErrorReportValve}).
+     *
+     * @param properties {@code baton.http.base-path}
+     * @return the customizer
+     */
+    @Bean
+    public WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> batonErrorReportCustomizer(BatonProperties properties) {
+        String mount = BatonHttpAutoConfiguration.mount(properties.getHttp().getBasePath());
+        return factory -> factory.addContextCustomizers(context -> BatonErrorReportValve.install(context, mount));
     }
 }

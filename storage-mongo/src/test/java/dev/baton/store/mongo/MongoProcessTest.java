@@ -7,6 +7,12 @@ import dev.baton.tck.ProcessContract;
  * in-JVM server the worker JVMs connect to it over loopback, as to any other server.
  */
 class MongoProcessTest extends ProcessContract {
+    /** The scenarios run at the same time: each has its own agent, and every write is on the server when it returns. */
+    @Override
+    protected boolean scenariosAtOnce() {
+        return true;
+    }
+
     @Override
     protected String storeUrl() {
         return MongoTestServer.url();

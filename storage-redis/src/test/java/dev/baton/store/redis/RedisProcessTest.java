@@ -8,6 +8,12 @@ import org.junit.jupiter.api.AfterAll;
 class RedisProcessTest extends ProcessContract {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisProcessTest.class);
 
+    /** The scenarios run at the same time: each has its own agent, and every write is on the server when it returns. */
+    @Override
+    protected boolean scenariosAtOnce() {
+        return true;
+    }
+
     @Override
     protected String storeUrl() {
         return RedisTestServer.url();
