@@ -13,8 +13,7 @@ import java.util.Optional;
 /**
  * The writes (and the find) of one run for {@link RedisSnapshotStore}: insert, find, compare-and-set, lease renewal
  * and delete, each one script on the run's hash and indexes in its bucket ({@link RedisBuckets}), with the run-id
- * lookup ({@link RunLookup}) around them. Find and delete of a run this store inserted skip the lookup key's read
- * ({@link RunLookup#recent}, a hint checked against the run's own hash): an approval's find is one {@code HGETALL}.
+ * lookup ({@link RunLookup}) around them.
  */
 final class RedisRunWrites {
     private static final LuaScript INSERT = LuaScript.load("insert", true);
@@ -52,10 +51,7 @@ final class RedisRunWrites {
             args.add(nonce);
             List<Object> r = INSERT.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.runIn(base, s.runId())},
                     args.toArray(String[]::new));
-            if (((Long) r.get(0)) == 1L) {
-                lookup.remember(s.runId(), new RunLookup.Located(s.agentId(), base, suffix));
-                return true;
-            }
+            if (((Long) r.get(0)) == 1L) return true;
             // the run exists: point the lookup key back at it (and clear it if a delete took the run meanwhile)
             lookup.restore(suffix, base, s.runId(), nonce, (String) r.get(1));
             return false;
@@ -64,12 +60,6 @@ final class RedisRunWrites {
 
     Optional<RunSnapshot> find(String runId) {
         return access.call("find", runId, () -> {
-            RunLookup.Located hint = lookup.recent(runId);
-            if (hint != null) {   // inserted by this store: one HGETALL where it was put, if it is still there
-                Map<String, String> h = redis.hgetall(hint.runKey(runId));
-                if (runId.equals(h.get("runId"))) return Optional.of(hashes.snapshot(h));
-                lookup.forget(runId);
-            }
             RunLookup.Located at = lookup.find(runId);
             if (at == null) return Optional.empty();
             Map<String, String> h = redis.hgetall(at.runKey(runId));
@@ -102,25 +92,12 @@ final class RedisRunWrites {
         });
     }
 
-    private @org.jspecify.annotations.Nullable String deleteAt(RunLookup.Located at, String runId, long expectedVersion) {
-        return DELETE.run(redis, ScriptOutputType.VALUE, new String[] {at.runKey(runId)}, at.base(), runId,
-                Long.toString(expectedVersion));
-    }
-
     boolean delete(String runId, long expectedVersion) {
         return access.call("delete", runId, () -> {
-            RunLookup.Located hint = lookup.recent(runId);
-            if (hint != null) {   // inserted by this store: try where it was put first
-                String nonce = deleteAt(hint, runId, expectedVersion);
-                lookup.forget(runId);
-                if (nonce != null) {
-                    lookup.release(hint, runId, nonce);
-                    return true;
-                }
-            }
             RunLookup.Located at = lookup.find(runId);
             if (at == null) return false;
-            String nonce = deleteAt(at, runId, expectedVersion);
+            String nonce = DELETE.run(redis, ScriptOutputType.VALUE, new String[] {at.runKey(runId)},
+                    at.base(), runId, Long.toString(expectedVersion));
             if (nonce == null) return false;
             lookup.release(at, runId, nonce);   // only if no insert of the same run id re-pointed it since
             return true;

@@ -270,17 +270,6 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
         return access.call("delete", runId, () -> {
-            RunLookup.Located hint = lookup.recent(runId);
-            if (hint != null && !decisions.isEmpty() && decisions.stream().allMatch(d -> d.agentId().equals(hint.agentId()))) {
-                // inserted by this store: try where it was put first (see RunLookup#recent)
-                RedisDecisions.check(hint.agentId(), runId, decisions);
-                String nonce = this.decisions.delete(hint, runId, expectedVersion, decisions);
-                lookup.forget(runId);
-                if (nonce != null) {
-                    lookup.release(hint, runId, nonce);
-                    return true;
-                }
-            }
             RunLookup.Located at = lookup.find(runId);
             if (at == null) return false;
             RedisDecisions.check(at.agentId(), runId, decisions);

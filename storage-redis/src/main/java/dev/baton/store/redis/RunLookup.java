@@ -30,35 +30,10 @@ final class RunLookup {
         }
     }
 
-    /** How many run locations {@link #recent} keeps at most (then it starts again, empty). */
-    static final int RECENT = 4096;
-
     private final RedisAccess access;
-    /**
-     * Where the runs this store inserted are, until it deletes them: a hint that saves the lookup key's
-     * round trip in find and delete. Only a hint: the caller reads or changes the run's own hash there,
-     * and goes through the lookup key when the hash is not there (deleted, or moved by another process).
-     */
-    private final java.util.concurrent.ConcurrentHashMap<String, Located> recent = new java.util.concurrent.ConcurrentHashMap<>();
 
     RunLookup(RedisAccess access) {
         this.access = access;
-    }
-
-    /** Remembers where this store just inserted {@code runId}. */
-    void remember(String runId, Located at) {
-        if (recent.size() >= RECENT) recent.clear();
-        recent.put(runId, at);
-    }
-
-    /** {@return where this store inserted {@code runId}, or null: a hint to check against the run's hash} */
-    @Nullable Located recent(String runId) {
-        return access.migrating ? null : recent.get(runId);
-    }
-
-    /** Drops the hint for {@code runId} (the run was deleted, or is not where the hint says). */
-    void forget(String runId) {
-        recent.remove(runId);
     }
 
     /** The part of a lookup value after the nonce, for a run of {@code agentId} in bucket {@code k} of {@code n}. */
