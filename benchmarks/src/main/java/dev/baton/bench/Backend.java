@@ -103,6 +103,18 @@ public abstract class Backend implements AutoCloseable {
         }
     }
 
+    /**
+     * A raw cycle ({@link RawCycle}) on a connection of its own, replaying {@code template} in the data
+     * set's table or key space; null if the backend has no raw baseline (memory, MongoDB).
+     */
+    @Nullable RawCycle rawCycle(DataSet data, CycleTemplate template) {
+        return null;
+    }
+
+    /** Removes whatever the raw baselines left (their runs and decision records, agent {@link CycleTemplate#RAW_AGENT}). */
+    void purgeRaw(DataSet data) {
+    }
+
     /** Progress of a seed on stderr, every tenth. */
     static void progress(String what, long done, long total, long startNanos) {
         if (total >= 100_000 && done % (total / 10) == 0) {

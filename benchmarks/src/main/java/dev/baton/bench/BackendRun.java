@@ -79,9 +79,17 @@ public final class BackendRun {
                 String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton)"
                         : "(thread|resource|unfiltered|threadDates)(Baton|Store|Raw)";
                 long t2 = System.nanoTime();
-                measure(List.of("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$",
-                        "dev\\.baton\\.bench\\.WriteBenchmark\\.", "dev\\.baton\\.bench\\.ThroughputBenchmark\\."),
-                        name, n, size, wi, w, i, r, results);
+                List<String> includes = new java.util.ArrayList<>(List.of("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$",
+                        "dev\\.baton\\.bench\\.WriteBenchmark\\.", "dev\\.baton\\.bench\\.ThroughputBenchmark\\."));
+                RawCycle probe = f.raw == null ? null : backend.rawCycle(data, f.template());
+                if (probe != null) {
+                    probe.close();
+                    includes.add("dev\\.baton\\.bench\\.RawCycleBenchmark\\.");
+                    meta.put("cycleCalls", f.template().calls());
+                }
+                String only = System.getProperty("bench.only", "");
+                if (!only.isEmpty()) includes = List.of(only);   // --only: JMH's own include pattern instead
+                measure(includes, name, n, size, wi, w, i, r, results);
                 meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
             } finally {
                 Fixture.current = null;

@@ -29,13 +29,19 @@ import java.util.concurrent.TimeUnit;
  * 10000:2048,1000000:2048} (N:snapshot size), {@code --out DIR} (JMH JSON and metadata),
  * {@code --data DIR} (H2 and SQLite files), {@code --wi/--w/--i/--r} (warmup iterations, warmup
  * ms, iterations, iteration ms), {@code --mongo-max-n} (the in-JVM MongoDB server is skipped above
- * it), {@code --memory M} (messages of the thread-memory data set; 0 skips it), {@code --child-timeout-min}, {@code --seed-only} (seed and check, no measurement), {@code --reseed}
+ * it), {@code --memory M} (messages of the thread-memory data set; 0 skips it), {@code --child-timeout-min}, {@code --only REGEX} (JMH's include pattern
+ * instead of every benchmark of the data set, e.g. {@code "(Throughput|RawCycle)Benchmark"}), {@code --jvm "OPTIONS"} (more options for the child JVMs, e.g.
+ * {@code -XX:StartFlightRecording=...}), {@code --seed-only} (seed and check, no measurement), {@code --reseed}
  * (ignore the seed markers). Each (backend, N, size) runs in its own JVM ({@link BackendRun});
  * server URLs come from {@code BATON_TEST_POSTGRES_URL}, {@code BATON_TEST_MARIADB_URL},
  * {@code BATON_TEST_REDIS_URL} and {@code BATON_TEST_MONGO_URL}, else 127.0.0.1 defaults.
  */
 public final class BenchMain {
     private static boolean reseed;
+    /** {@code --only REGEX}: JMH's include pattern (e.g. {@code (Throughput|RawCycle)Benchmark}); empty for every benchmark. */
+    private static String only = "";
+    /** {@code --jvm "ARGS"}: more options for the child JVMs (e.g. a flight recording). */
+    private static String jvmArgs = "";
 
     public static void main(String[] argv) throws Exception {
         System.setProperty("java.awt.headless", "true");   // the charts are drawn off-screen
@@ -88,6 +94,8 @@ public final class BenchMain {
         int mongoMaxN = Integer.parseInt(o.getOrDefault("mongo-max-n", "100000"));
         long childTimeout = Long.parseLong(o.getOrDefault("child-timeout-min", quick ? "10" : "20"));
         int memoryN = Integer.parseInt(o.getOrDefault("memory", quick ? "10000" : "1000000"));
+        only = o.getOrDefault("only", "");
+        jvmArgs = o.getOrDefault("jvm", "");
 
         Files.createDirectories(out);
         Map<String, Object> run = new LinkedHashMap<>();
@@ -163,8 +171,9 @@ public final class BenchMain {
                 "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-XX:+UseParallelGC",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dbench.reseed=" + reseed,
                 // mongo-java-server warns at every open that it ignores secondary indexes: said once in the report
-                "-Dorg.slf4j.simpleLogger.log.de.bwaldvogel=error",
+                "-Dorg.slf4j.simpleLogger.log.de.bwaldvogel=error", "-Dbench.only=" + only,
                 "-cp", System.getProperty("java.class.path"), main.getName()));
+        if (!jvmArgs.isBlank()) cmd.addAll(cmd.indexOf("-cp"), List.of(jvmArgs.trim().split("\\s+")));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).inheritIO().start();
         if (!p.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {

@@ -89,6 +89,17 @@ public final class Fixture {
         return f;
     }
 
+    private @Nullable CycleTemplate template;
+
+    /** The rows of one real cycle on this store, captured once ({@link CycleTemplate}), for the raw baselines. */
+    synchronized CycleTemplate template() {
+        if (template == null) {
+            template = CycleTemplate.capture(store, data.size);
+            backend.purgeRaw(data);
+        }
+        return template;
+    }
+
     /** Removes the runs the write benchmarks created. */
     void purgeWriter() {
         backend.purge(store, data, WRITER);

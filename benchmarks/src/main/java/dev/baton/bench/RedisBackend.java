@@ -98,6 +98,18 @@ final class RedisBackend extends Backend {
     }
 
     @Override
+    @org.jspecify.annotations.Nullable RawCycle rawCycle(DataSet data, CycleTemplate template) {
+        return new RedisRawCycle(client.connect(StringCodec.UTF8), prefix(data), template);
+    }
+
+    @Override
+    void purgeRaw(DataSet data) {
+        try (StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8)) {
+            RedisRawCycle.purge(c.sync(), prefix(data));
+        }
+    }
+
+    @Override
     public boolean isSeeded(DataSet data) {
         try (StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8)) {
             String v = c.sync().get(marker(data));

@@ -211,6 +211,7 @@ public final class Report {
         listingTable(md, "Thread and a 7-day creation window, page of 20 (with the total)", "threadDates", false,
                 "about 7/30 of the thread's runs match");
         tables.writes(md);
+        tables.rawCycles(md);
         tables.memory(md);
         tables.seeds(md);
         md.append(END);

@@ -119,6 +119,41 @@ final class ReportTables {
         md.append('\n');
     }
 
+    /** Baton's cycle and suspension against the raw baseline of the same run (RawCycleBenchmark), per store. */
+    void rawCycles(StringBuilder md) {
+        boolean any = false;
+        for (String b : r.backends()) for (int[] c : r.cases()) any |= r.score(b, c[0], c[1], "rawCycle1") != null;
+        if (!any) return;
+        md.append("## The approval cycle against its raw baseline\n\n");
+        md.append("Per second, JMH throughput mode, in the same run and JVM. *Cycle*: `ThroughputBenchmark.cycle1/8` (Baton: ")
+                .append("`generate` until it suspends, then `approveToolCall(...).result()` to completion); *store*: the same five ")
+                .append("store calls through the SPI on the same rows (`RawCycleBenchmark.storeCycle1/8`); *raw*: the same ")
+                .append("statements by hand (`rawCycle1/8`: JDBC with prepared statements, one connection per thread, or Lettuce, ")
+                .append("one connection per thread, one round trip per operation). *Suspension*: `suspend1/8` (Baton's `generate` ")
+                .append("until it suspends) against `rawSuspend1/8` (the insert by hand). *x raw* is raw's rate over Baton's: ")
+                .append("how many times longer Baton takes.\n\n");
+        md.append("| backend | threads | cycle: Baton | store | raw | Baton x raw | store x raw | suspension: Baton | raw | x raw |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String b : r.backends()) {
+            for (int[] c : r.cases()) {
+                for (int t : new int[] {1, 8}) {
+                    Score raw = r.score(b, c[0], c[1], "rawCycle" + t);
+                    if (raw == null) continue;
+                    Score baton = r.score(b, c[0], c[1], "cycle" + t);
+                    Score store = r.score(b, c[0], c[1], "storeCycle" + t);
+                    Score sb = r.score(b, c[0], c[1], "suspend" + t);
+                    Score sr = r.score(b, c[0], c[1], "rawSuspend" + t);
+                    md.append("| ").append(r.label(b)).append(" | ").append(t).append(" | ").append(perSecond(baton))
+                            .append(" | ").append(perSecond(store)).append(" | ").append(perSecond(raw)).append(" | ")
+                            .append(Report.ratio(baton, raw)).append(" | ").append(Report.ratio(store, raw)).append(" | ")
+                            .append(perSecond(sb)).append(" | ").append(perSecond(sr)).append(" | ").append(Report.ratio(sb, sr))
+                            .append(" |\n");
+                }
+            }
+        }
+        md.append('\n');
+    }
+
     void memory(StringBuilder md) {
         List<int[]> cases = r.memoryCases();
         if (cases.isEmpty()) return;

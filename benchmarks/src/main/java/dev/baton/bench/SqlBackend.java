@@ -82,6 +82,24 @@ final class SqlBackend extends Backend {
     }
 
     @Override
+    @Nullable RawCycle rawCycle(DataSet data, CycleTemplate template) {
+        try {
+            return new SqlRawCycle(connect(), table(data), dialect == JdbcDialect.MYSQL, dialect == JdbcDialect.SQLITE, template);
+        } catch (SQLException e) {
+            throw new StorageException(name + ": opening the raw cycle failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    void purgeRaw(DataSet data) {
+        try (Connection c = connect()) {
+            SqlRawCycle.purge(c, table(data), dialect == JdbcDialect.MYSQL);
+        } catch (SQLException e) {
+            throw new StorageException(name + ": purging the raw cycle's rows failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
     public boolean isSeeded(DataSet data) {
         try (Connection c = connect()) {
             createMarker(c);

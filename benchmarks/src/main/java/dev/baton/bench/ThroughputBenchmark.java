@@ -59,6 +59,20 @@ public class ThroughputBenchmark {
         return cycle(w);
     }
 
+    /** The suspension alone ({@code generate} until it suspends), per second, on one thread. */
+    @Benchmark
+    @Threads(1)
+    public AgentResult suspend1(WriteBenchmark.Writer w) {
+        return f.writer.generate(w.prompt, w.next());
+    }
+
+    /** The suspension alone, per second, on eight threads. */
+    @Benchmark
+    @Threads(8)
+    public AgentResult suspend8(WriteBenchmark.Writer w) {
+        return f.writer.generate(w.prompt, w.next());
+    }
+
     private AgentResult cycle(WriteBenchmark.Writer w) {
         AgentResult s = f.writer.generate(w.prompt, w.next());
         if (s.outcome() != RunOutcome.SUSPENDED) throw new IllegalStateException("run did not suspend: " + s.outcome());

@@ -29,7 +29,8 @@ class TckSurfaceTest {
     private static final List<Class<?>> CONTRACTS = List.of(SnapshotStoreContract.class, LeaseContract.class,
             ListingContract.class, AgentContract.class, RecoveryContract.class, LifecycleContract.class,
             ProcessContract.class, MemoryStoreContract.class, MemoryContract.class, DecisionContract.class);
-    private static final Set<String> HOOKS = Set.of("openStore", "faults", "storeUrl", "storeProperties", "leaseMillis");
+    private static final Set<String> HOOKS = Set.of("openStore", "faults", "storeUrl", "storeProperties", "leaseMillis",
+            "scenariosAtOnce");
     private static final String GUARD = "testRunnerRunsTheJUnitPlatform";
 
     private static boolean visibleToSubclasses(Member m) {

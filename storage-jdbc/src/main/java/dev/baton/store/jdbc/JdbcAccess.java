@@ -3,11 +3,14 @@ package dev.baton.store.jdbc;
 import dev.baton.StorageException;
 import dev.baton.store.RunSnapshot;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.function.Function;
+import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -26,10 +29,13 @@ final class JdbcAccess {
     final JdbcDialect dialect;
     final String description;
     private final int queryTimeoutSeconds;
+    /** The pool behind {@link #jdbi} when the store knows it (opened by URL or from a DataSource), else null. */
+    private final @Nullable DataSource dataSource;
     private volatile boolean closed;
 
-    JdbcAccess(Jdbi jdbi, JdbcDialect dialect, String description, int queryTimeoutSeconds) {
+    JdbcAccess(Jdbi jdbi, @Nullable DataSource dataSource, JdbcDialect dialect, String description, int queryTimeoutSeconds) {
         this.jdbi = jdbi;
+        this.dataSource = dataSource;
         this.dialect = dialect;
         this.description = description;
         this.queryTimeoutSeconds = queryTimeoutSeconds;
@@ -71,6 +77,122 @@ final class JdbcAccess {
             }
             throw StorageException.failed(description, what, subject, Schema.rootMessage(e), e);
         }
+    }
+
+    /** Work on one plain JDBC connection. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on a connection of its own, in plain JDBC: borrowed from the pool when the store
+     * knows it, else the connection of a Jdbi handle opened for the call. The statements on one run (insert,
+     * find, compare-and-set, delete) take this path: a Jdbi handle and statement cost several times the
+     * driver's own work per call (see docs/BENCHMARKS.md, "Where a cycle's time goes"). Statements must be
+     * {@link #prepare prepared} here, so that they carry the query timeout; the connection is handed back
+     * in the state it came in (autocommit on).
+     *
+     * @param what    what is being done, for the message of a failure
+     * @param subject the run the call is about, or null
+     */
+    <T> T withConnection(String what, @Nullable String subject, SqlWork<T> work) {
+        if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
+        try {
+            if (dataSource != null) {
+                try (Connection c = dataSource.getConnection()) {
+                    return autocommitted(c, work);
+                }
+            }
+            try (Handle h = jdbi.open()) {
+                return autocommitted(h.getConnection(), work);
+            }
+        } catch (SQLException | JdbiException e) {
+            throw StorageException.failed(description, what, subject, Schema.rootMessage(e), e);
+        }
+    }
+
+    /** Runs {@code work} with autocommit on (each statement its own transaction), as the connection came back. */
+    private static <T> T autocommitted(Connection c, SqlWork<T> work) throws SQLException {
+        if (c.getAutoCommit()) return work.run(c);
+        c.setAutoCommit(true);   // an application's pool may hand out connections without autocommit
+        try {
+            return work.run(c);
+        } finally {
+            c.setAutoCommit(false);
+        }
+    }
+
+    /**
+     * Runs {@code work} in one transaction on {@code c} (autocommit on when called): committed if it
+     * returns true, rolled back if it returns false or throws; autocommit is on again afterwards. On
+     * MySQL/MariaDB the transaction is an explicit {@code START TRANSACTION} ... {@code COMMIT} with
+     * autocommit left on: the driver sends {@code SET autocommit} to the server at each switch, two round
+     * trips more a transaction.
+     */
+    boolean inTransaction(Connection c, SqlWork<Boolean> work) throws SQLException {
+        if (dialect == JdbcDialect.MYSQL) {
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute("START TRANSACTION");
+                boolean done = false;
+                try {
+                    boolean ok = work.run(c);
+                    st.execute(ok ? "COMMIT" : "ROLLBACK");
+                    done = true;
+                    return ok;
+                } finally {
+                    if (!done) rollbackQuietly(st);
+                }
+            }
+        }
+        c.setAutoCommit(false);
+        boolean done = false;
+        try {
+            boolean ok = work.run(c);
+            if (ok) c.commit();
+            else c.rollback();
+            done = true;
+            return ok;
+        } finally {
+            try {
+                if (!done) c.rollback();
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    /** After a failure inside an explicit transaction: roll it back, keeping the failure that is on its way. */
+    private static void rollbackQuietly(java.sql.Statement st) {
+        try {
+            st.execute("ROLLBACK");
+        } catch (SQLException broken) {
+            // the connection is broken: the pool drops it, and the server rolls the transaction back
+        }
+    }
+
+    /** A statement on {@code c} with the store's query timeout. */
+    PreparedStatement prepare(Connection c, String sql) throws SQLException {
+        PreparedStatement p = c.prepareStatement(sql);
+        p.setQueryTimeout(queryTimeoutSeconds);
+        return p;
+    }
+
+    /** Binds an id at {@code index} (1-based): UTF-8 bytes on MySQL/MariaDB, else the string; null as NULL. */
+    void setId(PreparedStatement p, int index, @Nullable String value) throws SQLException {
+        if (value == null) p.setNull(index, dialect.idsAreBinary() ? Types.VARBINARY : Types.VARCHAR);
+        else if (dialect.idsAreBinary()) p.setBytes(index, value.getBytes(StandardCharsets.UTF_8));
+        else p.setString(index, value);
+    }
+
+    static void setText(PreparedStatement p, int index, @Nullable String value) throws SQLException {
+        if (value == null) p.setNull(index, Types.VARCHAR);
+        else p.setString(index, value);
+    }
+
+    static void setMillis(PreparedStatement p, int index, @Nullable Instant value) throws SQLException {
+        if (value == null) p.setNull(index, Types.BIGINT);
+        else p.setLong(index, value.toEpochMilli());
     }
 
     // ---------------------------------------------------------------- ids and values

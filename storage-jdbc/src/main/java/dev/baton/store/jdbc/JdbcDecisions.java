@@ -4,19 +4,17 @@ import dev.baton.store.DecisionKind;
 import dev.baton.store.DecisionPage;
 import dev.baton.store.DecisionQuery;
 import dev.baton.store.DecisionRecord;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.JdbiException;
 
 /**
- * The decision records of a JDBC store, in {@code <table>_decisions} (migration V004): inserted in
- * the transaction of the run's compare-and-set or delete, listed with one indexed query per page,
+ * The decision records of a JDBC store, in {@code <table>_decisions} (migration V004): inserted
+ * atomically with the run's compare-and-set or delete (one statement on PostgreSQL, one transaction elsewhere), listed with one indexed query per page,
  * found by idempotency key, purged in batches. Not API.
  */
 final class JdbcDecisions {
@@ -24,72 +22,102 @@ final class JdbcDecisions {
             + " actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key";
     private static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
-    /** Thrown inside a transaction to roll it back when a record's id or key is taken. */
-    private static final class Taken extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Taken() {
-            super(null, null, false, false);
-        }
-    }
-
     private final JdbcAccess db;
     private final String decisions;
+    private final String insertSql;
 
     JdbcDecisions(JdbcAccess db, String table) {
         this.db = db;
         this.decisions = table + "_decisions";
+        this.insertSql = "INSERT INTO " + decisions + " (" + COLUMNS + ") VALUES (" + VALUES + ")";
+    }
+
+    /** Binds the parameters of the run's change ({@code UPDATE} or {@code DELETE}) from position 1 on. */
+    @FunctionalInterface
+    interface ChangeBinder {
+        void bind(PreparedStatement p) throws SQLException;
     }
 
     /**
-     * In one transaction: the run's change ({@code change}, true if it applied), then every record.
-     * False, with nothing changed, if the change did not apply or a record's id or key is taken.
+     * Atomically: the run's change ({@code changeSql}, an {@code UPDATE} or {@code DELETE} of one row by
+     * run id and version, bound by {@code binder}) and every record. On PostgreSQL one statement, in its
+     * own transaction ({@code WITH changed AS (<change> RETURNING run_id) INSERT INTO <table>_decisions
+     * SELECT ... FROM changed [UNION ALL ...]}: the records are inserted only if the change applied); elsewhere
+     * one transaction of the change and a batch of inserts. False, with nothing changed, if the change
+     * did not apply or a record's id or key is taken.
      */
-    boolean write(String what, String runId, List<DecisionRecord> records, Function<Handle, Boolean> change) {
+    boolean write(String what, String runId, List<DecisionRecord> records, String changeSql, ChangeBinder binder) {
         if (records.isEmpty()) throw new IllegalArgumentException("no decision records for run '" + runId + "'");
         for (DecisionRecord r : records) {
             if (!r.runId().equals(runId)) {
                 throw new IllegalArgumentException("a record of run '" + r.runId() + "' in a write of run '" + runId + "'");
             }
         }
-        try {
-            return db.call(what + " with its decision", runId, h -> h.inTransaction(t -> {
-                if (!change.apply(t)) return false;
-                var insert = t.prepareBatch("INSERT INTO " + decisions + " (" + COLUMNS + ") VALUES (" + VALUES + ")");
-                for (DecisionRecord r : records) {
-                    bind(insert, r);
-                    insert.add();
-                }
-                try {
-                    insert.execute();
-                } catch (JdbiException e) {
-                    if (isTaken(e)) throw new Taken();
-                    throw e;
-                }
-                return true;
-            }));
-        } catch (Taken e) {
-            return false;
+        return db.withConnection(what + " with its decision", runId, c -> {
+            try {
+                if (db.dialect == JdbcDialect.POSTGRESQL) return oneStatement(c, records, changeSql, binder);
+                return db.inTransaction(c, t -> {
+                    try (PreparedStatement change = db.prepare(t, changeSql)) {
+                        binder.bind(change);
+                        if (change.executeUpdate() != 1) return false;
+                    }
+                    try (PreparedStatement insert = db.prepare(t, insertSql)) {
+                        if (records.size() == 1) {
+                            bind(insert, 1, records.get(0));
+                            insert.executeUpdate();
+                        } else {
+                            for (DecisionRecord r : records) {
+                                bind(insert, 1, r);
+                                insert.addBatch();
+                            }
+                            insert.executeBatch();
+                        }
+                    }
+                    return true;
+                });
+            } catch (SQLException e) {
+                if (isTaken(e)) return false;   // rolled back: nothing changed
+                throw e;
+            }
+        });
+    }
+
+    /** PostgreSQL: the change and the records in one statement (see {@link #write}). */
+    private boolean oneStatement(java.sql.Connection c, List<DecisionRecord> records, String changeSql, ChangeBinder binder)
+            throws SQLException {
+        int changeParams = (int) changeSql.chars().filter(ch -> ch == '?').count();
+        StringBuilder sql = new StringBuilder("WITH changed AS (").append(changeSql).append(" RETURNING run_id) INSERT INTO ")
+                .append(decisions).append(" (").append(COLUMNS).append(") ");
+        for (int k = 0; k < records.size(); k++) {
+            sql.append(k == 0 ? "" : " UNION ALL ").append("SELECT ").append(VALUES).append(" FROM changed");
+        }
+        try (PreparedStatement p = db.prepare(c, sql.toString())) {
+            binder.bind(p);
+            int at = changeParams + 1;
+            for (DecisionRecord r : records) at = bind(p, at, r);
+            return p.executeUpdate() == records.size();
         }
     }
 
-    private void bind(org.jdbi.v3.core.statement.PreparedBatch b, DecisionRecord r) {
-        int i = 0;
-        db.bindId(b, i++, r.decisionId());
-        db.bindId(b, i++, r.agentId());
-        db.bindId(b, i++, r.runId());
-        db.bindId(b, i++, r.threadId());
-        db.bindId(b, i++, r.resourceId());
-        db.bindId(b, i++, r.toolCallId());
-        db.bindId(b, i++, r.toolName());
-        b.bind(i++, r.kind().wireName());
-        db.bindId(b, i++, r.actor());
-        db.bindId(b, i++, r.instanceId());
-        b.bind(i++, r.decidedAt().toEpochMilli());
-        JdbcAccess.bindText(b, i++, r.reason());
-        JdbcAccess.bindText(b, i++, r.argsDigestBefore());
-        JdbcAccess.bindText(b, i++, r.argsDigestAfter());
-        db.bindId(b, i, r.idempotencyKey());
+    /** Binds a record's columns from position {@code from} (1-based); returns the next position. */
+    private int bind(PreparedStatement p, int from, DecisionRecord r) throws SQLException {
+        int i = from;
+        db.setId(p, i++, r.decisionId());
+        db.setId(p, i++, r.agentId());
+        db.setId(p, i++, r.runId());
+        db.setId(p, i++, r.threadId());
+        db.setId(p, i++, r.resourceId());
+        db.setId(p, i++, r.toolCallId());
+        db.setId(p, i++, r.toolName());
+        p.setString(i++, r.kind().wireName());
+        db.setId(p, i++, r.actor());
+        db.setId(p, i++, r.instanceId());
+        p.setLong(i++, r.decidedAt().toEpochMilli());
+        JdbcAccess.setText(p, i++, r.reason());
+        JdbcAccess.setText(p, i++, r.argsDigestBefore());
+        JdbcAccess.setText(p, i++, r.argsDigestAfter());
+        db.setId(p, i++, r.idempotencyKey());
+        return i;
     }
 
     /** A unique or primary key violation: SQLSTATE class 23, or SQLite's constraint error. */

@@ -2,19 +2,21 @@ package dev.baton.store.jdbc;
 
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * The statements on one run of a {@link JdbcSnapshotStore}: {@link JdbcSnapshotStore#insert},
  * {@link JdbcSnapshotStore#find}, compare-and-set ({@code UPDATE ... WHERE run_id = ? AND version = ?}),
  * delete and lease renewal, each one statement outside any transaction; the forms that also
- * write decision records run in one transaction through {@link JdbcDecisions#write}.
+ * write decision records go through {@link JdbcDecisions#write} (one statement on PostgreSQL, one
+ * transaction elsewhere). All but the lease renewal are plain JDBC on a pooled connection
+ * ({@link JdbcAccess#withConnection}), not Jdbi: the statements of an approval are the store's hot path.
  */
 final class JdbcRunWrites {
     private final JdbcAccess db;
@@ -23,25 +25,35 @@ final class JdbcRunWrites {
     private final RunRows rows;
     private final JdbcDecisions decisions;
 
+    private final String insertSql;
+    private final String findSql;
+    private final String casSql;
+    private final String deleteSql;
+
     JdbcRunWrites(JdbcAccess db, String table, RunRows rows, JdbcDecisions decisions) {
         this.db = db;
         this.dialect = db.dialect;
         this.table = table;
         this.rows = rows;
         this.decisions = decisions;
+        this.insertSql = "INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (" + RunRows.VALUES + ")";
+        this.findSql = "SELECT " + Schema.COLUMNS + " FROM " + table + " WHERE run_id = ?";
+        this.casSql = "UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?";
+        this.deleteSql = "DELETE FROM " + table + " WHERE run_id = ? AND version = ?";
     }
 
     /** One {@code INSERT}; a duplicate key is {@code false}. */
     boolean insert(RunSnapshot s) {
         db.checkFits(s);
-        return db.call("insert", s.runId(), h -> {
-            var u = h.createUpdate("INSERT INTO " + table + " (" + Schema.COLUMNS + ") VALUES (" + RunRows.VALUES + ")");
-            rows.bindRow(u, s);
-            try {
-                return u.execute() == 1;
-            } catch (UnableToExecuteStatementException e) {
-                if (e.getCause() instanceof SQLException se && dialect.isDuplicateKey(se)) return false;
-                throw e;
+        return db.withConnection("insert", s.runId(), c -> {
+            try (PreparedStatement p = db.prepare(c, insertSql)) {
+                rows.setRow(p, 1, s);
+                try {
+                    return p.executeUpdate() == 1;
+                } catch (SQLException e) {
+                    if (dialect.isDuplicateKey(e)) return false;
+                    throw e;
+                }
             }
         });
     }
@@ -50,37 +62,54 @@ final class JdbcRunWrites {
     Optional<RunSnapshot> find(String runId) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return Optional.empty();   // too long to have been stored
-        return db.call("find", runId, h -> {
-            var q = h.createQuery("SELECT " + Schema.COLUMNS + " FROM " + table + " WHERE run_id = ?");
-            db.bindId(q, 0, runId);
-            return q.map((rs, ctx) -> rows.read(rs)).findOne();
+        return db.withConnection("find", runId, c -> {
+            try (PreparedStatement p = db.prepare(c, findSql)) {
+                db.setId(p, 1, runId);
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next() ? Optional.of(rows.read(rs)) : Optional.<RunSnapshot>empty();
+                }
+            }
         });
     }
 
     /** One {@code UPDATE ... WHERE run_id = ? AND version = ?} of every field a run's life changes. */
     boolean compareAndSet(long expectedVersion, RunSnapshot r) {
         db.checkFits(r);
-        return db.call("compare-and-set", r.runId(), h -> casOn(h, expectedVersion, r));
+        return db.withConnection("compare-and-set", r.runId(), c -> {
+            try (PreparedStatement p = db.prepare(c, casSql)) {
+                bindCas(p, expectedVersion, r);
+                return p.executeUpdate() == 1;
+            }
+        });
     }
 
-    /** The {@code UPDATE} and an {@code INSERT} into {@code <table>_decisions} per record, in one transaction. */
+    /**
+     * The {@code UPDATE} and an {@code INSERT} into {@code <table>_decisions} per record, atomically: on
+     * PostgreSQL one statement ({@code WITH changed AS (UPDATE ... RETURNING run_id) INSERT ... SELECT ...
+     * FROM changed}), elsewhere one transaction.
+     */
     boolean compareAndSet(long expectedVersion, RunSnapshot r, List<DecisionRecord> records) {
         db.checkFits(r);
-        return decisions.write("compare-and-set", r.runId(), records, h -> casOn(h, expectedVersion, r));
+        return decisions.write("compare-and-set", r.runId(), records, casSql, p -> bindCas(p, expectedVersion, r));
     }
 
     /** One {@code DELETE ... WHERE run_id = ? AND version = ?}. */
     boolean delete(String runId, long expectedVersion) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return false;
-        return db.call("delete", runId, h -> deleteOn(h, runId, expectedVersion));
+        return db.withConnection("delete", runId, c -> {
+            try (PreparedStatement p = db.prepare(c, deleteSql)) {
+                bindDelete(p, runId, expectedVersion);
+                return p.executeUpdate() == 1;
+            }
+        });
     }
 
-    /** The {@code DELETE} and an {@code INSERT} into {@code <table>_decisions} per record, in one transaction. */
+    /** The {@code DELETE} and an {@code INSERT} into {@code <table>_decisions} per record, atomically (see compare-and-set). */
     boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return false;
-        return decisions.write("delete", runId, records, h -> deleteOn(h, runId, expectedVersion));
+        return decisions.write("delete", runId, records, deleteSql, p -> bindDelete(p, runId, expectedVersion));
     }
 
     /**
@@ -103,18 +132,14 @@ final class JdbcRunWrites {
         });
     }
 
-    private boolean casOn(Handle h, long expectedVersion, RunSnapshot r) {
-        var u = h.createUpdate("UPDATE " + table + " SET " + RunRows.CHANGING + " WHERE run_id = ? AND version = ?");
-        RunRows.bindChanging(u, r);
-        db.bindId(u, 10, r.runId());
-        u.bind(11, expectedVersion);
-        return u.execute() == 1;
+    private void bindCas(PreparedStatement p, long expectedVersion, RunSnapshot r) throws SQLException {
+        RunRows.setChanging(p, r);
+        db.setId(p, 11, r.runId());
+        p.setLong(12, expectedVersion);
     }
 
-    private boolean deleteOn(Handle h, String runId, long expectedVersion) {
-        var u = h.createUpdate("DELETE FROM " + table + " WHERE run_id = ? AND version = ?");
-        db.bindId(u, 0, runId);
-        u.bind(1, expectedVersion);
-        return u.execute() == 1;
+    private void bindDelete(PreparedStatement p, String runId, long expectedVersion) throws SQLException {
+        db.setId(p, 1, runId);
+        p.setLong(2, expectedVersion);
     }
 }

@@ -85,14 +85,14 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     private final JdbcDecisions decisions;
     private final JdbcRunWrites writes;
 
-    private JdbcSnapshotStore(Jdbi jdbi, JdbcDialect dialect, String table, String description,
+    private JdbcSnapshotStore(Jdbi jdbi, @Nullable DataSource dataSource, JdbcDialect dialect, String table, String description,
                               @Nullable AutoCloseable owned, int queryTimeoutSeconds, Set<StoreCapability> capabilities) {
         this.capabilities = capabilities;
         this.dialect = dialect;
         this.table = table;
         this.description = description;
         this.owned = owned;
-        this.db = new JdbcAccess(jdbi, dialect, description, queryTimeoutSeconds);
+        this.db = new JdbcAccess(jdbi, dataSource, dialect, description, queryTimeoutSeconds);
         RunRows rows = new RunRows(db);
         this.listing = new JdbcRunListing(db, table, rows);
         this.memory = new JdbcMemoryStore(db, table);
@@ -107,7 +107,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
      * @return a builder; {@link Builder#build()} connects
      */
     public static Builder builder(DataSource dataSource) {
-        return new Builder(Jdbi.create(Objects.requireNonNull(dataSource, "dataSource")), null);
+        return new Builder(Jdbi.create(Objects.requireNonNull(dataSource, "dataSource")), null).dataSource(dataSource);
     }
 
     /**
@@ -131,6 +131,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         private int queryTimeoutSeconds = DEFAULT_QUERY_TIMEOUT_SECONDS;
         private @Nullable String description;
         private @Nullable String url;
+        private @Nullable DataSource dataSource;
 
         private Builder(Jdbi jdbi, @Nullable AutoCloseable owned) {
             this.jdbi = jdbi;
@@ -201,6 +202,12 @@ public final class JdbcSnapshotStore implements SnapshotStore {
             return this;
         }
 
+        /** The pool behind the Jdbi, when known: the statements on one run borrow its connections without a Jdbi handle. */
+        Builder dataSource(DataSource pool) {
+            this.dataSource = pool;
+            return this;
+        }
+
         /** Hands a resource (the pool a URL-opened store created) to the store, to close with it. */
         Builder owning(AutoCloseable resource) {
             this.owned = resource;
@@ -216,7 +223,7 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         public JdbcSnapshotStore build() {
             try {
                 JdbcBootstrap.Opened o = JdbcBootstrap.open(jdbi, dialect, table, schemaMode, description, url);
-                return new JdbcSnapshotStore(jdbi, o.dialect(), table, o.description(), owned, queryTimeoutSeconds,
+                return new JdbcSnapshotStore(jdbi, dataSource, o.dialect(), table, o.description(), owned, queryTimeoutSeconds,
                         o.capabilities());
             } catch (RuntimeException e) {
                 JdbcBootstrap.closeQuietly(owned);
@@ -227,7 +234,8 @@ public final class JdbcSnapshotStore implements SnapshotStore {
 
     /** Package-private entry for the provider: a store that owns (and closes) {@code pool}. */
     static Builder owningBuilder(Jdbi jdbi, AutoCloseable pool) {
-        return new Builder(jdbi, null).owning(pool);
+        Builder b = new Builder(jdbi, null).owning(pool);
+        return pool instanceof DataSource ds ? b.dataSource(ds) : b;
     }
 
     /**

@@ -64,6 +64,40 @@ final class RunRows {
         JdbcAccess.bindText(u, 9, r.notifyState());
     }
 
+    /** As {@link #bindRow}, on a plain statement, from position {@code from} (1-based). */
+    void setRow(java.sql.PreparedStatement p, int from, RunSnapshot s) throws SQLException {
+        int i = from;
+        db.setId(p, i++, s.runId());
+        db.setId(p, i++, s.agentId());
+        p.setString(i++, s.status().name());
+        db.setId(p, i++, s.threadId());
+        db.setId(p, i++, s.resourceId());
+        p.setLong(i++, s.createdAt().toEpochMilli());
+        p.setLong(i++, s.suspendedAt().toEpochMilli());
+        p.setLong(i++, s.version());
+        JdbcAccess.setText(p, i++, s.leaseOwner());
+        JdbcAccess.setMillis(p, i++, s.leaseExpiresAt());
+        p.setString(i++, s.payload());
+        JdbcAccess.setMillis(p, i++, s.expiresAt());
+        p.setString(i++, s.summary());
+        JdbcAccess.setMillis(p, i++, s.notifyAt());
+        JdbcAccess.setText(p, i, s.notifyState());
+    }
+
+    /** As {@link #bindChanging}, on a plain statement, at positions 1 to 10; the caller binds the rest. */
+    static void setChanging(java.sql.PreparedStatement p, RunSnapshot r) throws SQLException {
+        p.setString(1, r.status().name());
+        p.setLong(2, r.suspendedAt().toEpochMilli());
+        p.setLong(3, r.version());
+        JdbcAccess.setText(p, 4, r.leaseOwner());
+        JdbcAccess.setMillis(p, 5, r.leaseExpiresAt());
+        p.setString(6, r.payload());
+        JdbcAccess.setMillis(p, 7, r.expiresAt());
+        p.setString(8, r.summary());
+        JdbcAccess.setMillis(p, 9, r.notifyAt());
+        JdbcAccess.setText(p, 10, r.notifyState());
+    }
+
     /** True when the row at the cursor holds a run (false for the all-NULL row of a page past the end). */
     boolean present(ResultSet rs) throws SQLException {
         return rs.getObject(1) != null;

@@ -1,0 +1,248 @@
+package dev.baton.bench;
+
+import dev.baton.store.DecisionRecord;
+import dev.baton.store.RunSnapshot;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link RawCycle} by hand with Lettuce on one connection: one round trip per operation, in the
+ * store's key layout under the data set's prefix (the run's hash with the same fields and sizes,
+ * the "all" / "sus" / "res" sorted-set indexes of agent, thread, resource and both, the held-lease
+ * set, the run-id lookup key, the decision record's hash and its five sorted sets). Insert, claim,
+ * result and delete are one short Lua script each (the version check and the index moves need the
+ * server side, as a hand-written application would do them), find is one {@code HGETALL}.
+ */
+final class RedisRawCycle implements RawCycle {
+    // KEYS[1] run hash, KEYS[2] lookup; ARGV[1] base, ARGV[2] runId, ARGV[3..6] the index suffixes, ARGV[7] createdAt, ARGV[8..] pairs
+    private static final String INSERT = """
+            if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+            redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+            for i = 3, 6 do
+              redis.call('ZADD', ARGV[1] .. 'all' .. ARGV[i], ARGV[7], ARGV[2])
+              redis.call('ZADD', ARGV[1] .. 'sus' .. ARGV[i], ARGV[7], ARGV[2])
+            end
+            redis.call('SET', KEYS[2], ARGV[2])
+            return 1
+            """;
+    // KEYS[1] run hash; ARGV[1] base, ARGV[2] runId, ARGV[3..6] index suffixes, ARGV[7] createdAt, ARGV[8] expected version,
+    // ARGV[9] lease expiry, ARGV[10] decision hash key, ARGV[11] decidedAt, ARGV[12..16] decision index keys,
+    // ARGV[17] number of decision pairs n, then n pairs, then the run's pairs
+    private static final String CLAIM = """
+            if redis.call('HGET', KEYS[1], 'version') ~= ARGV[8] then return 0 end
+            for i = 3, 6 do
+              redis.call('ZREM', ARGV[1] .. 'sus' .. ARGV[i], ARGV[2])
+              redis.call('ZADD', ARGV[1] .. 'res' .. ARGV[i], ARGV[7], ARGV[2])
+            end
+            redis.call('ZADD', ARGV[1] .. 'lease:held', ARGV[9], ARGV[2])
+            local n = tonumber(ARGV[17])
+            redis.call('HSET', ARGV[10], unpack(ARGV, 18, 17 + 2 * n))
+            for i = 12, 16 do redis.call('ZADD', ARGV[i], ARGV[11], ARGV[10]) end
+            redis.call('HSET', KEYS[1], unpack(ARGV, 18 + 2 * n))
+            return 1
+            """;
+    // KEYS[1] run hash; ARGV[1] expected version, ARGV[2..] pairs
+    private static final String RESULT = """
+            if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+            redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+            return 1
+            """;
+    // KEYS[1] run hash, KEYS[2] lookup; ARGV[1] base, ARGV[2] runId, ARGV[3..6] index suffixes, ARGV[7] expected version
+    // ('' for any)
+    private static final String DELETE = """
+            if ARGV[7] ~= '' and redis.call('HGET', KEYS[1], 'version') ~= ARGV[7] then return 0 end
+            redis.call('DEL', KEYS[1])
+            for i = 3, 6 do
+              redis.call('ZREM', ARGV[1] .. 'all' .. ARGV[i], ARGV[2])
+              redis.call('ZREM', ARGV[1] .. 'sus' .. ARGV[i], ARGV[2])
+              redis.call('ZREM', ARGV[1] .. 'res' .. ARGV[i], ARGV[2])
+            end
+            redis.call('ZREM', ARGV[1] .. 'lease:held', ARGV[2])
+            redis.call('DEL', KEYS[2])
+            return 1
+            """;
+
+    private final StatefulRedisConnection<String, String> connection;
+    private final RedisCommands<String, String> redis;
+    private final CycleTemplate t;
+    private final String base;
+    private final String prefix;
+    private final String[] suffixes;
+    private final String insertSha;
+    private final String claimSha;
+    private final String resultSha;
+    private final String deleteSha;
+
+    RedisRawCycle(StatefulRedisConnection<String, String> connection, String prefix, CycleTemplate t) {
+        this.connection = connection;
+        this.redis = connection.sync();
+        this.t = t;
+        this.prefix = prefix;
+        RunSnapshot s = t.inserted();
+        this.base = RedisBackend.base(prefix, s.agentId());
+        String th = RedisBackend.hex(s.threadId());
+        String rs = RedisBackend.hex(s.resourceId());
+        this.suffixes = new String[] {":a", ":t:" + th, ":r:" + rs, ":tr:" + th + ":" + rs};
+        this.insertSha = redis.scriptLoad(INSERT);
+        this.claimSha = redis.scriptLoad(CLAIM);
+        this.resultSha = redis.scriptLoad(RESULT);
+        this.deleteSha = redis.scriptLoad(DELETE);
+    }
+
+    private String runKey(String runId) {
+        return base + "run:" + RedisBackend.hex(runId);
+    }
+
+    private String lookupKey(String runId) {
+        return prefix + ":{" + RedisBackend.hex(runId) + "}:lookup";
+    }
+
+    @Override
+    public void cycle(String runId) {
+        long sh = t.shiftToNow();
+        insert(runId, sh);
+        if (redis.hgetall(runKey(runId)).isEmpty()) throw new IllegalStateException("raw find: " + runId + " is not there");
+        claim(runId, sh);
+        RunSnapshot r = t.as(t.result(), runId, sh);
+        List<String> args = new ArrayList<>(40);
+        args.add(Long.toString(t.resultVersion()));
+        fields(r, args);
+        one(redis.evalsha(resultSha, ScriptOutputType.INTEGER, new String[] {runKey(runId)}, args.toArray(String[]::new)),
+                "result");
+        one(delete(runId, Long.toString(t.deleteVersion())), "delete");
+    }
+
+    @Override
+    public void suspend(String runId) {
+        insert(runId, t.shiftToNow());
+    }
+
+    @Override
+    public void claim(String runId) {
+        claim(runId, t.shiftToNow());
+    }
+
+    private void insert(String runId, long sh) {
+        RunSnapshot s = t.as(t.inserted(), runId, sh);
+        List<String> args = new ArrayList<>(40);
+        args.add(base);
+        args.add(runId);
+        for (String x : suffixes) args.add(x);
+        args.add(Long.toString(s.createdAt().toEpochMilli()));
+        fields(s, args);
+        args.add("rsv");
+        args.add("0123456789abcdef");
+        one(redis.evalsha(insertSha, ScriptOutputType.INTEGER, new String[] {runKey(runId), lookupKey(runId)},
+                args.toArray(String[]::new)), "insert");
+    }
+
+    private void claim(String runId, long sh) {
+        RunSnapshot c = t.as(t.claimed(), runId, sh);
+        DecisionRecord d = t.decisionsAs(runId, sh).get(0);
+        List<String> args = new ArrayList<>(80);
+        args.add(base);
+        args.add(runId);
+        for (String x : suffixes) args.add(x);
+        args.add(Long.toString(c.createdAt().toEpochMilli()));
+        args.add(Long.toString(t.claimVersion()));
+        args.add(c.leaseExpiresAt() == null ? "0" : Long.toString(c.leaseExpiresAt().toEpochMilli()));
+        args.add(base + "dec:h:" + RedisBackend.hex(d.decisionId()));
+        args.add(Long.toString(d.decidedAt().toEpochMilli()));
+        args.add(base + "dec:a");
+        args.add(base + "dec:run:" + RedisBackend.hex(runId));
+        args.add(base + "dec:u:" + RedisBackend.hex(d.actor()));
+        args.add(base + "dec:t:" + RedisBackend.hex(String.valueOf(d.threadId())));
+        args.add(base + "dec:r:" + RedisBackend.hex(String.valueOf(d.resourceId())));
+        List<String> pairs = new ArrayList<>(32);
+        pair(pairs, "decisionId", d.decisionId());
+        pair(pairs, "agentId", d.agentId());
+        pair(pairs, "runId", d.runId());
+        pair(pairs, "threadId", d.threadId());
+        pair(pairs, "resourceId", d.resourceId());
+        pair(pairs, "toolCallId", d.toolCallId());
+        pair(pairs, "toolName", d.toolName());
+        pair(pairs, "kind", d.kind().wireName());
+        pair(pairs, "actor", d.actor());
+        pair(pairs, "instanceId", d.instanceId());
+        pair(pairs, "decidedAt", Long.toString(d.decidedAt().toEpochMilli()));
+        pair(pairs, "reason", d.reason());
+        pair(pairs, "argsDigestBefore", d.argsDigestBefore());
+        pair(pairs, "argsDigestAfter", d.argsDigestAfter());
+        pair(pairs, "idempotencyKey", d.idempotencyKey());
+        args.add(Integer.toString(pairs.size() / 2));
+        args.addAll(pairs);
+        fields(c, args);
+        one(redis.evalsha(claimSha, ScriptOutputType.INTEGER, new String[] {runKey(runId)}, args.toArray(String[]::new)),
+                "claim");
+    }
+
+    @Override
+    public void remove(String runId) {
+        delete(runId, "");
+        redis.del(base + "dec:h:" + RedisBackend.hex(runId + "-d0"), base + "dec:run:" + RedisBackend.hex(runId));
+    }
+
+    private Long delete(String runId, String version) {
+        List<String> args = new ArrayList<>(8);
+        args.add(base);
+        args.add(runId);
+        for (String x : suffixes) args.add(x);
+        args.add(version);
+        return redis.evalsha(deleteSha, ScriptOutputType.INTEGER, new String[] {runKey(runId), lookupKey(runId)},
+                args.toArray(String[]::new));
+    }
+
+    /** The run's hash fields as the store writes them: every non-null field, times in epoch millis. */
+    private static void fields(RunSnapshot s, List<String> out) {
+        pair(out, "runId", s.runId());
+        pair(out, "agentId", s.agentId());
+        pair(out, "status", s.status().name());
+        pair(out, "threadId", s.threadId());
+        pair(out, "resourceId", s.resourceId());
+        pair(out, "createdAt", millis(s.createdAt()));
+        pair(out, "suspendedAt", millis(s.suspendedAt()));
+        pair(out, "version", Long.toString(s.version()));
+        pair(out, "leaseOwner", s.leaseOwner());
+        pair(out, "leaseExpiresAt", millis(s.leaseExpiresAt()));
+        pair(out, "payload", s.payload());
+        pair(out, "expiresAt", millis(s.expiresAt()));
+        pair(out, "summary", s.summary());
+        pair(out, "notifyAt", millis(s.notifyAt()));
+        pair(out, "notifyState", s.notifyState());
+    }
+
+    private static String millis(Instant i) {
+        return i == null ? null : Long.toString(i.toEpochMilli());
+    }
+
+    private static void pair(List<String> out, String field, String value) {
+        if (value == null) return;
+        out.add(field);
+        out.add(value);
+    }
+
+    private static void one(Long r, String what) {
+        if (r == null || r != 1L) throw new IllegalStateException("raw " + what + " answered " + r);
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    /** Removes the decision records of the raw baseline's agent (its runs are deleted by the cycles themselves). */
+    static void purge(RedisCommands<String, String> redis, String prefix) {
+        String base = RedisBackend.base(prefix, CycleTemplate.RAW_AGENT);
+        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(base + "*").limit(1000);
+        io.lettuce.core.KeyScanCursor<String> cur = redis.scan(match);
+        while (true) {
+            if (!cur.getKeys().isEmpty()) redis.del(cur.getKeys().toArray(String[]::new));
+            if (cur.isFinished()) break;
+            cur = redis.scan(cur, match);
+        }
+    }
+}
