@@ -49,6 +49,7 @@ public final class BatonHttpServlet extends HttpServlet {
     private static final byte[] NO_BODY = new byte[0];
 
     private final transient BatonHttpApi api;
+    /** How long a request body may take to arrive, in milliseconds. */
     private final long requestTimeoutMillis;
     private final transient Set<Thread> streaming = ConcurrentHashMap.newKeySet();
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentStream;
 import dev.baton.agent.ApproveOptions;
+import dev.baton.agent.Approver;
 import dev.baton.agent.DecisionOptions;
 import dev.baton.agent.DeclineOptions;
 import dev.baton.store.DecisionRecord;
@@ -14,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * The decisions a person takes over HTTP on a waiting call: approve (as proposed, or with edited
  * {@code args}) and decline, each bound to the {@code digest} the person was shown, and the
  * {@link DecisionOptions} every other decision on a run (resume, continue, cancel, discard) carries.
- * The actor of every decision is the caller's {@link Principal#name()}; an {@code Idempotency-Key}
+ * Every decision is taken by the caller as an {@link Approver}: its {@link Principal#name()} is the actor
+ * recorded and its {@link Principal#roles()} are what the agent's approver rules check; an {@code Idempotency-Key}
  * header is scoped to the caller ({@code <principal>:<key>}), so one caller's key never answers
  * another's request. A retry with a key already recorded runs nothing: it answers the first
  * decision's outcome, marked {@code Idempotency-Replayed: true}.
@@ -38,7 +40,7 @@ final class DecisionHandler {
                 .args(args == null || args.isNull() ? null : args)
                 .digest(digest(request))
                 .reason(request.string("reason", false))
-                .actor(actor(request))
+                .approver(approver(request))
                 .idempotencyKey(idempotencyKey(request))
                 .build();
         Agent agent = RunActionHandler.checkAccess(request);
@@ -50,7 +52,7 @@ final class DecisionHandler {
         DeclineOptions options = DeclineOptions.builder()
                 .reason(request.string("reason", false))
                 .digest(digest(request))
-                .actor(actor(request))
+                .approver(approver(request))
                 .idempotencyKey(idempotencyKey(request))
                 .build();
         Agent agent = RunActionHandler.checkAccess(request);
@@ -60,16 +62,20 @@ final class DecisionHandler {
     /** Who decides, why, the key of a retry and (for resume) the digest: for the decisions on a whole run. */
     static DecisionOptions options(ParsedRequest request, @Nullable String reason, boolean digest) {
         return DecisionOptions.builder()
-                .actor(actor(request))
+                .approver(approver(request))
                 .reason(reason)
                 .idempotencyKey(idempotencyKey(request))
                 .digest(digest ? digest(request) : null)
                 .build();
     }
 
-    /** The actor recorded: the caller's name (an authenticator's principal, or Spring Security's user). */
-    static String actor(ParsedRequest request) {
-        return request.caller().name();
+    /**
+     * Who decides: the caller's name (recorded as the actor) and roles (checked by the agent's approver
+     * rules), from an authenticator's principal or Spring Security's user.
+     */
+    static Approver approver(ParsedRequest request) {
+        Principal caller = request.caller();
+        return Approver.of(caller.name(), caller.roles());
     }
 
     private static @Nullable String digest(ParsedRequest request) {

@@ -128,6 +128,8 @@ final class Json {
             ArrayNode ids = n.putArray("resourceIds");
             p.resourceIds().stream().sorted().forEach(ids::add);
         }
+        ArrayNode roles = n.putArray("roles");
+        p.roles().forEach(roles::add);
         return n;
     }
 

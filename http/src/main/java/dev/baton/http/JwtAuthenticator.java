@@ -65,6 +65,11 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#unrestrictedWithoutResources}). Why a token was refused is logged at debug level,
  * without the token or its claims.
  *
+ * <p>Roles: the principal holds the strings of the {@linkplain Builder#rolesClaim roles claim}
+ * ({@code roles} by default) and, if configured, of the {@linkplain Builder#groupsClaim groups claim}
+ * (each a string or an array of strings); the agent's approver rules check every decision against
+ * them. A token without such a claim, or with one of another shape, gives no role: it is not refused.
+ *
  * <p>Keys from a URL are fetched on first use, kept for {@link Builder#cacheLifetime} (5 minutes),
  * and fetched again early when a token names a key id not held (key rotation), at most once per
  * {@link Builder#minRefetchInterval} (30 s), so tokens with made-up key ids cannot make Baton hammer
@@ -87,6 +92,7 @@ public final class JwtAuthenticator implements Authenticator {
     private final JwtKeys keys;
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final String nameClaim;
+    private final List<String> roleClaims;
     private final Function<Map<String, Object>, @Nullable Collection<String>> resources;
     private final boolean unrestricted;
     private final @Nullable List<String> defaultResources;
@@ -95,6 +101,7 @@ public final class JwtAuthenticator implements Authenticator {
         this.keys = keys;
         Set<JWSAlgorithm> algorithms = Set.copyOf(b.algorithms);
         this.nameClaim = b.nameClaim;
+        this.roleClaims = b.groupsClaim == null ? List.of(b.rolesClaim) : List.of(b.rolesClaim, b.groupsClaim);
         Clock clock = b.clock;
         // nimbus checks: a JWS (alg none is not one), an allowed algorithm, a configured key of its type and
         // kid verifying it (the token's own jwk, jku, x5u headers are never used), any typ; then the claims
@@ -156,11 +163,17 @@ public final class JwtAuthenticator implements Authenticator {
             REFUSALS.refused("bearer JWT refused", "no " + nameClaim + " claim");
             return Optional.empty();
         }
+        Set<String> roles = new LinkedHashSet<>();
+        for (String claim : roleClaims) {
+            Collection<String> held = resourceIds(claims.getClaim(claim));   // the same shapes: a string or an array of strings
+            if (held != null) roles.addAll(held);
+        }
+        Principal.Builder p = Principal.builder().name(n).roles(roles);
         Collection<String> ids = resources.apply(claims.getClaims());
-        if (ids != null && !ids.isEmpty()) return Optional.of(Principal.limitedTo(n, ids));
-        if (unrestricted) return Optional.of(Principal.unrestricted(n));
+        if (ids != null && !ids.isEmpty()) return Optional.of(p.resourceIds(ids).build());
+        if (unrestricted) return Optional.of(p.build());
         if (defaultResources == null) REFUSALS.refused("bearer JWT refused", "no resources");
-        return defaultResources == null ? Optional.empty() : Optional.of(Principal.limitedTo(n, defaultResources));
+        return defaultResources == null ? Optional.empty() : Optional.of(p.resourceIds(defaultResources).build());
     }
 
     private static java.security.Key publicKey(JWK key) {
@@ -195,6 +208,8 @@ public final class JwtAuthenticator implements Authenticator {
         private Duration clockSkew = Duration.ofSeconds(60);
         private String nameClaim = "sub";
         private String resourcesClaim = "resources";
+        private String rolesClaim = "roles";
+        private @Nullable String groupsClaim;
         private @Nullable Function<Map<String, Object>, @Nullable Collection<String>> resources;
         private @Nullable Collection<String> defaultResources;
         private boolean unrestricted;
@@ -318,6 +333,30 @@ public final class JwtAuthenticator implements Authenticator {
          */
         public Builder resourcesClaim(String claim) {
             this.resourcesClaim = Objects.requireNonNull(claim, "claim");
+            return this;
+        }
+
+        /**
+         * The claim listing the principal's roles, which the agent's approver rules check: a string or an
+         * array of strings (default {@code roles}).
+         *
+         * @param claim a claim name
+         * @return this builder
+         */
+        public Builder rolesClaim(String claim) {
+            this.rolesClaim = Objects.requireNonNull(claim, "claim");
+            return this;
+        }
+
+        /**
+         * A second claim whose strings the principal holds as roles too, e.g. {@code groups} of an
+         * identity provider that lists group memberships (none by default).
+         *
+         * @param claim a claim name, or null for none
+         * @return this builder
+         */
+        public Builder groupsClaim(@Nullable String claim) {
+            this.groupsClaim = claim;
             return this;
         }
 

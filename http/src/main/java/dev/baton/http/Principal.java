@@ -21,19 +21,26 @@ import org.jspecify.annotations.Nullable;
  * Principal admin = Principal.unrestricted("admin");
  * Principal alice = Principal.limitedTo("alice", "alice");
  * Principal team = Principal.builder().name("team-7").resourceIds(List.of("acme", "globex")).build();
+ * Principal maria = Principal.builder().name("maria").roles(List.of("finance")).build();
  * }</pre>
  *
- * <p>Immutable and thread-safe; equal when name and resource ids are equal. Built by the factories
- * or by {@link #builder()}; a later release may add fields (roles, for example) through the builder,
- * so code that builds principals keeps compiling.
+ * <p>The {@link #roles()} are what the agent's approver rules check a decision against: every decision
+ * over HTTP is taken by {@code Approver.of(name(), roles())}. Roles grant no access to runs; the
+ * resource ids do.
+ *
+ * <p>Immutable and thread-safe; equal when name, resource ids and roles are equal. Built by the
+ * factories or by {@link #builder()}; a later release may add fields through the builder, so code that
+ * builds principals keeps compiling.
  */
 public final class Principal {
     private final String name;
     private final @Nullable SortedSet<String> resourceIds;
+    private final SortedSet<String> roles;
 
     private Principal(Builder b) {
         this.name = Objects.requireNonNull(b.name, "name");
         this.resourceIds = b.resourceIds == null ? null : Collections.unmodifiableSortedSet(new TreeSet<>(b.resourceIds));
+        this.roles = Collections.unmodifiableSortedSet(new TreeSet<>(b.roles));
     }
 
     /**
@@ -48,10 +55,10 @@ public final class Principal {
     /**
      * A builder holding this principal's values, to build a changed copy.
      *
-     * @return a builder with this principal's name and resource ids
+     * @return a builder with this principal's name, resource ids and roles
      */
     public Builder toBuilder() {
-        return new Builder().name(name).resourceIds(resourceIds);
+        return new Builder().name(name).resourceIds(resourceIds).roles(roles);
     }
 
     /**
@@ -107,6 +114,17 @@ public final class Principal {
     }
 
     /**
+     * The roles this principal holds (from a JWT claim, a token's configuration, Spring Security's
+     * authorities), sorted and unmodifiable; empty by default. The agent's approver rules check every
+     * decision this principal takes against them.
+     *
+     * @return the roles, possibly empty
+     */
+    public Set<String> roles() {
+        return roles;
+    }
+
+    /**
      * Whether this principal is limited to some resource ids.
      *
      * @return true if {@link #resourceIds()} is not null
@@ -128,23 +146,25 @@ public final class Principal {
 
     @Override
     public boolean equals(Object o) {
-        return this == o || (o instanceof Principal p && name.equals(p.name) && Objects.equals(resourceIds, p.resourceIds));
+        return this == o || (o instanceof Principal p && name.equals(p.name) && Objects.equals(resourceIds, p.resourceIds)
+                && roles.equals(p.roles));
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, resourceIds);
+        return Objects.hash(name, resourceIds, roles);
     }
 
     @Override
     public String toString() {
-        return "Principal[name=" + name + ", resourceIds=" + resourceIds + "]";
+        return "Principal[name=" + name + ", resourceIds=" + resourceIds + ", roles=" + roles + "]";
     }
 
     /** Builder of {@link Principal}: not thread-safe; {@link #build()} validates and copies. */
     public static final class Builder {
         private @Nullable String name;
         private @Nullable Set<String> resourceIds;
+        private Set<String> roles = Set.of();
 
         private Builder() {
         }
@@ -176,6 +196,23 @@ public final class Principal {
                 }
                 this.resourceIds = Set.copyOf(resourceIds);
             }
+            return this;
+        }
+
+        /**
+         * The roles the principal holds (none by default), checked by the agent's approver rules. The
+         * collection is copied; duplicates are dropped.
+         *
+         * @param roles the roles
+         * @return this builder
+         * @throws InvalidOptionException a role is null or blank ({@code roles})
+         */
+        public Builder roles(Collection<String> roles) {
+            Objects.requireNonNull(roles, "roles");
+            for (String role : roles) {
+                if (role == null || role.isBlank()) throw new InvalidOptionException("roles", "a role must not be null or blank");
+            }
+            this.roles = Set.copyOf(roles);
             return this;
         }
 

@@ -18,7 +18,8 @@ import java.util.TreeSet;
  * What changes runs: start ({@code POST /agents/{agentId}/runs}), and resume, continue, cancel
  * ({@code POST .../runs/{runId}/<action>}) and discard ({@code DELETE .../runs/{runId}}); approve and
  * decline are {@link DecisionHandler}'s. Every action but start is a decision, recorded with the
- * caller as its actor ({@link DecisionHandler#options}).
+ * caller as its actor ({@link DecisionHandler#options}); start records the caller as the run's
+ * {@code startedBy}, the requester the approver rules keep from approving its own calls.
  * Each answers the run's events as Server-Sent Events, or the drained result for
  * {@code Accept: application/json}; discard answers 204. Exceptions of the claim (a missing run,
  * a run another caller holds) are thrown before any event is streamed, so a 409 is a real 409.
@@ -41,7 +42,8 @@ final class RunActionHandler {
                         "You may not start runs for resource '" + resourceId + "'.").with("option", "resourceId").raise();
             }
         }
-        RunOptions.Builder options = RunOptions.builder().threadId(request.string("threadId", false)).resourceId(resourceId);
+        RunOptions.Builder options = RunOptions.builder().threadId(request.string("threadId", false)).resourceId(resourceId)
+                .startedBy(principal.name());   // the requester, whom the approver rules keep from approving its own calls
         JsonNode maxSteps = request.body().get("maxSteps");
         if (maxSteps != null && !maxSteps.isNull()) {
             if (!maxSteps.canConvertToInt() || !maxSteps.isIntegralNumber()) {

@@ -76,6 +76,9 @@ final class RunJson {
         n.set("suspendPayload", c.suspendPayload() == null ? Json.NODES.nullNode() : c.suspendPayload());
         Json.putNullable(n, "expiresAt", c.expiresAt() == null ? null : Json.instant(c.expiresAt()));
         n.put("digest", c.digest());
+        ArrayNode approvedBy = n.putArray("approvedBy");
+        c.approvedBy().forEach(approvedBy::add);
+        n.put("approvalsNeeded", c.approvalsNeeded());
         return n;
     }
 }

@@ -99,9 +99,9 @@ class HttpApiTest {
 
         @Test
         void meNamesThePrincipalAndItsResources() {
-            assertThat(admin.get("/me").json().toString()).isEqualTo("{\"name\":\"admin\",\"resourceIds\":null}");
+            assertThat(admin.get("/me").json().toString()).isEqualTo("{\"name\":\"admin\",\"resourceIds\":null,\"roles\":[]}");
             assertThat(t.client(TestServer.ALICE_AND_CAROL).get("/me").json().toString())
-                    .isEqualTo("{\"name\":\"alice-and-carol\",\"resourceIds\":[\"alice\",\"carol\"]}");
+                    .isEqualTo("{\"name\":\"alice-and-carol\",\"resourceIds\":[\"alice\",\"carol\"],\"roles\":[]}");
         }
 
         @Test

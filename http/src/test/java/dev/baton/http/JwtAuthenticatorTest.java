@@ -119,6 +119,25 @@ class JwtAuthenticatorTest {
     }
 
     @Test
+    void theRolesClaimAndAConfiguredGroupsClaimAreThePrincipalsRoles() throws JOSEException {
+        JwtAuthenticator a = builder().build();
+        assertThat(auth(a, token(c -> c.claim("roles", List.of("travel", "finance"))))).contains(Principal.builder()
+                .name("alice").resourceIds(List.of("alice")).roles(List.of("finance", "travel")).build());
+        assertThat(auth(a, token(c -> c.claim("roles", "travel"))).orElseThrow().roles()).as("a string is one role").containsExactly("travel");
+        assertThat(auth(a, token(c -> c)).orElseThrow().roles()).as("no claim, no role").isEmpty();
+        assertThat(auth(a, token(c -> c.claim("roles", List.of("travel", 7)))).orElseThrow().roles())
+                .as("a claim of another shape gives no role; the token is still valid").isEmpty();
+        assertThat(auth(a, token(c -> c.claim("groups", List.of("on-call")))).orElseThrow().roles())
+                .as("groups count only when configured").isEmpty();
+
+        JwtAuthenticator custom = builder().rolesClaim("app_roles").groupsClaim("groups").unrestrictedWithoutResources().build();
+        Principal p = auth(custom, token(c -> c.claim("resources", null).claim("roles", "ignored")
+                .claim("app_roles", List.of("travel")).claim("groups", List.of("on-call", "travel")))).orElseThrow();
+        assertThat(p.roles()).containsExactly("on-call", "travel");
+        assertThat(p.isRestricted()).isFalse();
+    }
+
+    @Test
     void aValidTokenOfEitherKeyTypeIsItsSubjectLimitedToItsResources() throws JOSEException {
         JwtAuthenticator a = builder().build();
         assertThat(auth(a, token(c -> c))).contains(Principal.limitedTo("alice", "alice"));

@@ -38,7 +38,7 @@ class PrincipalTest {
         assertThat(built.hashCode()).isEqualTo(Principal.limitedTo("team", "acme", "globex").hashCode());
         assertThat(Principal.builder().name("admin").build()).isEqualTo(Principal.unrestricted("admin"));
         assertThat(built).isNotEqualTo(Principal.unrestricted("team"));
-        assertThat(built.toString()).isEqualTo("Principal[name=team, resourceIds=[acme, globex]]");
+        assertThat(built.toString()).isEqualTo("Principal[name=team, resourceIds=[acme, globex], roles=[]]");
     }
 
     @Test
@@ -76,5 +76,31 @@ class PrincipalTest {
         withNull.add(null);
         assertThatThrownBy(() -> Principal.builder().name("team").resourceIds(withNull))
                 .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("resourceIds"));
+    }
+
+    @Test
+    void rolesAreEmptyByDefaultSortedCopiedAndPartOfEquality() {
+        assertThat(Principal.unrestricted("maria").roles()).isEmpty();
+        List<String> roles = new ArrayList<>(List.of("travel", "finance", "travel"));
+        Principal maria = Principal.builder().name("maria").roles(roles).build();
+        roles.add("admin");
+        assertThat(maria.roles()).containsExactly("finance", "travel");
+        assertThatThrownBy(() -> maria.roles().add("admin")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(maria).isNotEqualTo(Principal.unrestricted("maria"));
+        assertThat(maria).isEqualTo(Principal.builder().name("maria").roles(List.of("travel", "finance")).build());
+        assertThat(maria.hashCode()).isEqualTo(Principal.builder().name("maria").roles(List.of("finance", "travel")).build().hashCode());
+        assertThat(maria.toString()).isEqualTo("Principal[name=maria, resourceIds=null, roles=[finance, travel]]");
+        assertThat(maria.toBuilder().build()).isEqualTo(maria);
+        assertThat(maria.toBuilder().roles(List.of()).build()).isEqualTo(Principal.unrestricted("maria"));
+    }
+
+    @Test
+    void aBlankOrNullRoleIsRefusedNamingTheOption() {
+        assertThatThrownBy(() -> Principal.builder().name("maria").roles(List.of(" ")))
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("roles"));
+        List<String> withNull = new ArrayList<>();
+        withNull.add(null);
+        assertThatThrownBy(() -> Principal.builder().name("maria").roles(withNull))
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("roles"));
     }
 }

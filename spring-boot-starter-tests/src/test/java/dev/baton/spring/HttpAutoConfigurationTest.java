@@ -186,6 +186,30 @@ class HttpAutoConfigurationTest {
         }
 
         @Test
+        void springSecurityAuthoritiesAreThePrincipalsRolesWithoutTheRolePrefix() {
+            runner.run(ctx -> {
+                BatonHttpApi api = ctx.getBean(BatonHttpApi.class);
+                var auth = org.springframework.security.authentication.UsernamePasswordAuthenticationToken.authenticated("maria", "n/a",
+                        org.springframework.security.core.authority.AuthorityUtils.createAuthorityList("ROLE_travel", "SCOPE_inbox", "ROLE_travel"));
+                SecurityContextHolder.getContext().setAuthentication(auth);
+                try {
+                    assertThat(body(get(api, "/me", null))).contains("\"name\":\"maria\"").contains("\"roles\":[\"SCOPE_inbox\",\"travel\"]");
+                } finally {
+                    SecurityContextHolder.clearContext();
+                }
+            });
+        }
+
+        @Test
+        void bearerTokensFromPropertiesCarryTheirRoles() {
+            withoutSecurity.withPropertyValues("baton.http.tokens[0].token=" + TOKEN, "baton.http.tokens[0].name=maria",
+                    "baton.http.tokens[0].roles=travel,finance").run(ctx -> {
+                        String me = body(get(ctx.getBean(BatonHttpApi.class), "/me", "Bearer " + TOKEN));
+                        assertThat(me).contains("\"resourceIds\":null").contains("\"roles\":[\"finance\",\"travel\"]");
+                    });
+        }
+
+        @Test
         void theActorIsSpringSecuritysUserWhateverNameTheMapperGives() {
             runner.withBean(BatonPrincipalMapper.class, () -> auth -> java.util.Optional.of(Principal.limitedTo("team-7", "acme")))
                     .run(ctx -> {

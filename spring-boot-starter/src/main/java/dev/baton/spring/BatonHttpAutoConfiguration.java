@@ -108,8 +108,8 @@ public class BatonHttpAutoConfiguration {
                     throw new IllegalStateException("baton.http.tokens[" + i + "].token is empty");
                 }
                 String name = t.getName() != null && !t.getName().isBlank() ? t.getName() : "token-" + i;
-                b.token(t.getToken(), t.getResourceIds().isEmpty() ? Principal.unrestricted(name)
-                        : Principal.limitedTo(name, t.getResourceIds()));
+                b.token(t.getToken(), Principal.builder().name(name).roles(t.getRoles())
+                        .resourceIds(t.getResourceIds().isEmpty() ? null : t.getResourceIds()).build());
             }
             chain.add(b.build());
         }

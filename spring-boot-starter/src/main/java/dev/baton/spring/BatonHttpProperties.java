@@ -180,6 +180,9 @@ public class BatonHttpProperties {
         /** The resource ids this principal may see; empty for all. */
         private Set<String> resourceIds = new LinkedHashSet<>();
 
+        /** The roles this principal holds, which the agents' approver rules check; empty for none. */
+        private Set<String> roles = new LinkedHashSet<>();
+
         /** Creates an empty entry (Spring does). */
         public Token() {
         }
@@ -212,6 +215,16 @@ public class BatonHttpProperties {
         /** @param resourceIds the resource ids this principal may see; empty for all */
         public void setResourceIds(Set<String> resourceIds) {
             this.resourceIds = resourceIds;
+        }
+
+        /** {@return the roles this principal holds, which the agents' approver rules check; empty for none} */
+        public Set<String> getRoles() {
+            return roles;
+        }
+
+        /** @param roles the roles this principal holds, which the agents' approver rules check */
+        public void setRoles(Set<String> roles) {
+            this.roles = roles;
         }
     }
 }

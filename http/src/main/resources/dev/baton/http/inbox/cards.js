@@ -126,6 +126,8 @@ function callBlock(item, run, call, key, who, inner, runExpiresAt) {
 function approvalControls(box, item, run, call, key, who, own) {
   const title = call.toolName + ' for ' + who;
   box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind approval', text: '— needs approval' }), own));
+  const quorum = approvalsLine(call);
+  if (quorum) box.append(quorum);
   const refused = approveControls(box, item, run, call, key, title);
   const reasonId = 'reason-' + key;
   const reason = el('input', { id: reasonId, class: 'reason', type: 'text', placeholder: 'optional' });
@@ -138,6 +140,14 @@ function approvalControls(box, item, run, call, key, who, own) {
   };
   decline.addEventListener('click', doDecline);
   onEnter(reason, doDecline);
+}
+
+/** "1 of 2 approvals: maria" for a call that needs several distinct approvals (an approver rule's approvals(n)), else null. */
+function approvalsLine(call) {
+  const needed = call.approvalsNeeded || 1;
+  if (needed < 2) return null;
+  const by = call.approvedBy || [];
+  return el('p', { class: 'approvals', text: by.length + ' of ' + needed + ' approvals' + (by.length ? ': ' + by.join(', ') : '') });
 }
 
 /** The question, and Send data with JSON parsed here first: nothing is sent until it parses (Ctrl+Enter sends). */

@@ -1,0 +1,97 @@
+package dev.baton.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.baton.agent.Agent;
+import dev.baton.agent.ApproveOptions;
+import dev.baton.agent.Approver;
+import dev.baton.agent.ApproverRule;
+import dev.baton.agent.RunOptions;
+import dev.baton.store.SnapshotStore;
+import dev.baton.store.memory.MemorySnapshotStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * A call that needs two approvals shows "1 of 2 approvals: john" once john approved, and maria's approval
+ * in the inbox (her token's roles admit her) completes it. Real headless Chromium over the in-memory store.
+ */
+class InboxQuorumBrowserTest {
+    static final String MARIA = "maria-travel-token-0123456";
+
+    @TempDir
+    Path dir;
+
+    SnapshotStore store;
+    Agent desk;
+    BatonHttpServer server;
+    ChromeDriver browser;
+
+    @BeforeEach
+    void start() throws Exception {
+        boolean present = Files.isExecutable(InboxBrowserTest.CHROMIUM) && Files.isExecutable(InboxBrowserTest.DRIVER);
+        if (System.getenv("CI") != null && !present) {
+            throw new AssertionError("CI must have chromium and chromium-driver (.ci/run installs them)");
+        }
+        assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+        store = MemorySnapshotStore.create();
+        desk = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, Clock.systemUTC(), m -> m)
+                .approverRules(ApproverRule.builder("two travel approvers").tool("bookFlight").roles("travel").approvals(2).build())
+                .build();
+        String run = desk.generate("Book a flight to Rome", RunOptions.builder().resourceId("carol").threadId("carol-trip").startedBy("carol").build()).runId();
+        String call = desk.listSuspendedRuns().runs().get(0).toolCalls().get(0).toolCallId();
+        desk.approveToolCall(run, call, ApproveOptions.builder().approver(Approver.of("john", "travel")).build());
+        BatonHttpApi api = BatonHttpApi.builder()
+                .agents(desk)
+                .authenticator(Authenticator.bearerTokens()
+                        .token(MARIA, Principal.builder().name("maria").roles(List.of("travel")).build()).build())
+                .build();
+        server = BatonHttpServer.builder(api).port(0).start();
+
+        System.setProperty("webdriver.chrome.driver", InboxBrowserTest.DRIVER.toString());
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(InboxBrowserTest.CHROMIUM.toFile());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
+                "--window-size=1400,1000", "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
+        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(InboxBrowserTest.DRIVER.toFile())
+                .usingAnyFreePort().build(), options);
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) browser.quit();
+        if (server != null) server.close();
+        if (desk != null) desk.close();
+        if (store != null) store.close();
+    }
+
+    List<WebElement> runs() {
+        return browser.findElements(By.cssSelector("#run-list > li.run"));
+    }
+
+    @Test
+    void aCallThatNeedsTwoApprovalsShowsWhoApprovedSoFarAndTheSecondApprovalCompletesIt() {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        browser.get(server.uri() + "#token=" + MARIA);
+        wait.until(d -> runs().size() == 1);
+        WebElement card = runs().get(0);
+        assertThat(card.findElement(By.cssSelector(".call p.approvals")).getText()).isEqualTo("1 of 2 approvals: john");
+        card.findElement(By.cssSelector("button.approve")).click();
+        wait.until(d -> runs().isEmpty());
+        assertThat(desk.listSuspendedRuns().total()).isZero();
+    }
+}
