@@ -410,7 +410,8 @@ public abstract class ProcessContract {
         long exited = System.nanoTime();
         awaitListedAgain(s[1]);
         long listedAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exited);
-        assertThat(listedAfterMillis).as("listed again at once, not after the %d ms lease", lease).isLessThan(5_000);
+        // well within the lease; a third of it leaves room for a loaded machine (5 s was missed by 0.2 s at a load of 20)
+        assertThat(listedAfterMillis).as("listed again at once, not after the %d ms lease", lease).isLessThan(lease / 3);
         assertThat(executions(s[1])).as("rule R12: the tool finished within the grace period").isEqualTo(1);
         try (SnapshotStore store = SnapshotStores.open(storeUrl(), storeProperties())) {
             String summary = store.find(s[1]).orElseThrow().summary();
