@@ -37,6 +37,8 @@ final class A2aError extends RuntimeException {
     static A2aError of(RuntimeException e, String taskId) {
         if (e instanceof A2aError a) return a;
         if (e instanceof NotFoundException) return taskNotFound(taskId);
+        // the agent's approver rules refuse this caller: nothing changed; the message names the rule
+        if (e instanceof dev.baton.NotAnApproverException) return invalidParams(e.getMessage());
         if (e instanceof InvalidRequestException || e instanceof InvalidOptionException || e instanceof ConflictException
                 || e instanceof IllegalArgumentException) {
             return invalidParams(e.getMessage());

@@ -17,6 +17,7 @@ import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
 import dev.baton.agent.AgentStream;
 import dev.baton.agent.ApproveOptions;
+import dev.baton.agent.Approver;
 import dev.baton.agent.DecisionOptions;
 import dev.baton.agent.DeclineOptions;
 import dev.baton.agent.ResumeOptions;
@@ -77,7 +78,7 @@ final class A2aTasks {
         String resource = resourceFor(caller, m.metadata());
         String context = m.contextId() != null ? m.contextId() : UUID.randomUUID().toString();
         ensureThread(resource, context);
-        AgentStream stream = agent.stream(m.prompt(), RunOptions.builder().threadId(context).resourceId(resource).build());
+        AgentStream stream = agent.stream(m.prompt(), RunOptions.builder().threadId(context).resourceId(resource).startedBy(caller.name()).build());
         TaskRef ref = new TaskRef(stream.runId(), resource, context);
         writeLog(ref, log -> {
             log.put("state", "working").put("caller", caller.name());
@@ -137,12 +138,12 @@ final class A2aTasks {
                 if ("edit".equals(kind) && (args == null || !args.isObject())) throw A2aError.invalidParams("an edit needs args (a JSON object)");
                 yield agent.approveToolCall(ref.runId(), toolCallId, ApproveOptions.builder()
                         .args(args != null && args.isObject() ? args : null).digest(digest).reason(reason)
-                        .actor(caller.name()).idempotencyKey(key).build());
+                        .approver(approver(caller)).idempotencyKey(key).build());
             }
             case "decline" -> agent.declineToolCall(ref.runId(), toolCallId, DeclineOptions.builder()
-                    .reason(reason).digest(digest).actor(caller.name()).idempotencyKey(key).build());
+                    .reason(reason).digest(digest).approver(approver(caller)).idempotencyKey(key).build());
             case "answer" -> agent.resumeStream(decision.get("data"), ResumeOptions.of(ref.runId(), toolCallId),
-                    DecisionOptions.builder().actor(caller.name()).idempotencyKey(key).digest(digest).build());
+                    DecisionOptions.builder().approver(approver(caller)).idempotencyKey(key).digest(digest).build());
             default -> throw A2aError.invalidParams("unknown decision '" + kind + "': approve, edit, decline or answer");
         };
         return new Started(ref, stream);
@@ -184,12 +185,17 @@ final class A2aTasks {
         TaskRef ref = access(caller, taskId);
         TaskView v = view(ref);
         if (v.isFinal()) throw new A2aError(A2aError.TASK_NOT_CANCELABLE, "Task cannot be canceled: it is " + v.state());
-        AgentResult result = agent.cancelRun(ref.runId(), DecisionOptions.builder().actor(caller.name()).reason("canceled over A2A").build());
+        AgentResult result = agent.cancelRun(ref.runId(), DecisionOptions.builder().approver(approver(caller)).reason("canceled over A2A").build());
         record(ref, result);
         return view(ref);
     }
 
     // ---- reading -----------------------------------------------------------------------------------
+
+    /** Who decides: the A2A caller with its roles, for the agent's approver rules (docs/approvals.md). */
+    private static Approver approver(Principal caller) {
+        return Approver.of(caller.name(), caller.roles());
+    }
 
     TaskView get(Principal caller, String taskId) {
         return view(access(caller, taskId));

@@ -171,6 +171,42 @@ class A2aServletTest {
             assertThat(decisions.get(0).resourceId()).isEqualTo("acme");
         }
 
+        /** Approver rules hold over A2A: the caller's roles decide, the requester may not approve their own call. */
+        @Test
+        void theAgentsApproverRulesDecideWhoMayApproveOverA2a() throws Exception {
+            AtomicInteger paid = new AtomicInteger();
+            try (SnapshotStore ruled = SnapshotStores.open("memory:");
+                 Agent finance = Agent.builder("concierge").store(ruled)
+                         .tools(Tool.builder("refund").requireApproval(true).execute((input, ctx) -> "paid #" + paid.incrementAndGet()).build())
+                         .model(DeterministicModel.builder().whenUserSays("refund", "refund", Map.of("order", "7")).build())
+                         .approverRules(dev.baton.agent.ApproverRule.builder("refunds by finance").tool("refund").roles("finance").build())
+                         .build()) {
+                Authenticator auth = Authenticator.bearerTokens()
+                        .token(ALICE, Principal.limitedTo("alice", "acme"))
+                        .token(BOB, Principal.builder().name("maria").resourceIds(List.of("acme")).roles(List.of("finance")).build())
+                        .build();
+                JettyServer s = JettyServer.start(0, "/a2a", u -> A2aServlet.builder(finance).authenticator(auth).publicUrl(u).build());
+                try {
+                    JSONRPCTransport client = client("http://127.0.0.1:" + s.port + "/a2a");
+                    Task task = (Task) client.sendMessage(text("refund my order", null, null), as(ALICE));
+                    String digest = waitingCall(task).path("digest").asText();
+                    DataPart approve = new DataPart(Map.of("decision", "approve", "digest", digest));
+                    assertThatThrownBy(() -> client.sendMessage(params(approve, task.getId(), null, UUID.randomUUID().toString()), as(ALICE)))
+                            .isInstanceOf(A2AClientException.class).hasMessageContaining("refunds by finance");
+                    assertThat(client.getTask(new TaskQueryParams(task.getId()), as(ALICE)).getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+                    assertThat(paid).hasValue(0);
+
+                    Task done = (Task) client.sendMessage(params(approve, task.getId(), null, UUID.randomUUID().toString()), as(BOB));
+                    assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+                    assertThat(paid).hasValue(1);
+                    assertThat(finance.listDecisions(AgentListDecisionsOptions.builder().build()).items())
+                            .extracting(DecisionRecord::actor).containsExactly("maria");
+                } finally {
+                    s.close();
+                }
+            }
+        }
+
         @Test
         void aDecisionBoundToAnotherDigestIsRefusedAndTheTaskStillWaits() throws Exception {
             JSONRPCTransport client = client(url);
