@@ -11,7 +11,6 @@ import dev.baton.a2a.A2aProtocol.InPart;
 import dev.baton.a2a.A2aProtocol.PushConfig;
 import dev.baton.a2a.A2aProtocol.TaskView;
 import dev.baton.agent.Agent;
-import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
@@ -220,9 +219,9 @@ final class A2aTasks {
     }
 
     private Optional<AgentRun> waitingRun(TaskRef ref) {
-        AgentListSuspendedRunsOptions options = AgentListSuspendedRunsOptions.builder()
-                .threadId(ref.contextId()).resourceId(ref.resourceId()).build();
-        return agent.listSuspendedRuns(options).runs().stream().filter(r -> r.runId().equals(ref.runId())).findFirst();
+        // one read by id (a thread may hold more waiting runs than a listing page); the task's resource and context must match
+        return agent.findSuspendedRun(ref.runId())
+                .filter(r -> java.util.Objects.equals(r.threadId(), ref.contextId()) && java.util.Objects.equals(r.resourceId(), ref.resourceId()));
     }
 
     /** The task as it stands: from the stored run while there is one, else from the task log. */

@@ -325,6 +325,19 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
+     * One suspended run of this agent by its id, as {@link #listSuspendedRuns} would list it (a run
+     * that stopped part-way included, with {@link AgentRun#interrupted()}): one read by id, not a
+     * listing searched through.
+     *
+     * @param runId the run
+     * @return the run, or empty if no run of this agent with that id waits
+     * @throws InvalidOptionException for an id that is not an id ({@code Ids})
+     */
+    public java.util.Optional<AgentRun> findSuspendedRun(String runId) {
+        return RunListing.find(this, runId);
+    }
+
+    /**
      * Counts this agent's stored runs by status, as of now: runs waiting ({@code SUSPENDED}, including
      * those whose lease expired) and runs being resumed under a live lease ({@code RESUMING}).
      *

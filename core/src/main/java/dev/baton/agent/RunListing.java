@@ -108,6 +108,15 @@ final class RunListing {
     }
 
     /** A listed run, from its summary alone (never its payload). */
+    /** The run {@code runId} of {@code agent} if the listing would show it (its effective status is SUSPENDED now). */
+    static java.util.Optional<AgentRun> find(Agent agent, String runId) {
+        String id = dev.baton.Ids.require("runId", runId);
+        Instant now = agent.clock().instant();
+        return agent.store().find(id)
+                .filter(s -> s.agentId().equals(agent.id()) && s.effectiveStatus(now) == RunStatus.SUSPENDED)
+                .map(s -> toAgentRun(s, agent));
+    }
+
     static AgentRun toAgentRun(RunSnapshot s, Agent agent) {
         RunSummary summary = RunSummary.decode(s.summary());
         if (summary == null) {

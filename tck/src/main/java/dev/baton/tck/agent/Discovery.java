@@ -48,6 +48,21 @@ public abstract class Discovery extends AgentRules {
         assertThat(runIds(agent.listSuspendedRuns())).containsExactly(waiting.runId());
     }
 
+    /** One run found by its id reads as the listing shows it; another agent's, an ended or a missing run is not found. */
+    @Test
+    void aSuspendedRunFoundByItsIdIsTheRunTheListingShows() {
+        Agent mine = agent();
+        Agent other = agentBuilder(agentId + "-other").build();
+        AgentResult waiting = suspendForApproval(mine, "t", "u");
+        AgentResult done = suspendForApproval(mine, "t", "u");
+        mine.approveToolCall(done.runId(), onlyCallId(done)).result();
+        assertThat(mine.findSuspendedRun(waiting.runId())).contains(mine.listSuspendedRuns().runs().get(0));
+        assertThat(mine.findSuspendedRun(done.runId())).as("an ended run").isEmpty();
+        assertThat(other.findSuspendedRun(waiting.runId())).as("another agent's run").isEmpty();
+        assertThat(mine.findSuspendedRun("no-such-run")).isEmpty();
+        assertThatThrownBy(() -> mine.findSuspendedRun("a\u0000b")).isInstanceOf(InvalidOptionException.class);
+    }
+
     @Test
     void listsOnlyRunsOfTheCallingAgent() {
         Agent mine = agent();
