@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who decides on a call, and the roles (or groups) they hold: what {@link ApproverRule}s are
@@ -57,6 +58,15 @@ public final class Approver {
      */
     public static Approver of(String name, Collection<String> roles) {
         return new Approver(name, roles);
+    }
+
+    /**
+     * The approver an options builder keeps when its actor is set to {@code actor}: the one given
+     * before if it is that person, else none (an actor alone has no roles). One rule for every
+     * decision's options.
+     */
+    static @Nullable Approver keptFor(@Nullable Approver approver, @Nullable String actor) {
+        return approver != null && approver.name().equals(actor) ? approver : null;
     }
 
     /** {@return who decides, recorded as the actor} */

@@ -107,7 +107,7 @@ public final class DecisionOptions {
          */
         public Builder actor(@Nullable String v) {
             this.actor = v;
-            if (approver != null && !approver.name().equals(v)) approver = null;   // an actor alone has no roles
+            this.approver = Approver.keptFor(approver, v);
             return this;
         }
 
