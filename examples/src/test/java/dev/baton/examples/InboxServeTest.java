@@ -31,22 +31,9 @@ class InboxServeTest {
         Jvm.Result start = Jvm.inboxApp(dir, "start");
         assertThat(start.exitCode()).as(start.all()).isZero();
 
-        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath(),
-                "-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0", "--token", TOKEN));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = serve("--token", TOKEN);
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            CompletableFuture<String> open = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.trim().startsWith("open ")) return line.trim().substring(5).trim();
-                    }
-                    return "";
-                } catch (java.io.IOException e) {
-                    return "";
-                }
-            });
-            String page = open.get(60, TimeUnit.SECONDS);
+            String page = openLine(p);
             assertThat(page).startsWith("http://127.0.0.1:").endsWith("/#token=" + TOKEN);
             URI base = URI.create(page.substring(0, page.indexOf('#')));
 
@@ -67,30 +54,16 @@ class InboxServeTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(inbox.body()).contains("<title>Baton inbox</title>");
         } finally {
-            p.destroy();
-            if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+            stop(p);
         }
     }
 
     /** {@code serve --anonymous}: the single-user loopback mode, no token asked (docs/examples.md). */
     @Test
     void anonymousServesWithoutATokenOnLoopback() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath(),
-                "-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0", "--anonymous"));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = serve("--anonymous");
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            CompletableFuture<String> open = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.trim().startsWith("open ")) return line.trim().substring(5).trim();
-                    }
-                    return "";
-                } catch (java.io.IOException e) {
-                    return "";
-                }
-            });
-            String page = open.get(60, TimeUnit.SECONDS);
+            String page = openLine(p);
             assertThat(page).startsWith("http://127.0.0.1:").contains("--anonymous: no token").doesNotContain("#token=");
             URI base = URI.create(page.substring(0, page.indexOf(' ')));
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
@@ -99,8 +72,35 @@ class InboxServeTest {
             assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
             assertThat(me.body()).contains("\"name\":\"anonymous\"");
         } finally {
-            p.destroy();
-            if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+            stop(p);
         }
+    }
+
+    /** {@code serve --port 0} and {@code options} in a JVM of its own, in the test's folder (its default store). */
+    private Process serve(String... options) throws java.io.IOException {
+        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath(),
+                "-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0"));
+        cmd.addAll(List.of(options));
+        return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    }
+
+    /** What the server prints after {@code open} (the page's address), within 60 s; empty if it ended first. */
+    private static String openLine(Process p) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    if (line.trim().startsWith("open ")) return line.trim().substring(5).trim();
+                }
+                return "";
+            } catch (java.io.IOException e) {
+                return "";
+            }
+        }).get(60, TimeUnit.SECONDS);
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
     }
 }

@@ -1,7 +1,6 @@
 package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.baton.agent.Agent;
@@ -12,7 +11,6 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,8 +19,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -44,24 +40,13 @@ class CrossSiteBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        boolean present = Files.isExecutable(InboxBrowserTest.CHROMIUM) && Files.isExecutable(InboxBrowserTest.DRIVER);
-        if (System.getenv("CI") != null && !present) throw new AssertionError("CI must have chromium and chromium-driver");
-        assumeTrue(present, "Debian's chromium and chromium-driver are not installed");
+        Chromium.require();
         store = MemorySnapshotStore.create();
         concierge = TestAgents.concierge(TestAgents.CONCIERGE, store, new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z")));
         BatonHttpApi api = BatonHttpApi.builder().agents(concierge).authenticator(Authenticator.anonymous()).build();
         victim = BatonHttpServer.builder(api).port(0).start();
 
-        System.setProperty("webdriver.chrome.driver", InboxBrowserTest.DRIVER.toString());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(InboxBrowserTest.CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--host-resolver-rules=MAP attacker.test 127.0.0.1",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(InboxBrowserTest.DRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = Chromium.start(dir.resolve("chromium-profile"), "--host-resolver-rules=MAP attacker.test 127.0.0.1");
     }
 
     @AfterEach

@@ -1,7 +1,6 @@
 package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListDecisionsOptions;
@@ -16,7 +15,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,8 +28,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -57,11 +53,7 @@ class InboxApprovalsBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        boolean present = Files.isExecutable(InboxBrowserTest.CHROMIUM) && Files.isExecutable(InboxBrowserTest.DRIVER);
-        if (System.getenv("CI") != null && !present) {
-            throw new AssertionError("CI must have chromium and chromium-driver (.ci/run installs them)");
-        }
-        assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+        Chromium.require();
 
         store = MemorySnapshotStore.create();
         clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
@@ -77,18 +69,8 @@ class InboxApprovalsBrowserTest {
                 .build();
         server = BatonHttpServer.builder(api).port(0).start();
 
-        System.setProperty("webdriver.chrome.driver", InboxBrowserTest.DRIVER.toString());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(InboxBrowserTest.CHROMIUM.toFile());
-        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1400,1000", "--lang=en-US",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(InboxBrowserTest.DRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().window().setSize(new Dimension(1400, 1000));
+        browser = Chromium.start(dir.resolve("chromium-profile"));
+        browser.manage().window().setSize(new Dimension(1400, 1000));   // the screenshots docs/approvals.md shows
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     }
 

@@ -1,7 +1,6 @@
 package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.RunOptions;
@@ -13,22 +12,18 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -43,8 +38,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * to {@code target/}.
  */
 class InboxBrowserTest {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
     static final Instant NOW = Instant.parse("2026-06-06T10:00:00Z");
 
     @TempDir
@@ -60,11 +53,7 @@ class InboxBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER);
-        if (System.getenv("CI") != null && !present) {
-            throw new AssertionError("CI must have chromium and chromium-driver (.ci/run installs them)");
-        }
-        assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+        Chromium.require();
 
         store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("inbox.db"));
         clock = new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z"));
@@ -89,17 +78,7 @@ class InboxBrowserTest {
                 .build();
         server = BatonHttpServer.builder(api).port(0).start();
 
-        System.setProperty("webdriver.chrome.driver", DRIVER.toString());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));   // the console, for consoleErrors()
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1400,1100", "--lang=en-US",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().window().setSize(new Dimension(1400, 1100));
+        browser = Chromium.start(dir.resolve("chromium-profile"));
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     }
 

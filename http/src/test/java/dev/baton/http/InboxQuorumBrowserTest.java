@@ -1,7 +1,6 @@
 package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.ApproveOptions;
@@ -10,7 +9,6 @@ import dev.baton.agent.ApproverRule;
 import dev.baton.agent.RunOptions;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -43,11 +39,7 @@ class InboxQuorumBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        boolean present = Files.isExecutable(InboxBrowserTest.CHROMIUM) && Files.isExecutable(InboxBrowserTest.DRIVER);
-        if (System.getenv("CI") != null && !present) {
-            throw new AssertionError("CI must have chromium and chromium-driver (.ci/run installs them)");
-        }
-        assumeTrue(present, "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+        Chromium.require();
         store = MemorySnapshotStore.create();
         desk = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, Clock.systemUTC(), m -> m)
                 .approverRules(ApproverRule.builder("two travel approvers").tool("bookFlight").roles("travel").approvals(2).build())
@@ -62,13 +54,7 @@ class InboxQuorumBrowserTest {
                 .build();
         server = BatonHttpServer.builder(api).port(0).start();
 
-        System.setProperty("webdriver.chrome.driver", InboxBrowserTest.DRIVER.toString());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(InboxBrowserTest.CHROMIUM.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
-                "--window-size=1400,1000", "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(InboxBrowserTest.DRIVER.toFile())
-                .usingAnyFreePort().build(), options);
+        browser = Chromium.start(dir.resolve("chromium-profile"));
     }
 
     @AfterEach

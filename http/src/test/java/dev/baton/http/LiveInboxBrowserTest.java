@@ -1,13 +1,11 @@
 package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.baton.agent.Agent;
 import dev.baton.agent.RunOptions;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,8 +21,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -45,9 +41,7 @@ class LiveInboxBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        boolean present = Files.isExecutable(InboxBrowserTest.CHROMIUM) && Files.isExecutable(InboxBrowserTest.DRIVER);
-        if (System.getenv("CI") != null && !present) throw new AssertionError("CI must have chromium and chromium-driver");
-        assumeTrue(present, "Debian's chromium and chromium-driver are not installed");
+        Chromium.require();
         store = SnapshotStores.open("jdbc:sqlite:" + dir.resolve("live.db"));
         concierge = TestAgents.concierge(TestAgents.CONCIERGE, store, Clock.systemUTC());
         seed("alice", "alice-lisbon", "Book a flight to Lisbon");
@@ -65,17 +59,7 @@ class LiveInboxBrowserTest {
     }
 
     ChromeDriver page(String name) throws Exception {
-        System.setProperty("webdriver.chrome.driver", InboxBrowserTest.DRIVER.toString());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(InboxBrowserTest.CHROMIUM.toFile());
-        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1400,1100", "--lang=en-US",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-" + name)));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(InboxBrowserTest.DRIVER.toFile()).usingAnyFreePort().build();
-        ChromeDriver b = new ChromeDriver(service, options);
+        ChromeDriver b = Chromium.start(dir.resolve("chromium-" + name));
         browsers.add(b);
         b.get(server.uri() + "#token=" + TestServer.ADMIN);
         return b;

@@ -68,16 +68,7 @@ public abstract class BadInput extends AgentRules {
         List<String> bad = List.of("", "x".repeat(256), "\u00e9".repeat(128), "a\u0000b", "line\nbreak", "del\u007f",
                 "half\uD800", "\uDC00low");
         AtomicInteger storeCalls = new AtomicInteger();
-        SnapshotStore real = store;
-        SnapshotStore counting = (SnapshotStore) Proxy.newProxyInstance(SnapshotStore.class.getClassLoader(),
-                new Class<?>[] {SnapshotStore.class}, (proxy, method, args) -> {
-                    if (method.getDeclaringClass() != Object.class) storeCalls.incrementAndGet();
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        SnapshotStore counting = counting(store, storeCalls);
         Agent agent = agent();
         AgentResult r = suspendForApproval(agent, "t", "u");
         RunSnapshot before = stored(r.runId());
@@ -116,6 +107,19 @@ public abstract class BadInput extends AgentRules {
         assertThat(bookings).hasValue(1);
     }
 
+    /** {@code real}, counting every call made to it in {@code calls}: a refusal "before anything runs" makes none. */
+    private static SnapshotStore counting(SnapshotStore real, AtomicInteger calls) {
+        return (SnapshotStore) Proxy.newProxyInstance(SnapshotStore.class.getClassLoader(),
+                new Class<?>[] {SnapshotStore.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() != Object.class) calls.incrementAndGet();
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
     /**
      * Rule S10: free text a caller hands core to be stored (a decision's reason, actor and idempotency
      * key, a cancel reason, an expiry policy's reason, a thread's title, the actor filter of the audit
@@ -127,16 +131,7 @@ public abstract class BadInput extends AgentRules {
     @Test
     void freeTextHoldingNulIsRefusedNamingTheFieldBeforeAnythingRuns() {
         AtomicInteger storeCalls = new AtomicInteger();
-        SnapshotStore real = store;
-        SnapshotStore counting = (SnapshotStore) Proxy.newProxyInstance(SnapshotStore.class.getClassLoader(),
-                new Class<?>[] {SnapshotStore.class}, (proxy, method, args) -> {
-                    if (method.getDeclaringClass() != Object.class) storeCalls.incrementAndGet();
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        SnapshotStore counting = counting(store, storeCalls);
         Agent agent = agent();
         AgentResult r = suspendForApproval(agent, "t", "u");
         RunSnapshot before = stored(r.runId());
