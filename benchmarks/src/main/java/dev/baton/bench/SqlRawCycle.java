@@ -59,12 +59,17 @@ final class SqlRawCycle implements RawCycle {
 
     @Override
     public void cycle(String runId) {
+        asTheWriter(() -> cycle0(runId));
+    }
+
+    /** Runs {@code writes} alone when the database takes one writer at a time (SQLite), else at once. */
+    private void asTheWriter(Runnable writes) {
         if (writer == null) {
-            cycle0(runId);
+            writes.run();
             return;
         }
         synchronized (writer) {
-            cycle0(runId);
+            writes.run();
         }
     }
 
@@ -89,13 +94,7 @@ final class SqlRawCycle implements RawCycle {
 
     @Override
     public void suspend(String runId) {
-        if (writer == null) {
-            suspend0(runId);
-            return;
-        }
-        synchronized (writer) {
-            suspend0(runId);
-        }
+        asTheWriter(() -> suspend0(runId));
     }
 
     private void suspend0(String runId) {
