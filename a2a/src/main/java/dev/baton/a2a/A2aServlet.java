@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -89,12 +88,9 @@ public final class A2aServlet extends HttpServlet {
         this.tasks = new A2aTasks(b.agent);
         this.authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
         URI url = Objects.requireNonNull(b.publicUrl, "publicUrl");
-        Set<String> hosts = new HashSet<>();
-        hosts.add(url.getAuthority().toLowerCase(Locale.ROOT));
-        for (String h : b.hosts) hosts.add(h.toLowerCase(Locale.ROOT));
-        Set<String> origins = new HashSet<>();
-        for (String o : b.origins) origins.add(o.toLowerCase(Locale.ROOT));
-        this.checks = new RequestChecks(Set.copyOf(hosts), Set.copyOf(origins), b.maxBodyBytes);
+        Set<String> hosts = new HashSet<>(b.hosts);
+        hosts.add(url.getPort() < 0 ? url.getHost() : url.getHost() + ":" + url.getPort());
+        this.checks = new RequestChecks(hosts, Set.copyOf(b.origins), b.maxBodyBytes);
         List<String[]> skills = new ArrayList<>();
         for (Tool t : b.agent.tools().values()) skills.add(new String[] {t.name(), t.description()});
         if (skills.isEmpty()) skills.add(new String[] {b.agent.id(), b.description});
@@ -398,8 +394,9 @@ public final class A2aServlet extends HttpServlet {
         }
 
         /**
-         * Browser origins allowed to call ({@code https://app.example.com}); by default none: a request that
-         * carries an {@code Origin} is refused.
+         * Browser origins allowed to call ({@code https://app.example.com}) besides the server's own; by
+         * default none: a browser's request from a page of another origin is refused, as by the HTTP API
+         * ({@code SiteGuard}).
          *
          * @param origins the origins
          * @return this builder

@@ -1,44 +1,35 @@
 package dev.baton.a2a;
 
+import dev.baton.http.SiteGuard;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Locale;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The checks every request passes before anything else, as the HTTP API makes them: the Host is one
- * the server answers to (DNS rebinding), a browser's cross-site request is refused unless its Origin
- * is allowed, a JSON-RPC call is {@code application/json} (never a "simple request" a page can send
- * cross-site) and its body is bounded. Small on purpose: it will be folded with the HTTP servlet's.
+ * The checks every request passes before anything else: where it comes from as the HTTP API checks it
+ * (baton-http's {@link SiteGuard}: the Host is one the server answers to, against DNS rebinding; a
+ * browser's state-changing request from another origin is refused unless that origin is allowed), then
+ * what only JSON-RPC needs: {@code application/json} (never a "simple request" a page can send
+ * cross-site) and a bounded body.
  */
 final class RequestChecks {
     /** A refused request: the status and why. */
     record Refusal(int status, String message) {
     }
 
-    private final Set<String> hosts;
-    private final Set<String> origins;
+    private final SiteGuard site;
     final long maxBodyBytes;
 
     RequestChecks(Set<String> hosts, Set<String> origins, long maxBodyBytes) {
-        this.hosts = hosts;
-        this.origins = origins;
+        this.site = SiteGuard.of(hosts, origins);
         this.maxBodyBytes = maxBodyBytes;
     }
 
     @Nullable Refusal check(HttpServletRequest req, boolean jsonRpc) {
-        String host = req.getHeader("Host");
-        if (host == null || !hosts.contains(host.toLowerCase(Locale.ROOT))) {
-            return new Refusal(421, "this server does not answer to Host " + host);
-        }
-        String origin = req.getHeader("Origin");
-        if (origin != null && !origins.contains(origin.toLowerCase(Locale.ROOT))) {
-            return new Refusal(403, "cross-origin request from " + origin + " refused (not an allowed origin)");
-        }
-        String site = req.getHeader("Sec-Fetch-Site");
-        if (origin == null && site != null && site.equalsIgnoreCase("cross-site")) {
-            return new Refusal(403, "cross-site request refused");
-        }
+        SiteGuard.Refusal where = site.refusal(req.getMethod(), req.getHeader("Host"), req.getHeader("Origin"),
+                req.getHeader("Sec-Fetch-Site")).orElse(null);
+        if (where != null) return new Refusal(where.status(), where.detail());
         if (jsonRpc) {
             String type = req.getContentType();
             if (type == null || !type.toLowerCase(Locale.ROOT).replace(" ", "").matches("application/json(;.*)?")) {

@@ -338,6 +338,8 @@ class A2aServletTest {
             String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"x\"}}";
             assertThat(raw("127.0.0.1:" + server.port, "https://evil.example", "application/json", body, "Authorization: Bearer " + ALICE + "\r\n"))
                     .startsWith("HTTP/1.1 403");
+            assertThat(raw("127.0.0.1:" + server.port, "http://127.0.0.1:" + server.port, "application/json", body,
+                    "Authorization: Bearer " + ALICE + "\r\n")).as("the server's own origin").startsWith("HTTP/1.1 200");
             assertThat(raw("127.0.0.1:" + server.port, null, "text/plain", body, "Authorization: Bearer " + ALICE + "\r\n"))
                     .startsWith("HTTP/1.1 415");
         }

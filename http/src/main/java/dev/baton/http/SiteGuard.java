@@ -31,8 +31,11 @@ import org.jspecify.annotations.Nullable;
  * ({@link RequestGuard}), a page on another origin cannot make a browser change anything: a form,
  * {@code sendBeacon} or a {@code no-cors} fetch cannot send that type, and a CORS preflight is never
  * answered.
+ *
+ * <p>Public for the other servlets Baton serves beside the API (the A2A servlet makes the same checks
+ * with {@link #of} and {@link #refusal}); immutable and thread-safe.
  */
-final class SiteGuard {
+public final class SiteGuard {
     /** The default host names: loopback. */
     static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]");
     private static final Set<String> UNSAFE = Set.of("POST", "PUT", "PATCH", "DELETE");
@@ -47,31 +50,68 @@ final class SiteGuard {
         for (String o : trustedOrigins) this.trustedOrigins.add(origin(o));
     }
 
-    /** Throws the problem of a request from a host or a site this server does not answer. */
-    void check(ApiRequest request) {
-        String host = request.header("Host");
+    /**
+     * The checks for a server that answers to {@code hosts} and trusts pages of {@code trustedOrigins}.
+     *
+     * @param hosts          host names as {@code name}, {@code name:port}, {@code [::1]} or {@code *}
+     * @param trustedOrigins origins as {@code scheme://host[:port]} whose pages may change things
+     * @return the checks
+     * @throws InvalidOptionException ({@code allowedHosts}, {@code trustedOrigins}) one that is not a host or an origin
+     */
+    public static SiteGuard of(Collection<String> hosts, Collection<String> trustedOrigins) {
+        return new SiteGuard(hosts, trustedOrigins);
+    }
+
+    /**
+     * Why a request is refused, if it is.
+     *
+     * @param status 421 (a host this server does not answer) or 403 (a cross-origin request)
+     * @param type   {@code misdirected-request} or {@code cross-origin}
+     * @param title  the problem's title
+     * @param detail what happened, for the client
+     * @param header the header at fault: {@code Host}, {@code Origin} or {@code Sec-Fetch-Site}
+     */
+    public record Refusal(int status, String type, String title, String detail, String header) {
+    }
+
+    /**
+     * Checks where a request comes from.
+     *
+     * @param method    the request's method
+     * @param host      its {@code Host} header, or null
+     * @param origin    its {@code Origin} header, or null
+     * @param fetchSite its {@code Sec-Fetch-Site} header, or null
+     * @return why it is refused, or empty if it passes
+     */
+    public java.util.Optional<Refusal> refusal(String method, @Nullable String host, @Nullable String origin,
+                                                @Nullable String fetchSite) {
         if (!hostAllowed(host)) {
-            throw Problem.of(421, "misdirected-request", "Misdirected request",
-                            host == null ? "The request names no Host; this server answers only requests naming one of its host names."
-                                    : "This server does not answer for the host named in the Host header. Its host names "
-                                    + "are configured with allowedHosts (baton.http.allowed-hosts).")
-                    .with("option", "Host").raise();
+            return java.util.Optional.of(new Refusal(421, "misdirected-request", "Misdirected request",
+                    host == null ? "The request names no Host; this server answers only requests naming one of its host names."
+                            : "This server does not answer for the host named in the Host header. Its host names "
+                            + "are configured with allowedHosts (baton.http.allowed-hosts).", "Host"));
         }
-        if (!UNSAFE.contains(request.method().toUpperCase(Locale.ROOT))) return;
-        String origin = request.header("Origin");
-        String fetchSite = request.header("Sec-Fetch-Site");
+        if (!UNSAFE.contains(method.toUpperCase(Locale.ROOT))) return java.util.Optional.empty();
         boolean trusted = origin != null && trustedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT));
-        if (trusted) return;
+        if (trusted) return java.util.Optional.empty();
         boolean crossOrigin = origin != null && !sameOrigin(origin, host);
         String site = fetchSite == null ? null : fetchSite.trim().toLowerCase(Locale.ROOT);
         boolean crossSite = site != null && !site.equals("same-origin") && !site.equals("none");
         if (crossOrigin || crossSite) {
-            throw Problem.of(403, "cross-origin", "Cross-origin request refused",
-                            "A browser sent this request for a page of another origin; only pages of this server's own "
-                                    + "origin, or of an origin configured as trusted (trustedOrigins, "
-                                    + "baton.http.trusted-origins), may change anything here.")
-                    .with("option", crossOrigin ? "Origin" : "Sec-Fetch-Site").raise();
+            return java.util.Optional.of(new Refusal(403, "cross-origin", "Cross-origin request refused",
+                    "A browser sent this request for a page of another origin; only pages of this server's own "
+                            + "origin, or of an origin configured as trusted (trustedOrigins, "
+                            + "baton.http.trusted-origins), may change anything here.", crossOrigin ? "Origin" : "Sec-Fetch-Site"));
         }
+        return java.util.Optional.empty();
+    }
+
+    /** Throws the problem of a request from a host or a site this server does not answer. */
+    void check(ApiRequest request) {
+        refusal(request.method(), request.header("Host"), request.header("Origin"), request.header("Sec-Fetch-Site"))
+                .ifPresent(r -> {
+                    throw Problem.of(r.status(), r.type(), r.title(), r.detail()).with("option", r.header()).raise();
+                });
     }
 
     private boolean hostAllowed(@Nullable String host) {
