@@ -18,5 +18,12 @@ public enum QueryFeature {
      * {@code createdFrom} / {@code createdTo}, the listing order, {@code offset} / {@code limit},
      * count-only ({@code limit == 0}), keyset paging ({@code after}) and {@code withPayload}.
      */
-    BASELINE
+    BASELINE,
+
+    /**
+     * The deciders filter of {@link RunQuery}: {@link RunQuery#deciders()}, matched against the labels a run is
+     * stored with ({@link RunSnapshot#deciders()}) by the rule of {@link RunQuery#matchesDeciders}; the total
+     * and paging of a filtered query work as for any other filter.
+     */
+    DECIDERS
 }

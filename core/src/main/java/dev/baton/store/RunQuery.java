@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +27,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code after}: keyset paging: only runs strictly after this position in listing order
  *       ({@code createdAt < after.createdAt}, or equal and {@code runId < after.runId}), as an
  *       index range; needs {@code offset == 0}. The total ignores it.</li>
+ *   <li>{@code deciders} ({@link QueryFeature#DECIDERS}): when set, only runs whose <em>stored</em> status is
+ *       {@code SUSPENDED} (not {@code RESUMING}, not even with a lapsed lease: a claimed call waits for no
+ *       decision) and for which at least one {@link Decider} {@code d} of the list has
+ *       {@code d.granted()} among the run's {@link RunSnapshot#deciders()} and {@code d.unlessExcluded()} not
+ *       among them. An empty list matches nothing. The labels are opaque: a store compares them literally.</li>
  *   <li>{@code withPayload}: false when the caller needs no payloads (core's listings read
  *       {@link RunSnapshot#summary()}): the store then leaves the payload unread and returns an
  *       empty payload, so listing cost does not grow with snapshot size.</li>
@@ -61,6 +67,7 @@ public final class RunQuery {
     private final @Nullable Integer limit;
     private final @Nullable After after;
     private final boolean withPayload;
+    private final @Nullable List<Decider> deciders;
 
     private RunQuery(Builder b) {
         this.agentId = Objects.requireNonNull(b.agentId, "agentId");
@@ -73,6 +80,7 @@ public final class RunQuery {
         this.limit = b.limit;
         this.after = b.after;
         this.withPayload = b.withPayload;
+        this.deciders = b.deciders == null ? null : List.copyOf(b.deciders);
         if (offset < 0) throw new IllegalArgumentException("offset must be >= 0, was " + offset);
         if (limit != null && limit < 0) throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         if (limit == null && offset != 0) throw new IllegalArgumentException("offset needs a limit");
@@ -112,6 +120,7 @@ public final class RunQuery {
         b.limit = limit;
         b.after = after;
         b.withPayload = withPayload;
+        b.deciders = deciders;
         return b;
     }
 
@@ -149,11 +158,19 @@ public final class RunQuery {
     public boolean withPayload() { return withPayload; }
 
     /**
+     * {@return who must be able to decide a matching run now, as label pairs matched against
+     * {@link RunSnapshot#deciders()} (see {@link #matchesDeciders}), or null for no such filter; immutable}
+     */
+    public @Nullable List<Decider> deciders() { return deciders; }
+
+    /**
      * {@return the features this query uses; a store must declare each one in
      * {@link SnapshotStore#queryFeatures()} to be asked it}
      */
     public Set<QueryFeature> features() {
-        return EnumSet.of(QueryFeature.BASELINE);
+        Set<QueryFeature> used = EnumSet.of(QueryFeature.BASELINE);
+        if (deciders != null) used.add(QueryFeature.DECIDERS);
+        return used;
     }
 
     /** {@return true when the date bounds cannot match anything (after rounding to milliseconds)} */
@@ -174,7 +191,27 @@ public final class RunQuery {
                 && (threadId == null || threadId.equals(s.threadId()))
                 && (resourceId == null || resourceId.equals(s.resourceId()))
                 && (createdFrom == null || !s.createdAt().isBefore(createdFrom))
-                && (createdTo == null || !s.createdAt().isAfter(createdTo));
+                && (createdTo == null || !s.createdAt().isAfter(createdTo))
+                && (deciders == null || matchesDeciders(deciders, s));
+    }
+
+    /**
+     * The deciders rule, the one definition every store implements: {@code s} is stored as
+     * {@link RunStatus#SUSPENDED} (a {@code RESUMING} run, even with a lapsed lease, waits for no decision),
+     * and for at least one {@link Decider} {@code d} of {@code deciders}, {@code d.granted()} is one of
+     * {@code s.deciders()} and {@code d.unlessExcluded()} is not. An empty list matches nothing.
+     *
+     * @param deciders the query's deciders
+     * @param s        a stored run
+     * @return true if it matches
+     */
+    public static boolean matchesDeciders(List<Decider> deciders, RunSnapshot s) {
+        if (s.status() != RunStatus.SUSPENDED) return false;
+        Set<String> labels = s.deciders();
+        for (Decider d : deciders) {
+            if (labels.contains(d.granted()) && !labels.contains(d.unlessExcluded())) return true;
+        }
+        return false;
     }
 
     @Override
@@ -184,19 +221,21 @@ public final class RunQuery {
         return offset == q.offset && withPayload == q.withPayload && agentId.equals(q.agentId) && status == q.status
                 && Objects.equals(threadId, q.threadId) && Objects.equals(resourceId, q.resourceId)
                 && Objects.equals(createdFrom, q.createdFrom) && Objects.equals(createdTo, q.createdTo)
-                && now.equals(q.now) && Objects.equals(limit, q.limit) && Objects.equals(after, q.after);
+                && now.equals(q.now) && Objects.equals(limit, q.limit) && Objects.equals(after, q.after)
+                && Objects.equals(deciders, q.deciders);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, after, withPayload);
+        return Objects.hash(agentId, status, threadId, resourceId, createdFrom, createdTo, now, offset, limit, after, withPayload,
+                deciders);
     }
 
     @Override
     public String toString() {
         return "RunQuery[agentId=" + agentId + ", status=" + status + ", threadId=" + threadId + ", resourceId=" + resourceId
                 + ", createdFrom=" + createdFrom + ", createdTo=" + createdTo + ", now=" + now + ", offset=" + offset
-                + ", limit=" + limit + ", after=" + after + ", withPayload=" + withPayload + "]";
+                + ", limit=" + limit + ", after=" + after + ", withPayload=" + withPayload + ", deciders=" + deciders + "]";
     }
 
     /**
@@ -231,6 +270,28 @@ public final class RunQuery {
     }
 
     /**
+     * One way to be among the deciders of a run ({@link RunQuery#deciders()}): a run matches when
+     * {@code granted} is one of its {@link RunSnapshot#deciders()} labels and {@code unlessExcluded} is not.
+     * Core builds one per role of the asking principal, plus one for calls any principal may decide.
+     *
+     * @param granted        the label that grants the decision (non-empty)
+     * @param unlessExcluded the label that takes it away again (non-empty)
+     */
+    public record Decider(String granted, String unlessExcluded) {
+        /**
+         * Checks both labels.
+         *
+         * @param granted        the label that grants the decision (non-empty)
+         * @param unlessExcluded the label that takes it away again (non-empty)
+         */
+        public Decider {
+            Objects.requireNonNull(granted, "granted");
+            Objects.requireNonNull(unlessExcluded, "unlessExcluded");
+            if (granted.isEmpty() || unlessExcluded.isEmpty()) throw new IllegalArgumentException("a decider label must not be empty");
+        }
+    }
+
+    /**
      * Builder of {@link RunQuery}; status defaults to {@link RunStatus#SUSPENDED}, with payloads,
      * no page. Not thread-safe.
      */
@@ -246,6 +307,7 @@ public final class RunQuery {
         private @Nullable Integer limit;
         private @Nullable After after;
         private boolean withPayload = true;
+        private @Nullable List<Decider> deciders;
 
         private Builder(String agentId, Instant now) {
             this.agentId = agentId;
@@ -312,6 +374,14 @@ public final class RunQuery {
          * @return this builder
          */
         public Builder withPayload(boolean withPayload) { this.withPayload = withPayload; return this; }
+
+        /**
+         * Only runs that one of {@code deciders} may decide now ({@link QueryFeature#DECIDERS}).
+         *
+         * @param deciders the label pairs, or null for no such filter; an empty list matches nothing
+         * @return this builder
+         */
+        public Builder deciders(@Nullable List<Decider> deciders) { this.deciders = deciders; return this; }
 
         /**
          * {@return the query}

@@ -2,7 +2,12 @@ package dev.baton.store;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Objects;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * RunSnapshot s = RunSnapshot.builder().runId(runId).agentId(agentId).status(RunStatus.valueOf(status))
  *     .threadId(threadId).resourceId(resourceId).createdAt(createdAt).suspendedAt(suspendedAt).version(version)
  *     .lease(leaseOwner, leaseExpiresAt).payload(payload).expiresAt(expiresAt).summary(summary)
- *     .notification(notifyAt, notifyState).build();
+ *     .notification(notifyAt, notifyState).deciders(deciders).build();
  * }</pre>
  * New fields arrive in later releases as builder methods with defaults, so a store compiled
  * against this version keeps compiling and never drops a field silently by a constructor overload.
@@ -39,6 +44,10 @@ public final class RunSnapshot {
     private final String summary;
     private final @Nullable Instant notifyAt;
     private final @Nullable String notifyState;
+    private final SortedSet<String> deciders;
+
+    /** The longest a {@link #deciders()} label may be; core hashes a longer one. */
+    public static final int MAX_DECIDER_LENGTH = 128;
 
     private RunSnapshot(Builder b) {
         this.runId = required(b.runId, "runId");
@@ -56,6 +65,7 @@ public final class RunSnapshot {
         this.summary = required(b.summary, "summary");
         this.notifyAt = millis(b.notifyAt);
         this.notifyState = b.notifyState;
+        this.deciders = labels(b.deciders, runId);
         if (runId.isEmpty()) throw new IllegalArgumentException("runId must not be empty");
         if (agentId.isEmpty()) throw new IllegalArgumentException("agentId must not be empty");
         if (version < 1) throw new IllegalArgumentException("version must be >= 1, was " + version + " (run " + runId + ")");
@@ -68,6 +78,19 @@ public final class RunSnapshot {
     private static <T> T required(@Nullable T value, String name) {
         if (value == null) throw new IllegalArgumentException(name + " is required in a RunSnapshot");
         return value;
+    }
+
+    private static SortedSet<String> labels(@Nullable Collection<String> given, String runId) {
+        if (given == null || given.isEmpty()) return Collections.emptySortedSet();
+        TreeSet<String> out = new TreeSet<>();
+        for (String label : given) {
+            if (label == null || label.isEmpty() || label.length() > MAX_DECIDER_LENGTH || label.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("a decider label must be 1 to " + MAX_DECIDER_LENGTH
+                        + " characters without NUL, was " + (label == null ? "null" : "'" + label + "'") + " (run " + runId + ")");
+            }
+            out.add(label);
+        }
+        return Collections.unmodifiableSortedSet(out);
     }
 
     private static @Nullable Instant millis(@Nullable Instant t) {
@@ -97,6 +120,7 @@ public final class RunSnapshot {
         b.summary = summary;
         b.notifyAt = notifyAt;
         b.notifyState = notifyState;
+        b.deciders = deciders;
         return b;
     }
 
@@ -153,6 +177,14 @@ public final class RunSnapshot {
     public @Nullable String notifyState() { return notifyState; }
 
     /**
+     * {@return the run's decider labels: who may decide one of its waiting calls now, written by core at every
+     * write of a suspended run; opaque to a store, which stores them with the run (in the same atomic write) and
+     * filters on them for {@link RunQuery#deciders()}; never null, immutable, in sorted order, empty for a run that
+     * waits for no decision by a person}
+     */
+    public Set<String> deciders() { return deciders; }
+
+    /**
      * The status as of {@code now}: a {@code RESUMING} run whose lease has expired
      * ({@code leaseExpiresAt <= now}) counts as {@code SUSPENDED}.
      *
@@ -167,7 +199,7 @@ public final class RunSnapshot {
     }
 
     /**
-     * A copy with the next version, suspended again with a new payload (deadline and summary kept).
+     * A copy with the next version, suspended again with a new payload (deadline, summary and decider labels kept).
      *
      * @param at         when it suspended
      * @param newPayload the new payload
@@ -178,7 +210,26 @@ public final class RunSnapshot {
     }
 
     /**
-     * A copy with the next version, suspended again with a new payload, deadline and summary, no notification due.
+     * A copy with the next version, suspended again with a new payload, deadline, summary and decider labels,
+     * no notification due.
+     *
+     * @param at           when it suspended
+     * @param newPayload   the new payload
+     * @param newExpiresAt the new deadline, or null
+     * @param newSummary   the new summary
+     * @param newDeciders  the new decider labels (see {@link #deciders()}), or null for none
+     * @return the copy
+     */
+    public RunSnapshot suspended(Instant at, String newPayload, @Nullable Instant newExpiresAt, String newSummary,
+                                 @Nullable Collection<String> newDeciders) {
+        return toBuilder().status(RunStatus.SUSPENDED).suspendedAt(at).version(version + 1).lease(null, null)
+                .payload(newPayload).expiresAt(newExpiresAt).summary(newSummary).notification(null, null)
+                .deciders(newDeciders).build();
+    }
+
+    /**
+     * A copy with the next version, suspended again with a new payload, deadline and summary (decider labels kept),
+     * no notification due.
      *
      * @param at           when it suspended
      * @param newPayload   the new payload
@@ -192,7 +243,8 @@ public final class RunSnapshot {
     }
 
     /**
-     * A copy with the next version and the lease extended to {@code leaseUntil}; only for a {@code RESUMING} run.
+     * A copy with the next version and the lease extended to {@code leaseUntil} (decider labels kept); only for a
+     * {@code RESUMING} run.
      *
      * @param leaseUntil the new lease expiry
      * @return the copy
@@ -205,7 +257,8 @@ public final class RunSnapshot {
 
     /**
      * A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new
-     * payload (deadline and summary kept).
+     * payload (deadline, summary and decider labels kept: a claimed run matches no {@link RunQuery#deciders()} filter
+     * anyway, so a claim costs no label write).
      *
      * @param owner      the claiming instance
      * @param leaseUntil when the claim lapses
@@ -218,7 +271,7 @@ public final class RunSnapshot {
 
     /**
      * A copy with the next version, claimed by {@code owner} until {@code leaseUntil}, with a new payload and summary,
-     * no notification due.
+     * no notification due (decider labels kept).
      *
      * @param owner      the claiming instance
      * @param leaseUntil when the claim lapses
@@ -240,13 +293,14 @@ public final class RunSnapshot {
                 && createdAt.equals(s.createdAt) && suspendedAt.equals(s.suspendedAt)
                 && Objects.equals(leaseOwner, s.leaseOwner) && Objects.equals(leaseExpiresAt, s.leaseExpiresAt)
                 && payload.equals(s.payload) && Objects.equals(expiresAt, s.expiresAt) && summary.equals(s.summary)
-                && Objects.equals(notifyAt, s.notifyAt) && Objects.equals(notifyState, s.notifyState);
+                && Objects.equals(notifyAt, s.notifyAt) && Objects.equals(notifyState, s.notifyState)
+                && deciders.equals(s.deciders);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(runId, agentId, status, threadId, resourceId, createdAt, suspendedAt, version, leaseOwner,
-                leaseExpiresAt, payload, expiresAt, summary, notifyAt, notifyState);
+                leaseExpiresAt, payload, expiresAt, summary, notifyAt, notifyState, deciders);
     }
 
     /** {@return every field but the payload and summary, whose lengths are shown instead} */
@@ -256,7 +310,7 @@ public final class RunSnapshot {
                 + ", resourceId=" + resourceId + ", createdAt=" + createdAt + ", suspendedAt=" + suspendedAt
                 + ", version=" + version + ", leaseOwner=" + leaseOwner + ", leaseExpiresAt=" + leaseExpiresAt
                 + ", payload=(" + payload.length() + " chars), expiresAt=" + expiresAt + ", summary=(" + summary.length()
-                + " chars), notifyAt=" + notifyAt + ", notifyState=" + notifyState + "]";
+                + " chars), notifyAt=" + notifyAt + ", notifyState=" + notifyState + ", deciders=" + deciders + "]";
     }
 
     /**
@@ -279,6 +333,7 @@ public final class RunSnapshot {
         private @Nullable String summary;
         private @Nullable Instant notifyAt;
         private @Nullable String notifyState;
+        private @Nullable Collection<String> deciders;
 
         private Builder() {
         }
@@ -386,10 +441,21 @@ public final class RunSnapshot {
         }
 
         /**
+         * @param deciders the run's decider labels (see {@link RunSnapshot#deciders()}), or null for none (the default);
+         *                 copied
+         * @return this builder
+         */
+        public Builder deciders(@Nullable Collection<String> deciders) {
+            this.deciders = deciders == null ? null : new java.util.ArrayList<>(deciders);
+            return this;
+        }
+
+        /**
          * {@return the snapshot}
          *
          * @throws IllegalArgumentException naming the field, if a required field is missing, an id is
-         *         empty, the version is below 1, or the lease does not match the status
+         *         empty, the version is below 1, the lease does not match the status, or a decider label is
+         *         empty, longer than {@link RunSnapshot#MAX_DECIDER_LENGTH} or holds a NUL
          */
         public RunSnapshot build() {
             return new RunSnapshot(this);

@@ -96,4 +96,58 @@ class RunRecordsTest {
         assertThat(q.features()).containsExactly(QueryFeature.BASELINE);
         assertThat(q.toBuilder().build()).isEqualTo(q);
     }
+
+    @Test
+    void deciderLabelsAreSortedImmutableKeptByClaimAndRenewalAndPartOfEquality() {
+        RunSnapshot s = row("r").deciders(List.of("r:b", "*", "r:a")).build();
+        assertThat(s.deciders()).containsExactly("*", "r:a", "r:b");
+        assertThatThrownBy(() -> s.deciders().add("x")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(row("r").build().deciders()).isEmpty();
+        assertThat(row("r").deciders(null).build().deciders()).isEmpty();
+        assertThat(s).isNotEqualTo(row("r").build());
+        assertThat(s.toBuilder().build()).isEqualTo(s).hasSameHashCodeAs(s);
+        assertThat(s.toString()).contains("deciders=[*, r:a, r:b]");
+        RunSnapshot claimed = s.claimed("me", T.plusSeconds(60), "{}");
+        assertThat(claimed.deciders()).isEqualTo(s.deciders());
+        assertThat(claimed.renewed(T.plusSeconds(90)).deciders()).isEqualTo(s.deciders());
+        assertThat(claimed.suspended(T, "{}").deciders()).isEqualTo(s.deciders());
+        assertThat(claimed.suspended(T, "{}", null, "{}", List.of("r:c")).deciders()).containsExactly("r:c");
+        assertThat(claimed.suspended(T, "{}", null, "{}", null).deciders()).isEmpty();
+    }
+
+    @Test
+    void aDeciderLabelIsOneTo128CharactersWithoutNul() {
+        assertThat(row("r").deciders(List.of("x".repeat(128))).build().deciders()).hasSize(1);
+        assertThatThrownBy(() -> row("r").deciders(List.of("x".repeat(129))).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("128");
+        assertThatThrownBy(() -> row("r").deciders(List.of("")).build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> row("r").deciders(List.of("a\0b")).build()).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> row("r").deciders(java.util.Arrays.asList("a", null)).build())
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theDecidersFilterMatchesAStoredSuspendedRunWithAGrantAndWithoutItsExclusion() {
+        RunSnapshot s = row("r").deciders(List.of("r:ops", "x:ops:alice")).build();
+        RunQuery.Decider opsAlice = new RunQuery.Decider("r:ops", "x:ops:alice");
+        RunQuery.Decider opsBob = new RunQuery.Decider("r:ops", "x:ops:bob");
+        RunQuery.Decider any = new RunQuery.Decider("*", "x:*:bob");
+        assertThat(RunQuery.matchesDeciders(List.of(opsAlice), s)).isFalse();
+        assertThat(RunQuery.matchesDeciders(List.of(opsBob), s)).isTrue();
+        assertThat(RunQuery.matchesDeciders(List.of(any), s)).isFalse();
+        assertThat(RunQuery.matchesDeciders(List.of(any, opsAlice, opsBob), s)).isTrue();
+        assertThat(RunQuery.matchesDeciders(List.of(), s)).as("an empty list matches nothing").isFalse();
+        RunSnapshot lapsed = s.claimed("me", T.minusSeconds(1), "{}");
+        assertThat(lapsed.effectiveStatus(T)).isEqualTo(RunStatus.SUSPENDED);
+        assertThat(RunQuery.matchesDeciders(List.of(opsBob), lapsed)).as("a claimed run, even with a lapsed lease").isFalse();
+        RunQuery q = RunQuery.forAgent("a", T).deciders(List.of(opsBob)).build();
+        assertThat(q.matches(s)).isTrue();
+        assertThat(q.matches(lapsed)).isFalse();
+        assertThat(RunQuery.forAgent("a", T).deciders(List.of(opsAlice)).build().matches(s)).isFalse();
+        assertThat(q.features()).containsExactlyInAnyOrder(QueryFeature.BASELINE, QueryFeature.DECIDERS);
+        assertThat(q.toBuilder().build()).isEqualTo(q).hasSameHashCodeAs(q);
+        assertThat(q).isNotEqualTo(RunQuery.forAgent("a", T).build());
+        assertThatThrownBy(() -> new RunQuery.Decider("", "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RunQuery.Decider("x", null)).isInstanceOf(NullPointerException.class);
+    }
 }
