@@ -38,15 +38,22 @@ final class JdbcDecisions {
         void bind(PreparedStatement p) throws SQLException;
     }
 
+    /** More statements of the same transaction, after the change applied (not on PostgreSQL, which writes one statement). */
+    @FunctionalInterface
+    interface AlsoWrite {
+        void write(java.sql.Connection c) throws SQLException;
+    }
+
     /**
      * Atomically: the run's change ({@code changeSql}, an {@code UPDATE} or {@code DELETE} of one row by
      * run id and version, bound by {@code binder}) and every record. On PostgreSQL one statement, in its
      * own transaction ({@code WITH changed AS (<change> RETURNING run_id) INSERT INTO <table>_decisions
      * SELECT ... FROM changed [UNION ALL ...]}: the records are inserted only if the change applied); elsewhere
-     * one transaction of the change and a batch of inserts. False, with nothing changed, if the change
+     * one transaction of the change, {@code also} (the run's decider label rows, if any) and a batch of inserts. False, with nothing changed, if the change
      * did not apply or a record's id or key is taken.
      */
-    boolean write(String what, String runId, List<DecisionRecord> records, String changeSql, ChangeBinder binder) {
+    boolean write(String what, String runId, List<DecisionRecord> records, String changeSql, ChangeBinder binder,
+            @org.jspecify.annotations.Nullable AlsoWrite also) {
         if (records.isEmpty()) throw new IllegalArgumentException("no decision records for run '" + runId + "'");
         for (DecisionRecord r : records) {
             if (!r.runId().equals(runId)) {
@@ -61,6 +68,7 @@ final class JdbcDecisions {
                         binder.bind(change);
                         if (change.executeUpdate() != 1) return false;
                     }
+                    if (also != null) also.write(t);
                     try (PreparedStatement insert = db.prepare(t, insertSql)) {
                         if (records.size() == 1) {
                             bind(insert, 1, records.get(0));

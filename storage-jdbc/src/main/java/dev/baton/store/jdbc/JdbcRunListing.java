@@ -25,12 +25,14 @@ final class JdbcRunListing {
     private final JdbcAccess db;
     private final String table;
     private final RunRows rows;
+    private final DeciderLabels labels;
     /** {@link Schema#COLUMNS} with the payload, and with an empty payload (the summary is what a listing shows). */
     private final String withPayload;
     private final String withoutPayload;
 
-    JdbcRunListing(JdbcAccess db, String table, RunRows rows) {
+    JdbcRunListing(JdbcAccess db, String table, RunRows rows, DeciderLabels labels) {
         this.db = db;
+        this.labels = labels;
         this.table = table;
         this.rows = rows;
         this.withPayload = Schema.COLUMNS;
@@ -48,7 +50,8 @@ final class JdbcRunListing {
 
     RunPage list(RunQuery q) {
         Objects.requireNonNull(q, "query");
-        if (q.emptyDateRange() || !db.fits(q.agentId()) || !db.fits(q.threadId()) || !db.fits(q.resourceId())) {
+        if (q.emptyDateRange() || !db.fits(q.agentId()) || !db.fits(q.threadId()) || !db.fits(q.resourceId())
+                || (q.deciders() != null && q.deciders().isEmpty())) {   // no decider: nothing matches
             return new RunPage(List.of(), 0);
         }
         Where where = where(q);
@@ -233,6 +236,7 @@ final class JdbcRunListing {
             sql.append(" AND ").append(db.dialect.resumingAt());
             params.add(q.now().toEpochMilli());
         }
+        if (q.deciders() != null && !q.deciders().isEmpty()) labels.appendFilter(q.agentId(), q.deciders(), sql, params);
         return new Where(sql.toString(), params);
     }
 }

@@ -24,14 +24,16 @@ final class JdbcRunWrites {
     private final String table;
     private final RunRows rows;
     private final JdbcDecisions decisions;
+    private final DeciderLabels labels;
 
     private final String insertSql;
     private final String findSql;
     private final String casSql;
     private final String deleteSql;
 
-    JdbcRunWrites(JdbcAccess db, String table, RunRows rows, JdbcDecisions decisions) {
+    JdbcRunWrites(JdbcAccess db, String table, RunRows rows, JdbcDecisions decisions, DeciderLabels labels) {
         this.db = db;
+        this.labels = labels;
         this.dialect = db.dialect;
         this.table = table;
         this.rows = rows;
@@ -42,20 +44,32 @@ final class JdbcRunWrites {
         this.deleteSql = "DELETE FROM " + table + " WHERE run_id = ? AND version = ?";
     }
 
-    /** One {@code INSERT}; a duplicate key is {@code false}. */
+    /**
+     * One {@code INSERT}; a duplicate key is {@code false}. A SUSPENDED run with decider labels, outside
+     * PostgreSQL: the {@code INSERT} and the upsert of its label rows, in one transaction ({@link DeciderLabels}).
+     */
     boolean insert(RunSnapshot s) {
         db.checkFits(s);
         return db.withConnection("insert", s.runId(), c -> {
-            try (PreparedStatement p = db.prepare(c, insertSql)) {
-                rows.setRow(p, 1, s);
-                try {
-                    return p.executeUpdate() == 1;
-                } catch (SQLException e) {
-                    if (dialect.isDuplicateKey(e)) return false;
-                    throw e;
-                }
-            }
+            if (!labels.needsRows(s)) return insertRow(c, s);
+            return db.inTransaction(c, t -> {
+                if (!insertRow(t, s)) return false;
+                labels.writeRows(t, s);
+                return true;
+            });
         });
+    }
+
+    private boolean insertRow(java.sql.Connection c, RunSnapshot s) throws SQLException {
+        try (PreparedStatement p = db.prepare(c, insertSql)) {
+            rows.setRow(p, 1, s);
+            try {
+                return p.executeUpdate() == 1;
+            } catch (SQLException e) {
+                if (dialect.isDuplicateKey(e)) return false;
+                throw e;
+            }
+        }
     }
 
     /** One {@code SELECT} by primary key; an id too long to have been stored is not looked up. */
@@ -72,15 +86,28 @@ final class JdbcRunWrites {
         });
     }
 
-    /** One {@code UPDATE ... WHERE run_id = ? AND version = ?} of every field a run's life changes. */
+    /**
+     * One {@code UPDATE ... WHERE run_id = ? AND version = ?} of every field a run's life changes; for a
+     * SUSPENDED snapshot with decider labels, outside PostgreSQL, with the upsert of its label rows in one
+     * transaction ({@link DeciderLabels}). A claim (RESUMING) stays one statement.
+     */
     boolean compareAndSet(long expectedVersion, RunSnapshot r) {
         db.checkFits(r);
         return db.withConnection("compare-and-set", r.runId(), c -> {
-            try (PreparedStatement p = db.prepare(c, casSql)) {
-                bindCas(p, expectedVersion, r);
-                return p.executeUpdate() == 1;
-            }
+            if (!labels.needsRows(r)) return update(c, expectedVersion, r);
+            return db.inTransaction(c, t -> {
+                if (!update(t, expectedVersion, r)) return false;
+                labels.writeRows(t, r);
+                return true;
+            });
         });
+    }
+
+    private boolean update(java.sql.Connection c, long expectedVersion, RunSnapshot r) throws SQLException {
+        try (PreparedStatement p = db.prepare(c, casSql)) {
+            bindCas(p, expectedVersion, r);
+            return p.executeUpdate() == 1;
+        }
     }
 
     /**
@@ -90,7 +117,8 @@ final class JdbcRunWrites {
      */
     boolean compareAndSet(long expectedVersion, RunSnapshot r, List<DecisionRecord> records) {
         db.checkFits(r);
-        return decisions.write("compare-and-set", r.runId(), records, casSql, p -> bindCas(p, expectedVersion, r));
+        return decisions.write("compare-and-set", r.runId(), records, casSql, p -> bindCas(p, expectedVersion, r),
+                labels.needsRows(r) ? t -> labels.writeRows(t, r) : null);
     }
 
     /** One {@code DELETE ... WHERE run_id = ? AND version = ?}. */
@@ -109,7 +137,7 @@ final class JdbcRunWrites {
     boolean delete(String runId, long expectedVersion, List<DecisionRecord> records) {
         Objects.requireNonNull(runId, "runId");
         if (!dialect.fits(runId)) return false;
-        return decisions.write("delete", runId, records, deleteSql, p -> bindDelete(p, runId, expectedVersion));
+        return decisions.write("delete", runId, records, deleteSql, p -> bindDelete(p, runId, expectedVersion), null);
     }
 
     /**
@@ -133,9 +161,9 @@ final class JdbcRunWrites {
     }
 
     private void bindCas(PreparedStatement p, long expectedVersion, RunSnapshot r) throws SQLException {
-        RunRows.setChanging(p, r);
-        db.setId(p, 11, r.runId());
-        p.setLong(12, expectedVersion);
+        rows.setChanging(p, r);
+        db.setId(p, RunRows.CHANGING_WIDTH + 1, r.runId());
+        p.setLong(RunRows.CHANGING_WIDTH + 2, expectedVersion);
     }
 
     private void bindDelete(PreparedStatement p, String runId, long expectedVersion) throws SQLException {

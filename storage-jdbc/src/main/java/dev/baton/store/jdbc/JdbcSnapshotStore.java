@@ -5,6 +5,7 @@ import dev.baton.store.DecisionPage;
 import dev.baton.store.DecisionQuery;
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -93,11 +94,12 @@ public final class JdbcSnapshotStore implements SnapshotStore {
         this.description = description;
         this.owned = owned;
         this.db = new JdbcAccess(jdbi, dataSource, dialect, description, queryTimeoutSeconds);
-        RunRows rows = new RunRows(db);
-        this.listing = new JdbcRunListing(db, table, rows);
+        DeciderLabels labels = new DeciderLabels(db, table);
+        RunRows rows = new RunRows(db, labels);
+        this.listing = new JdbcRunListing(db, table, rows, labels);
         this.memory = new JdbcMemoryStore(db, table);
         this.decisions = new JdbcDecisions(db, table);
-        this.writes = new JdbcRunWrites(db, table, rows, decisions);
+        this.writes = new JdbcRunWrites(db, table, rows, decisions, labels);
     }
 
     /**
@@ -323,6 +325,18 @@ public final class JdbcSnapshotStore implements SnapshotStore {
     public boolean renewLease(String runId, long expectedVersion, String owner, Instant newExpiry) {
         return writes.renewLease(runId, expectedVersion, owner, newExpiry);
     }
+
+    /**
+     * {@link QueryFeature#BASELINE} and {@link QueryFeature#DECIDERS}: the deciders filter on the labels of
+     * migration V007 (PostgreSQL: a GIN-indexed array column; the others: the side table {@code <table>_deciders}).
+     */
+    @Override
+    public Set<QueryFeature> queryFeatures() {
+        return FEATURES;
+    }
+
+    private static final Set<QueryFeature> FEATURES =
+            java.util.Collections.unmodifiableSet(java.util.EnumSet.of(QueryFeature.BASELINE, QueryFeature.DECIDERS));
 
     /** The database server's clock, see the class comment. */
     @Override

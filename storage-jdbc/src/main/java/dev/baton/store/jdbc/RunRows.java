@@ -6,65 +6,35 @@ import dev.baton.store.RunStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import org.jdbi.v3.core.statement.SqlStatement;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A row of the runs table, its columns in the order of {@link Schema#COLUMNS}, to and from a
- * {@link RunSnapshot}: the parameters of the statements that write a run ({@link #bindRow},
- * {@link #bindChanging}), and the run a row reads back ({@link #read}); a row that breaks the
+ * {@link RunSnapshot}: the parameters of the statements that write a run ({@link #setRow},
+ * {@link #setChanging}), and the run a row reads back ({@link #read}); a row that breaks the
  * snapshot's rules is reported as a {@link SnapshotFormatException} naming the run and the store.
  */
 final class RunRows {
     /** How many columns a run row has: {@link Schema#COLUMNS}. */
-    static final int WIDTH = 15;
+    static final int WIDTH = 16;
 
-    /** The placeholders of every column of a row, for {@link #bindRow}. */
-    static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
-    /** The {@code SET} list of every column a run's life changes, for {@link #bindChanging}. */
+    /** The placeholders of every column of a row, for {@link #setRow}. */
+    static final String VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+    /** The {@code SET} list of every column a run's life changes, for {@link #setChanging}. */
     static final String CHANGING = "status = ?, suspended_at = ?, version = ?, lease_owner = ?,"
-            + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ?, notify_at = ?, notify_state = ?";
+            + " lease_expires_at = ?, payload = ?, expires_at = ?, summary = ?, notify_at = ?, notify_state = ?, deciders = ?";
+    /** How many parameters {@link #CHANGING} has. */
+    static final int CHANGING_WIDTH = 11;
 
     private final JdbcAccess db;
+    private final DeciderLabels labels;
 
-    RunRows(JdbcAccess db) {
+    RunRows(JdbcAccess db, DeciderLabels labels) {
         this.db = db;
+        this.labels = labels;
     }
 
-    /** Binds every column of {@code s}, in the order of {@link Schema#COLUMNS}, from position 0 ({@link #VALUES}). */
-    void bindRow(SqlStatement<?> u, RunSnapshot s) {
-        db.bindId(u, 0, s.runId());
-        db.bindId(u, 1, s.agentId());
-        u.bind(2, s.status().name());
-        db.bindId(u, 3, s.threadId());
-        db.bindId(u, 4, s.resourceId());
-        u.bind(5, s.createdAt().toEpochMilli());
-        u.bind(6, s.suspendedAt().toEpochMilli());
-        u.bind(7, s.version());
-        JdbcAccess.bindText(u, 8, s.leaseOwner());
-        JdbcAccess.bindMillis(u, 9, s.leaseExpiresAt());
-        u.bind(10, s.payload());
-        JdbcAccess.bindMillis(u, 11, s.expiresAt());
-        u.bind(12, s.summary());
-        JdbcAccess.bindMillis(u, 13, s.notifyAt());
-        JdbcAccess.bindText(u, 14, s.notifyState());
-    }
-
-    /** Binds the columns of {@link #CHANGING} from position 0 to 9; the caller binds the rest. */
-    static void bindChanging(SqlStatement<?> u, RunSnapshot r) {
-        u.bind(0, r.status().name());
-        u.bind(1, r.suspendedAt().toEpochMilli());
-        u.bind(2, r.version());
-        JdbcAccess.bindText(u, 3, r.leaseOwner());
-        JdbcAccess.bindMillis(u, 4, r.leaseExpiresAt());
-        u.bind(5, r.payload());
-        JdbcAccess.bindMillis(u, 6, r.expiresAt());
-        u.bind(7, r.summary());
-        JdbcAccess.bindMillis(u, 8, r.notifyAt());
-        JdbcAccess.bindText(u, 9, r.notifyState());
-    }
-
-    /** As {@link #bindRow}, on a plain statement, from position {@code from} (1-based). */
+    /** Sets every column of {@code s}, in the order of {@link Schema#COLUMNS}, from position {@code from} (1-based; {@link #VALUES}). */
     void setRow(java.sql.PreparedStatement p, int from, RunSnapshot s) throws SQLException {
         int i = from;
         db.setId(p, i++, s.runId());
@@ -81,11 +51,12 @@ final class RunRows {
         JdbcAccess.setMillis(p, i++, s.expiresAt());
         p.setString(i++, s.summary());
         JdbcAccess.setMillis(p, i++, s.notifyAt());
-        JdbcAccess.setText(p, i, s.notifyState());
+        JdbcAccess.setText(p, i++, s.notifyState());
+        labels.set(p, i, s);
     }
 
-    /** As {@link #bindChanging}, on a plain statement, at positions 1 to 10; the caller binds the rest. */
-    static void setChanging(java.sql.PreparedStatement p, RunSnapshot r) throws SQLException {
+    /** Sets the columns of {@link #CHANGING} at positions 1 to {@link #CHANGING_WIDTH}; the caller binds the rest. */
+    void setChanging(java.sql.PreparedStatement p, RunSnapshot r) throws SQLException {
         p.setString(1, r.status().name());
         p.setLong(2, r.suspendedAt().toEpochMilli());
         p.setLong(3, r.version());
@@ -96,6 +67,7 @@ final class RunRows {
         p.setString(8, r.summary());
         JdbcAccess.setMillis(p, 9, r.notifyAt());
         JdbcAccess.setText(p, 10, r.notifyState());
+        labels.set(p, 11, r);
     }
 
     /** True when the row at the cursor holds a run (false for the all-NULL row of a page past the end). */
@@ -127,6 +99,7 @@ final class RunRows {
             String summary = required(runId, "summary", rs.getString(13));
             Instant notifyAt = millis(rs, 14);
             String notifyState = rs.getString(15);
+            java.util.Set<String> deciders = labels.read(rs, 16);
             return RunSnapshot.builder()
                     .runId(runId).agentId(agentId).status(status)
                     .threadId(threadId).resourceId(resourceId)
@@ -137,6 +110,7 @@ final class RunRows {
                     .expiresAt(expiresAt)
                     .summary(summary)
                     .notification(notifyAt, notifyState)
+                    .deciders(deciders)
                     .build();
         } catch (IllegalArgumentException e) {   // RunSnapshot's own checks: version < 1, a lease on a SUSPENDED run, ...
             throw new SnapshotFormatException(runId, e.getMessage() + " in " + db.description, e);

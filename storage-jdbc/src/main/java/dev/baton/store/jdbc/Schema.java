@@ -42,11 +42,12 @@ final class Schema {
             new Migration(3, "thread_memory"),
             new Migration(4, "decisions"),
             new Migration(5, "notifications"),
-            new Migration(6, "thread_keys"));
+            new Migration(6, "thread_keys"),
+            new Migration(7, "deciders"));
 
     /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
-            + " version, lease_owner, lease_expires_at, payload, expires_at, summary, notify_at, notify_state";
+            + " version, lease_owner, lease_expires_at, payload, expires_at, summary, notify_at, notify_state, deciders";
     /** The columns of {@code <table>_threads}, in the order {@link JdbcMemoryStore} reads them. */
     static final String THREAD_COLUMNS = "id, resource_id, title, metadata, created_at, updated_at";
     /** The columns of {@code <table>_messages}, in the order {@link JdbcMemoryStore} reads them. */
@@ -127,7 +128,8 @@ final class Schema {
         StringBuilder b = new StringBuilder();
         b.append("-- Baton tables for ").append(dialect.displayName()).append(": runs (").append(table)
                 .append("), thread memory (").append(threadsTable(table)).append(", ").append(messagesTable(table))
-                .append("), decisions (").append(table).append("_decisions)\n");
+                .append("), decisions (").append(table).append("_decisions)")
+                .append(dialect == JdbcDialect.POSTGRESQL ? "" : ", decider labels (" + table + "_deciders)").append('\n');
         for (Migration m : MIGRATIONS) {
             b.append("-- ").append(m.fileName()).append('\n');
             for (String s : statements(dialect, table, m)) b.append(s).append(";\n");
@@ -241,6 +243,7 @@ final class Schema {
         validate(jdbi, table, threadsTable(table), THREAD_COLUMNS + ", next_seq");
         validate(jdbi, table, messagesTable(table), MESSAGE_COLUMNS);
         validate(jdbi, table, table + "_decisions", JdbcDecisions.COLUMNS);
+        if (dialect != JdbcDialect.POSTGRESQL) validate(jdbi, table, table + "_deciders", "run_id, label, agent_id, version");
     }
 
     private static void validate(Jdbi jdbi, String table, String checked, String columns) {

@@ -1,0 +1,184 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.store.RunQuery;
+import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A run's decider labels ({@link RunSnapshot#deciders()}) in a JDBC store (migration V007), and the
+ * condition of {@link RunQuery#deciders()}:
+ *
+ * <ul>
+ *   <li>PostgreSQL: the column {@code deciders TEXT[]} (NULL for none), written by the run's own
+ *       {@code INSERT}/{@code UPDATE}; the filter is {@code status = 'SUSPENDED' AND deciders && ARRAY[granted...]}
+ *       (a partial GIN index of SUSPENDED runs) and the exact rule per {@link RunQuery.Decider} on the row.</li>
+ *   <li>MySQL/MariaDB, H2, SQLite: the column {@code deciders} holds the labels as text (each
+ *       {@code <length>:<label>}), for reading the run back; the filter runs on the side table
+ *       {@code <table>_deciders (run_id, label, agent_id, version)}: one row per label of a snapshot
+ *       written {@code SUSPENDED}, at that snapshot's version, upserted in the same transaction as the
+ *       write. Only rows at the run's current version count, so a write of a snapshot that is not
+ *       {@code SUSPENDED} (a claim) or that has no labels touches no side row (one statement, as before),
+ *       and a label a later write dropped stops counting without a {@code DELETE}. The rows go with the
+ *       run ({@code ON DELETE CASCADE}; a trigger on SQLite).</li>
+ * </ul>
+ * Not API.
+ */
+final class DeciderLabels {
+    private final JdbcAccess db;
+    private final String table;
+    private final String sideTable;
+
+    DeciderLabels(JdbcAccess db, String table) {
+        this.db = db;
+        this.table = table;
+        this.sideTable = table + "_deciders";
+    }
+
+    /** Whether the dialect keeps labels in an array column alone (PostgreSQL), with no side table. */
+    boolean inArray() {
+        return db.dialect == JdbcDialect.POSTGRESQL;
+    }
+
+    /** Whether writing {@code s} must also write side-table rows: a SUSPENDED snapshot with labels, outside PostgreSQL. */
+    boolean needsRows(RunSnapshot s) {
+        return !inArray() && s.status() == RunStatus.SUSPENDED && !s.deciders().isEmpty();
+    }
+
+    // ---------------------------------------------------------------- the column
+
+    /** Binds the {@code deciders} column of {@code s} at {@code index} (1-based). */
+    void set(PreparedStatement p, int index, RunSnapshot s) throws SQLException {
+        Set<String> labels = s.deciders();
+        if (inArray()) {
+            if (labels.isEmpty()) {
+                p.setNull(index, Types.ARRAY);
+            } else {
+                Connection c = p.getConnection();
+                p.setArray(index, c.createArrayOf("text", labels.toArray(String[]::new)));
+            }
+            return;
+        }
+        if (labels.isEmpty()) p.setNull(index, Types.VARCHAR);
+        else p.setString(index, encode(labels));
+    }
+
+    /** Reads the {@code deciders} column at {@code index}; empty for NULL. */
+    Set<String> read(ResultSet rs, int index) throws SQLException {
+        if (inArray()) {
+            Array a = rs.getArray(index);
+            if (a == null) return Set.of();
+            try {
+                Object[] values = (Object[]) a.getArray();
+                Set<String> out = new TreeSet<>();
+                for (Object v : values) out.add((String) v);
+                return out;
+            } finally {
+                a.free();
+            }
+        }
+        String text = rs.getString(index);
+        return text == null || text.isEmpty() ? Set.of() : decode(text);
+    }
+
+    /** The labels as text: each {@code <length>:<label>}, in order. */
+    static String encode(Collection<String> labels) {
+        StringBuilder b = new StringBuilder();
+        for (String l : labels) b.append(l.length()).append(':').append(l);
+        return b.toString();
+    }
+
+    /** The labels of {@link #encode}'s text. */
+    static Set<String> decode(String text) {
+        Set<String> out = new TreeSet<>();
+        int i = 0;
+        while (i < text.length()) {
+            int colon = text.indexOf(':', i);
+            if (colon < 0) throw new IllegalArgumentException("malformed deciders column: '" + text + "'");
+            int length = Integer.parseInt(text, i, colon, 10);
+            out.add(text.substring(colon + 1, colon + 1 + length));
+            i = colon + 1 + length;
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- the side table
+
+    /**
+     * Upserts one side-table row per label of {@code s} at its version, in one statement, on the
+     * connection of the transaction that writes {@code s}.
+     */
+    void writeRows(Connection c, RunSnapshot s) throws SQLException {
+        Set<String> labels = s.deciders();
+        StringBuilder values = new StringBuilder();
+        for (int k = 0; k < labels.size(); k++) values.append(k == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+        String sql = switch (db.dialect) {
+            case MYSQL -> "INSERT INTO " + sideTable + " (run_id, label, agent_id, version) VALUES " + values
+                    + " ON DUPLICATE KEY UPDATE version = VALUES(version)";
+            case H2 -> "MERGE INTO " + sideTable + " (run_id, label, agent_id, version) KEY (run_id, label) VALUES " + values;
+            case SQLITE -> "INSERT INTO " + sideTable + " (run_id, label, agent_id, version) VALUES " + values
+                    + " ON CONFLICT (run_id, label) DO UPDATE SET version = excluded.version";
+            case POSTGRESQL -> throw new IllegalStateException("PostgreSQL keeps decider labels in the runs table");
+        };
+        try (PreparedStatement p = db.prepare(c, sql)) {
+            int i = 1;
+            for (String label : labels) {
+                db.setId(p, i++, s.runId());
+                db.setId(p, i++, label);
+                db.setId(p, i++, s.agentId());
+                p.setLong(i++, s.version());
+            }
+            p.executeUpdate();
+        }
+    }
+
+    // ---------------------------------------------------------------- the filter
+
+    /**
+     * Appends the condition of {@code deciders} (not empty) on the runs of {@code agentId} to {@code sql},
+     * starting with {@code " AND "}, and its parameters to {@code params}.
+     */
+    void appendFilter(String agentId, List<RunQuery.Decider> deciders, StringBuilder sql, List<Object> params) {
+        sql.append(" AND status = 'SUSPENDED'");
+        if (inArray()) {
+            Set<String> granted = new LinkedHashSet<>();
+            for (RunQuery.Decider d : deciders) granted.add(d.granted());
+            sql.append(" AND deciders && ARRAY[");
+            int k = 0;
+            for (String g : granted) {
+                sql.append(k++ == 0 ? "?" : ", ?");
+                params.add(g);
+            }
+            sql.append("]::text[] AND (");
+            k = 0;
+            for (RunQuery.Decider d : deciders) {
+                sql.append(k++ == 0 ? "" : " OR ").append("(? = ANY(deciders) AND NOT ? = ANY(deciders))");
+                params.add(d.granted());
+                params.add(d.unlessExcluded());
+            }
+            sql.append(')');
+            return;
+        }
+        sql.append(" AND (run_id, version) IN (SELECT g.run_id, g.version FROM ").append(sideTable)
+                .append(" g WHERE g.agent_id = ? AND (");
+        params.add(db.id(agentId));
+        int k = 0;
+        for (RunQuery.Decider d : deciders) {
+            sql.append(k++ == 0 ? "" : " OR ").append("(g.label = ? AND NOT EXISTS (SELECT 1 FROM ").append(sideTable)
+                    .append(" x WHERE x.run_id = g.run_id AND x.label = ? AND x.version = g.version))");
+            params.add(db.id(d.granted()));
+            params.add(db.id(d.unlessExcluded()));
+        }
+        sql.append("))");
+    }
+}
