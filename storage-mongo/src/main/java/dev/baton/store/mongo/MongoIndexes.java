@@ -34,6 +34,11 @@ final class MongoIndexes {
     static final String INDEX_AGENT_THREAD_RESOURCE = "baton_agent_thread_resource_created";
     static final String INDEX_AGENT_EXPIRES = "baton_agent_expires";
     static final String INDEX_AGENT_NOTIFY = "baton_agent_notify";
+    /**
+     * The deciders filter ({@code RunQuery.deciders()}): a multikey index on the labels in the agent's part, in
+     * listing order; one index range per granting label.
+     */
+    static final String INDEX_AGENT_DECIDERS = "baton_agent_deciders_created";
     /** With buckets (issue 27): the agent's listing, ascending so that it also backs the shard key {agentId, bucket, createdAt}. */
     static final String INDEX_AGENT_BUCKET = "baton_agent_bucket_created";
     static final String INDEX_AGENT_BUCKET_RESOURCE = "baton_agent_bucket_resource_created";
@@ -62,7 +67,8 @@ final class MongoIndexes {
                 one.get(3),
                 new IndexModel(Indexes.ascending(AGENT_ID, bucket, EXPIRES_AT, ID), new IndexOptions().name(INDEX_AGENT_BUCKET_EXPIRES)),
                 new IndexModel(Indexes.ascending(AGENT_ID, bucket, RunDocuments.NOTIFY_AT, ID),
-                        new IndexOptions().name(INDEX_AGENT_BUCKET_NOTIFY)));
+                        new IndexOptions().name(INDEX_AGENT_BUCKET_NOTIFY)),
+                one.get(6));
     }
 
     /** The runs' index specifications, in the order they are created; equality fields first, then the listing order. */
@@ -81,7 +87,10 @@ final class MongoIndexes {
                 // so the limit stops the scan (no sort of every due run)
                 new IndexModel(Indexes.ascending(AGENT_ID, EXPIRES_AT, ID), new IndexOptions().name(INDEX_AGENT_EXPIRES)),
                 // listNotificationsDue: a range on notifyAt in the agent's part, oldest first with the runId tie-break
-                new IndexModel(Indexes.ascending(AGENT_ID, RunDocuments.NOTIFY_AT, ID), new IndexOptions().name(INDEX_AGENT_NOTIFY)));
+                new IndexModel(Indexes.ascending(AGENT_ID, RunDocuments.NOTIFY_AT, ID), new IndexOptions().name(INDEX_AGENT_NOTIFY)),
+                // the deciders filter: the labels are an array, so this index is multikey (one entry per label)
+                new IndexModel(Indexes.compoundIndex(Indexes.ascending(AGENT_ID, RunDocuments.DECIDERS), order),
+                        new IndexOptions().name(INDEX_AGENT_DECIDERS)));
     }
 
     /**

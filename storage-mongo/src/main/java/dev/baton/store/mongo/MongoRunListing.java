@@ -7,6 +7,8 @@ import static com.mongodb.client.model.Filters.gt;
 import static com.mongodb.client.model.Filters.gte;
 import static com.mongodb.client.model.Filters.lt;
 import static com.mongodb.client.model.Filters.lte;
+import static com.mongodb.client.model.Filters.in;
+import static com.mongodb.client.model.Filters.ne;
 import static com.mongodb.client.model.Filters.or;
 import static dev.baton.store.mongo.RunDocuments.AGENT_ID;
 import static dev.baton.store.mongo.RunDocuments.CREATED_AT;
@@ -250,7 +252,23 @@ final class MongoRunListing {
             parts.add(eq(STATUS, RunStatus.RESUMING.name()));
             parts.add(gt(LEASE_EXPIRES_AT, now));
         }
+        List<RunQuery.Decider> deciders = q.deciders();
+        if (deciders != null) parts.add(deciders(deciders));
         return and(parts);
+    }
+
+    /**
+     * The deciders rule ({@code RunQuery.matchesDeciders}): stored status SUSPENDED, and for some decider its
+     * granting label among the run's {@code deciders} and its excluding label not; each alternative is a range of
+     * the multikey index {@code {agentId, deciders, createdAt, _id}}. An empty list matches nothing.
+     */
+    static Bson deciders(List<RunQuery.Decider> deciders) {
+        if (deciders.isEmpty()) return in(ID, List.of());
+        List<Bson> any = new ArrayList<>(deciders.size());
+        for (RunQuery.Decider d : deciders) {
+            any.add(and(eq(RunDocuments.DECIDERS, d.granted()), ne(RunDocuments.DECIDERS, d.unlessExcluded())));
+        }
+        return and(eq(STATUS, RunStatus.SUSPENDED.name()), any.size() == 1 ? any.get(0) : or(any));
     }
 
     /**

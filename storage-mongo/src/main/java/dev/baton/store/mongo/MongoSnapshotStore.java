@@ -9,6 +9,7 @@ import dev.baton.store.DecisionPage;
 import dev.baton.store.DecisionQuery;
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -280,6 +281,15 @@ public final class MongoSnapshotStore implements SnapshotStore {
     @Override
     public Instant now() {
         return clock.now();
+    }
+
+    /**
+     * {@link QueryFeature#BASELINE} and {@link QueryFeature#DECIDERS}: the deciders filter on the run document's
+     * {@code deciders} array and the multikey index {@code baton_agent_deciders_created}.
+     */
+    @Override
+    public Set<QueryFeature> queryFeatures() {
+        return Set.of(QueryFeature.BASELINE, QueryFeature.DECIDERS);
     }
 
     /** Shared, durable, with the server's clock, thread memory, decisions and notifications. */

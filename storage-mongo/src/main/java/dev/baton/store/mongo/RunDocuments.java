@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * { _id: runId, agentId, status: "SUSPENDED" | "RESUMING", threadId, resourceId,
  *   createdAt: Date, suspendedAt: Date, version: long, leaseOwner, leaseExpiresAt: Date,
  *   payload: "<the run state as JSON text>", expiresAt: Date, summary: "<what a listing shows, JSON text>",
- *   notifyAt: Date, notifyState: "<the due notification's state, text>" }
+ *   notifyAt: Date, notifyState: "<the due notification's state, text>",
+ *   deciders: ["<decider label>", ...] }
  * }</pre>
  *
  * A document that breaks the snapshot's rules is reported as a {@link SnapshotFormatException}
@@ -41,6 +42,8 @@ final class RunDocuments {
     static final String SUMMARY = "summary";
     static final String NOTIFY_AT = "notifyAt";
     static final String NOTIFY_STATE = "notifyState";
+    /** The run's decider labels ({@link RunSnapshot#deciders()}), an array of strings; absent or empty for none. */
+    static final String DECIDERS = "deciders";
 
     /**
      * Every field of a run, named. Reads ask for exactly these: fields someone else added stay on
@@ -49,11 +52,11 @@ final class RunDocuments {
      * fields under its collection lock, so that a read never sees half an update.
      */
     static final Bson FIELDS = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID, CREATED_AT,
-            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD, EXPIRES_AT, SUMMARY, NOTIFY_AT, NOTIFY_STATE);
+            SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, PAYLOAD, EXPIRES_AT, SUMMARY, NOTIFY_AT, NOTIFY_STATE, DECIDERS);
 
     /** Every field but the payload: what a listing without payloads reads. */
     static final Bson FIELDS_WITHOUT_PAYLOAD = Projections.include(ID, AGENT_ID, STATUS, THREAD_ID, RESOURCE_ID,
-            CREATED_AT, SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, EXPIRES_AT, SUMMARY, NOTIFY_AT, NOTIFY_STATE);
+            CREATED_AT, SUSPENDED_AT, VERSION, LEASE_OWNER, LEASE_EXPIRES_AT, EXPIRES_AT, SUMMARY, NOTIFY_AT, NOTIFY_STATE, DECIDERS);
 
     private RunDocuments() {
     }
@@ -73,7 +76,13 @@ final class RunDocuments {
                 .append(EXPIRES_AT, date(s.expiresAt()))
                 .append(SUMMARY, s.summary())
                 .append(NOTIFY_AT, date(s.notifyAt()))
-                .append(NOTIFY_STATE, s.notifyState());
+                .append(NOTIFY_STATE, s.notifyState())
+                .append(DECIDERS, deciders(s));
+    }
+
+    /** The labels as the array stored: in their (sorted) order; empty for none. */
+    static java.util.List<String> deciders(RunSnapshot s) {
+        return java.util.List.copyOf(s.deciders());
     }
 
     /**
@@ -119,6 +128,7 @@ final class RunDocuments {
                 .expiresAt(expires == null ? null : expires.toInstant())
                 .summary(d.getString(SUMMARY))
                 .notification(notify == null ? null : notify.toInstant(), d.getString(NOTIFY_STATE))
+                .deciders(d.getList(DECIDERS, String.class))   // absent (a run stored before the field): none
                 .build();
     }
 
@@ -137,7 +147,8 @@ final class RunDocuments {
                 Updates.set(EXPIRES_AT, date(s.expiresAt())),
                 Updates.set(SUMMARY, s.summary()),
                 Updates.set(NOTIFY_AT, date(s.notifyAt())),
-                Updates.set(NOTIFY_STATE, s.notifyState()));
+                Updates.set(NOTIFY_STATE, s.notifyState()),
+                Updates.set(DECIDERS, deciders(s)));
     }
 
     /** A nullable instant as a BSON date. */

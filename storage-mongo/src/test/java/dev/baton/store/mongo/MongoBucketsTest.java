@@ -309,7 +309,7 @@ class MongoBucketsTest {
             for (Document i : raw(collection).listIndexes()) keys.put(i.getString("name"), i.get("key", Document.class));
             assertThat(keys).containsKeys(MongoIndexes.INDEX_AGENT_BUCKET, MongoIndexes.INDEX_AGENT_THREAD,
                     MongoIndexes.INDEX_AGENT_BUCKET_RESOURCE, MongoIndexes.INDEX_AGENT_THREAD_RESOURCE,
-                    MongoIndexes.INDEX_AGENT_BUCKET_EXPIRES, MongoIndexes.INDEX_AGENT_BUCKET_NOTIFY);
+                    MongoIndexes.INDEX_AGENT_BUCKET_EXPIRES, MongoIndexes.INDEX_AGENT_BUCKET_NOTIFY, MongoIndexes.INDEX_AGENT_DECIDERS);
             assertThat(keys).doesNotContainKeys(MongoIndexes.INDEX_AGENT, MongoIndexes.INDEX_AGENT_EXPIRES);
             assertThat(new ArrayList<>(keys.get(MongoIndexes.INDEX_AGENT_BUCKET).keySet()))
                     .containsExactly("agentId", "bucket", "createdAt", "_id");

@@ -113,9 +113,12 @@ class MongoIndexTest {
                 .containsExactlyEntriesOf(key("agentId", 1, "expiresAt", 1, "_id", 1));
         assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_NOTIFY)))
                 .containsExactlyEntriesOf(key("agentId", 1, "notifyAt", 1, "_id", 1));
+        // the deciders filter: multikey on the labels, in listing order
+        assertThat(normalised(keys.get(MongoIndexes.INDEX_AGENT_DECIDERS)))
+                .containsExactlyEntriesOf(key("agentId", 1, "deciders", 1, "createdAt", -1, "_id", -1));
         // the audit trail's records a crash left pending in run documents (MongoDecisions)
         assertThat(normalised(keys.get(MongoDecisions.INDEX_PENDING))).containsExactlyEntriesOf(key("pendingDecisions._id", 1));
-        assertThat(keys).hasSize(8);
+        assertThat(keys).hasSize(9);
     }
 
     @Test
@@ -150,7 +153,7 @@ class MongoIndexTest {
                 store.insert(suspended("agent", uniqueId("run"), "t", "r", i));
             }
         }
-        assertThat(indexKeys(collection)).hasSize(8);
+        assertThat(indexKeys(collection)).hasSize(9);
         assertThat(indexKeys(collection + MongoCollections.DECISIONS_SUFFIX)).hasSize(7);
         assertThat(indexKeys(collection + MongoCollections.THREADS_SUFFIX)).hasSize(2);
         assertThat(indexKeys(collection + MongoCollections.MESSAGES_SUFFIX)).hasSize(3);
