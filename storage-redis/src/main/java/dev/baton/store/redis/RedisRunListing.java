@@ -128,7 +128,7 @@ final class RedisRunListing {
 
     private static String[] listArgs(String base, RunQuery q, long offset, long limit, boolean idsOnly) {
         RunQuery.After after = q.after();
-        return new String[] {
+        String[] args = {
                 base,
                 Long.toString(q.now().toEpochMilli()),
                 q.status() == null ? "" : q.status().name(),
@@ -142,7 +142,19 @@ final class RedisRunListing {
                 after == null ? "0" : "1",
                 after == null ? "" : Long.toString(after.createdAt().toEpochMilli()),
                 after == null ? "" : after.runId(),
-                idsOnly ? "1" : "0"};
+                idsOnly ? "1" : "0",
+                "-1"};
+        List<RunQuery.Decider> deciders = q.deciders();
+        if (deciders == null) return args;
+        // the deciders filter: their number, then each one's granting and excluding label
+        String[] with = java.util.Arrays.copyOf(args, args.length + 2 * deciders.size());
+        with[args.length - 1] = Integer.toString(deciders.size());
+        int i = args.length;
+        for (RunQuery.Decider d : deciders) {
+            with[i++] = d.granted();
+            with[i++] = d.unlessExcluded();
+        }
+        return with;
     }
 
     List<RunSnapshot> listDue(String agentId, Instant now, int limit) {

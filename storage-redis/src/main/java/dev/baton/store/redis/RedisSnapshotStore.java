@@ -5,6 +5,7 @@ import dev.baton.store.DecisionPage;
 import dev.baton.store.DecisionQuery;
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.MemoryStore;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
@@ -306,6 +307,15 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public Instant now() {
         return access.now();
+    }
+
+    /**
+     * {@link QueryFeature#BASELINE} and {@link QueryFeature#DECIDERS}: the deciders filter on the per-label sorted sets
+     * {@code PREFIX:{HEX(agentId)}:dl:HEX(label)} of the runs stored SUSPENDED, kept by the same script as the run.
+     */
+    @Override
+    public Set<QueryFeature> queryFeatures() {
+        return Set.of(QueryFeature.BASELINE, QueryFeature.DECIDERS);
     }
 
     /** Shared, durable (as far as the server's persistence settings make it), with the server's clock, thread memory, decisions

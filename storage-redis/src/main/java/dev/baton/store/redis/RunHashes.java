@@ -40,6 +40,16 @@ final class RunHashes {
         put(out, "summary", s.summary());
         put(out, "notifyAt", s.notifyAt() == null ? null : Long.toString(s.notifyAt().toEpochMilli()));
         put(out, "notifyState", s.notifyState());
+        put(out, "deciders", s.deciders().isEmpty() ? null : String.join(LABEL_SEPARATOR, s.deciders()));
+    }
+
+    /** Between the labels of the {@code deciders} field: NUL, which no label holds ({@code RunSnapshot.deciders()}). */
+    static final String LABEL_SEPARATOR = "\0";
+
+    /** The labels of a {@code deciders} field; none for an absent one. */
+    static java.util.Set<String> labels(@Nullable String field) {
+        if (field == null || field.isEmpty()) return java.util.Set.of();
+        return new java.util.TreeSet<>(java.util.Arrays.asList(field.split(LABEL_SEPARATOR, -1)));
     }
 
     private static void put(List<String> out, String field, @Nullable String value) {
@@ -62,13 +72,17 @@ final class RunHashes {
                     .expiresAt(millisOrNull(h.get("expiresAt")))
                     .summary(h.get("summary"))
                     .notification(millisOrNull(h.get("notifyAt")), h.get("notifyState"))
+                    .deciders(labels(h.get("deciders")))
                     .build();
         } catch (RuntimeException e) {
             throw invalid(runId, e);
         }
     }
 
-    /** A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload 13th. */
+    /**
+     * A run as list.lua and due.lua return it (common.lua's row()): fixed positions, nulls where absent, the payload
+     * 13th, the decider labels 16th.
+     */
     RunSnapshot row(Object reply) {
         @SuppressWarnings("unchecked")
         List<Object> f = (List<Object>) reply;
@@ -84,6 +98,7 @@ final class RunHashes {
                     .expiresAt(millisOrNull((String) f.get(10)))
                     .summary((String) f.get(11))
                     .notification(millisOrNull(f.size() > 13 ? (String) f.get(13) : null), f.size() > 14 ? (String) f.get(14) : null)
+                    .deciders(labels(f.size() > 15 ? (String) f.get(15) : null))
                     .build();
         } catch (RuntimeException e) {
             throw invalid(runId, e);

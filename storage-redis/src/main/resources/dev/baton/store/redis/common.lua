@@ -44,6 +44,28 @@ local function indexKeys(fam, thread, res)
   return ks
 end
 
+-- The decider labels of a run's "deciders" field (RunSnapshot.deciders(), separated by NUL, which no label holds).
+local function labelsOf(field)
+  local out = {}
+  if not field or field == '' then return out end
+  local i = 1
+  while true do
+    local j = string.find(field, '\0', i, true)
+    if not j then
+      out[#out + 1] = string.sub(field, i)
+      return out
+    end
+    out[#out + 1] = string.sub(field, i, j - 1)
+    i = j + 1
+  end
+end
+
+-- The runs stored SUSPENDED with decider label `label`, scored by createdAt: the deciders filter of list.lua.
+-- A RESUMING run (a claim) is in none of them: it waits for no decision.
+local function labelKey(label)
+  return base .. 'dl:' .. hex(label)
+end
+
 local function addTo(fam, thread, res, score, id)
   for _, k in ipairs(indexKeys(fam, thread, res)) do redis.call('ZADD', k, score, id) end
 end
@@ -70,11 +92,13 @@ local function fileRun(id, f)
     redis.call('ZADD', HELD, f.leaseExpiresAt, id)
   else
     addTo('sus', f.threadId, f.resourceId, f.createdAt, id)
+    for _, l in ipairs(labelsOf(f.deciders)) do redis.call('ZADD', labelKey(l), f.createdAt, id) end
   end
 end
 
--- Removes a run from every index it may be in, whatever its filing.
-local function unfileRun(id, thread, res)
+-- Removes a run from every index it may be in, whatever its filing; deciders is its "deciders" field (or nil).
+local function unfileRun(id, thread, res, deciders)
+  for _, l in ipairs(labelsOf(deciders)) do redis.call('ZREM', labelKey(l), id) end
   removeFrom('all', thread, res, id)
   removeFrom('sus', thread, res, id)
   removeFrom('res', thread, res, id)
@@ -96,17 +120,18 @@ local function fieldsFrom(from)
 end
 
 -- The fields of a run as list and due return it: fixed positions (nil where absent), the payload 13th,
--- then notifyAt and notifyState.
+-- then notifyAt, notifyState and the decider labels (the "deciders" field).
 -- Without payloads (withPayload "0") the payload is not read, and comes back as '': the summary is what
 -- a listing shows.
 local ROW = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt', 'version',
-  'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'notifyAt', 'notifyState' }
+  'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'notifyAt', 'notifyState', 'deciders' }
 local ROW_WITH_PAYLOAD = { 'runId', 'agentId', 'status', 'threadId', 'resourceId', 'createdAt', 'suspendedAt',
-  'version', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'payload', 'notifyAt', 'notifyState' }
+  'version', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'payload', 'notifyAt', 'notifyState', 'deciders' }
 local function row(id, withPayload)
   local key = runKey(id)
   if withPayload then return redis.call('HMGET', key, unpack(ROW_WITH_PAYLOAD)) end
   local r = redis.call('HMGET', key, unpack(ROW))
+  r[16] = r[15]
   r[15] = r[14]
   r[14] = r[13]
   r[13] = ''
