@@ -74,7 +74,7 @@ public final class Footprint {
                             : Backend.env("BATON_TEST_MARIADB_URL", "jdbc:mariadb://127.0.0.1:3306/test?user=root&sslMode=disable");
                     String t = "baton_footprint";
                     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-                        for (String suffix : new String[] {"", "_schema_history", "_threads", "_messages"}) s.execute("DROP TABLE IF EXISTS " + t + suffix);
+                        for (String suffix : new String[] {"_deciders", "", "_schema_history", "_threads", "_messages"}) s.execute("DROP TABLE IF EXISTS " + t + suffix);
                         fill(SnapshotStores.open(url, Map.of("table", t)), runs);
                         if (b.equals("postgres")) {
                             s.execute("VACUUM ANALYZE " + t);
@@ -92,7 +92,7 @@ public final class Footprint {
                             }
                             how = "information_schema data_length + index_length (InnoDB estimate) / runs";
                         }
-                        for (String suffix : new String[] {"", "_schema_history", "_threads", "_messages"}) s.execute("DROP TABLE IF EXISTS " + t + suffix);
+                        for (String suffix : new String[] {"_deciders", "", "_schema_history", "_threads", "_messages"}) s.execute("DROP TABLE IF EXISTS " + t + suffix);
                     }
                 }
                 case "h2", "sqlite" -> {

@@ -136,7 +136,7 @@ final class ScaleData implements ScaleSeed {
         try (Connection c = connect()) {
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM " + MARKER + " WHERE name = '" + t + "'");
-                for (String suffix : new String[] {"", "_schema_history", "_threads", "_messages"}) s.execute("DROP TABLE IF EXISTS " + t + suffix);
+                for (String suffix : new String[] {"_deciders", "", "_schema_history", "_threads", "_messages"}) s.execute("DROP TABLE IF EXISTS " + t + suffix);
             }
             try (SnapshotStore store = openStore()) {
                 store.describe();   // the store creates its table and indexes with its own migrations

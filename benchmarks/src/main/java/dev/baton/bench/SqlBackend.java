@@ -136,7 +136,7 @@ final class SqlBackend extends Backend {
             createMarker(c);
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM " + MARKER + " WHERE name = '" + t + "'");
-                for (String suffix : new String[] {"", "_schema_history", "_threads", "_messages"}) {
+                for (String suffix : new String[] {"_deciders", "", "_schema_history", "_threads", "_messages"}) {
                     s.execute("DROP TABLE IF EXISTS " + t + suffix);   // the runs, history and memory tables
                 }
             }

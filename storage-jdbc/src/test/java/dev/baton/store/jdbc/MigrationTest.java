@@ -46,7 +46,7 @@ class MigrationTest {
     /** The versions after {@code v}, in order. */
     private static void drop(String url, String table) {
         Jdbi.create(url).useHandle(h -> {
-            for (String t : new String[] {table, table + "_schema_history", table + "_threads", table + "_messages", table + "_decisions"}) {
+            for (String t : new String[] {table + "_deciders", table, table + "_schema_history", table + "_threads", table + "_messages", table + "_decisions"}) {
                 h.execute("DROP TABLE IF EXISTS " + t);
             }
         });
@@ -212,7 +212,11 @@ class MigrationTest {
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
                     .hasMessageContaining("notify_at");
-            applyByHand(url, table, 4, 5);   // the later migrations of the runs table, not V006 of the memory tables
+            applyByHand(url, table, 4, 5);
+            assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
+                    .hasMessageContaining("deciders");
+            applyByHand(url, table, 7);   // the later migrations of the runs table, not V006 of the memory tables
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining(table + "_threads");
             applyByHand(url, table, 3);
@@ -303,6 +307,63 @@ class MigrationTest {
         }
     }
 
+    /**
+     * V007 adds the decider labels (PostgreSQL: a column and its GIN index; the others: a column and the side table
+     * {@code <table>_deciders}) to a table of the sixth schema: a run stored before it reads back without labels and
+     * matches no deciders filter; written again with labels, it is found by them, and deleting it takes its label
+     * rows along.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anUpgradeToTheDecidersSchemaKeepsEveryRowAndFiltersOnLabelsWrittenAfterIt(String db) {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            applyByHand(url, table, 1, 2, 3, 4, 5, 6);   // the schema before decider labels
+            RunSnapshot old = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
+            try (SnapshotStore before = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
+                // a store of the sixth schema writes no deciders column: the row as an earlier release left it
+                Jdbi.create(url).useHandle(h -> {
+                    JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+                    var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
+                            + " suspended_at, version, lease_owner, lease_expires_at, payload, expires_at, summary)"
+                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?)");
+                    Object[] values = {id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED", id(dialect, "t"),
+                        id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L, old.payload(),
+                        old.summary()};
+                    for (int i = 0; i < values.length; i++) u.bind(i, values[i]);
+                    u.execute();
+                });
+            }
+            List<dev.baton.store.RunQuery.Decider> admins = List.of(new dev.baton.store.RunQuery.Decider("r:admin", "x:admin:bob"));
+            dev.baton.store.RunQuery q = dev.baton.store.RunQuery.forAgent(old.agentId(), old.createdAt().plusSeconds(60))
+                    .deciders(admins).build();
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                assertThat(store.queryFeatures()).contains(dev.baton.store.QueryFeature.DECIDERS);
+                assertThat(store.find(old.runId())).contains(old);
+                assertThat(old.deciders()).isEmpty();
+                assertThat(store.list(q).total()).isZero();
+                RunSnapshot next = old.suspended(old.suspendedAt().plusSeconds(1), old.payload(), null, old.summary(), List.of("r:admin"));
+                assertThat(store.compareAndSet(1, next)).isTrue();
+                assertThat(store.list(q).items()).containsExactly(next);
+                assertThat(store.delete(old.runId(), 2)).isTrue();
+                assertThat(store.list(q).total()).isZero();
+                assertThat(store.insert(old)).as("the id is free again, label rows included").isTrue();
+                assertThat(store.list(q).total()).isZero();
+            }
+            if (JdbcDialect.forUrl(url).orElseThrow() != JdbcDialect.POSTGRESQL) {
+                int rows = Jdbi.create(url).withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + table + "_deciders")
+                        .mapTo(Integer.class).one());
+                assertThat(rows).as("label rows of the deleted run").isZero();
+            }
+            List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
+            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
+        } finally {
+            drop(url, table);
+        }
+    }
+
     private static Object id(JdbcDialect dialect, String id) {
         return dialect == JdbcDialect.MYSQL ? id.getBytes(StandardCharsets.UTF_8) : id;
     }
@@ -335,7 +396,10 @@ class MigrationTest {
                 .contains("-- V001__create_runs.sql").contains("-- V002__").contains("-- V003__thread_memory.sql")
                 .contains("-- V005__notifications.sql").contains("my_runs_notify ").contains("notify_at").contains("notify_state")
                 .contains("-- V006__thread_keys.sql")
+                .contains("-- V007__deciders.sql").contains("deciders")
                 .doesNotContain("${table}");
+        if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("my_runs_list_deciders ON my_runs USING GIN (deciders)");
+        else assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS my_runs_deciders (").contains("my_runs_deciders_label ");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("INCLUDE (status, lease_owner, lease_expires_at)");
         if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("lease_state BIGINT AS (");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("COLLATE \"C\"");

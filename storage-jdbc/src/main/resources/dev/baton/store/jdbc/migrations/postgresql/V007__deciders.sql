@@ -6,4 +6,4 @@
 -- index beforehand with CREATE INDEX CONCURRENTLY under this name; IF NOT EXISTS then skips it. Rows written
 -- before this version have no labels: they show in a deciders listing once their run is written again.
 ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS deciders TEXT[];
-CREATE INDEX IF NOT EXISTS ${table}_deciders ON ${table} USING GIN (deciders) WHERE status = 'SUSPENDED';
+CREATE INDEX IF NOT EXISTS ${table}_list_deciders ON ${table} USING GIN (deciders) WHERE status = 'SUSPENDED';
