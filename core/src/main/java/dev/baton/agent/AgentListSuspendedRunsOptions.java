@@ -16,6 +16,14 @@ import org.jspecify.annotations.Nullable;
  *       page whose {@link AgentListSuspendedRunsResult#nextCursor()} this is. Stable while other runs
  *       come and go: no run that stays suspended is skipped or repeated. Use it with the same filters
  *       as the page that gave it.</li>
+ *   <li>{@code waitingFor}: "waiting for me": only the runs in which some call waits for a decision this
+ *       {@link Approver} may take now by the agent's {@link ApproverRule}s: approve a call that waits for
+ *       approval (holding one of its rule's approve roles, or any name where no rule or role applies; not
+ *       the person who started the run unless the rule lets the requester approve; not someone who already
+ *       approved it while its quorum is short), or answer a call that waits for data. A run claimed by an
+ *       instance (being resumed, even if its lease lapsed) waits for nobody. Filtered by the store, on its
+ *       indexes, with the same total and paging as the other filters; a store that does not declare
+ *       {@link dev.baton.store.QueryFeature#DECIDERS} is refused with an {@link InvalidOptionException}.</li>
  * </ul>
  * Invalid values ({@code perPage < 1}, {@code page < 0}, {@code fromDate} after {@code toDate}, a
  * cursor with a page or without a perPage, a cursor that was not given by Baton) are refused by
@@ -39,6 +47,7 @@ public final class AgentListSuspendedRunsOptions {
     private final @Nullable Integer perPage;
     private final @Nullable Integer page;
     private final @Nullable String cursor;
+    private final @Nullable Approver waitingFor;
 
     private AgentListSuspendedRunsOptions(Builder b) {
         this.threadId = dev.baton.Ids.optional("threadId", b.threadId);
@@ -48,6 +57,7 @@ public final class AgentListSuspendedRunsOptions {
         this.perPage = b.perPage;
         this.page = b.page;
         this.cursor = b.cursor;
+        this.waitingFor = b.waitingFor;
         if (perPage != null && perPage < 1) {
             throw new InvalidOptionException("perPage", "must be a positive integer, was " + perPage);
         }
@@ -74,7 +84,7 @@ public final class AgentListSuspendedRunsOptions {
     /** {@return a builder holding these options, to change some (for example the page)} */
     public Builder toBuilder() {
         return new Builder().threadId(threadId).resourceId(resourceId).fromDate(fromDate).toDate(toDate).perPage(perPage)
-                .page(page).cursor(cursor);
+                .page(page).cursor(cursor).waitingFor(waitingFor);
     }
 
     /** {@return the exact thread id to match, or null} */
@@ -98,6 +108,9 @@ public final class AgentListSuspendedRunsOptions {
     /** {@return the cursor to continue after, or null} */
     public @Nullable String cursor() { return cursor; }
 
+    /** {@return the principal whose decisions the listing is filtered to ("waiting for me"), or null} */
+    public @Nullable Approver waitingFor() { return waitingFor; }
+
     /** {@return true when both {@code perPage} and {@code page} are given} */
     public boolean paginated() {
         return perPage != null && page != null;
@@ -109,18 +122,19 @@ public final class AgentListSuspendedRunsOptions {
         if (!(o instanceof AgentListSuspendedRunsOptions x)) return false;
         return Objects.equals(threadId, x.threadId) && Objects.equals(resourceId, x.resourceId)
                 && Objects.equals(fromDate, x.fromDate) && Objects.equals(toDate, x.toDate)
-                && Objects.equals(perPage, x.perPage) && Objects.equals(page, x.page) && Objects.equals(cursor, x.cursor);
+                && Objects.equals(perPage, x.perPage) && Objects.equals(page, x.page) && Objects.equals(cursor, x.cursor)
+                && Objects.equals(waitingFor, x.waitingFor);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(threadId, resourceId, fromDate, toDate, perPage, page, cursor);
+        return Objects.hash(threadId, resourceId, fromDate, toDate, perPage, page, cursor, waitingFor);
     }
 
     @Override
     public String toString() {
         return "AgentListSuspendedRunsOptions[threadId=" + threadId + ", resourceId=" + resourceId + ", fromDate=" + fromDate
-                + ", toDate=" + toDate + ", perPage=" + perPage + ", page=" + page + ", cursor=" + cursor + "]";
+                + ", toDate=" + toDate + ", perPage=" + perPage + ", page=" + page + ", cursor=" + cursor + ", waitingFor=" + waitingFor + "]";
     }
 
     /** Builder of {@link AgentListSuspendedRunsOptions}. Not thread-safe. */
@@ -132,6 +146,7 @@ public final class AgentListSuspendedRunsOptions {
         private @Nullable Integer perPage;
         private @Nullable Integer page;
         private @Nullable String cursor;
+        private @Nullable Approver waitingFor;
 
         private Builder() {
         }
@@ -179,6 +194,19 @@ public final class AgentListSuspendedRunsOptions {
          * @return this builder
          */
         public Builder cursor(@Nullable String cursor) { this.cursor = cursor; return this; }
+
+        /**
+         * "Waiting for me": only the runs with a call that waits for a decision {@code approver} may take now
+         * (see the class comment).
+         *
+         * <pre>{@code
+         * agent.listSuspendedRuns(AgentListSuspendedRunsOptions.builder().waitingFor(Approver.of("maria", "finance")).build());
+         * }</pre>
+         *
+         * @param approver who asks, with the roles they hold, or null for no such filter
+         * @return this builder
+         */
+        public Builder waitingFor(@Nullable Approver approver) { this.waitingFor = approver; return this; }
 
         /**
          * {@return the options}

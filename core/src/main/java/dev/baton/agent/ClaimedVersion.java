@@ -63,6 +63,7 @@ final class ClaimedVersion {
         }
     }
 
+    /** The next version, claimed: the decider labels stay as the last suspended write left them (a claimed run matches none). */
     RunSnapshot resuming(Encoded state) {
         RunSnapshot c = current;
         return c.toBuilder().status(RunStatus.RESUMING).version(c.version() + 1).lease(owner, clock.instant().plus(lease))
@@ -72,7 +73,8 @@ final class ClaimedVersion {
     RunSnapshot suspended(Encoded state, boolean interrupted) {
         RunSnapshot c = current;
         return RunNotifications.stamp(c.toBuilder().status(RunStatus.SUSPENDED).suspendedAt(clock.instant()).version(c.version() + 1)
-                .lease(null, null).payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary()).build(),
+                .lease(null, null).payload(state.payload()).expiresAt(state.expiresAt()).summary(state.summary())
+                .deciders(state.deciders()).build(),
                 notifications, interrupted);
     }
 

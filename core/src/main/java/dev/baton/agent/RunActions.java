@@ -301,9 +301,9 @@ final class RunActions {
         } else {
             call.approvedBy.add(actor);
         }
-        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
+        SnapshotCodec.Encoded encoded = DeciderLabels.encode(agent, state);
         RunSnapshot next = snapshot.toBuilder().version(snapshot.version() + 1).payload(encoded.payload())
-                .expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
+                .expiresAt(encoded.expiresAt()).summary(encoded.summary()).deciders(encoded.deciders()).build();
         if (records.isEmpty() ? !agent.store().compareAndSet(snapshot.version(), next)
                 : !agent.store().compareAndSet(snapshot.version(), next, records)) {
             agent.listeners().claimConflict(agent.id(), snapshot.runId(), RunAction.APPROVE);
@@ -346,12 +346,12 @@ final class RunActions {
         }
         agent.listeners().claimed(agent.id(), snapshot.runId(), action);
         RunClaim claim = new RunClaim(agent.store(), agent.clock(), agent.leaseDuration(), agent.instanceId(),
-                agent.listeners(), claimed, agent.notifications());
+                agent.listeners(), claimed, agent.notifications(), s -> DeciderLabels.encode(agent, s));
         agent.shutdown().track(claim);
         if (releaseUnread) {
             state.interruption = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
                     + "; continueRun goes on";
-            SnapshotCodec.Encoded unread = SnapshotCodec.encodeAll(state);
+            SnapshotCodec.Encoded unread = DeciderLabels.encode(agent, state);
             state.interruption = null;
             claim.releaseIfNotPickedUp(agent.pickupTimeout(), unread);
         }

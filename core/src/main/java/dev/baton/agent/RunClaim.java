@@ -46,9 +46,12 @@ final class RunClaim {
     private volatile boolean handedBack;
     /** Encodes the run as the loop holds it, marked interrupted with the given reason; read only while nobody works on it. */
     private java.util.function.@Nullable Function<String, Encoded> live;
+    /** Encodes a run state for a write of this agent (with its decider labels). */
+    private final java.util.function.Function<dev.baton.internal.RunState, Encoded> encoder;
 
     RunClaim(SnapshotStore store, Clock clock, Duration lease, String owner, RunListeners listeners, RunSnapshot claimed,
-            NotificationPolicy notifications) {
+            NotificationPolicy notifications, java.util.function.Function<dev.baton.internal.RunState, Encoded> encoder) {
+        this.encoder = encoder;
         this.version = new ClaimedVersion(store, clock, lease, owner, notifications, claimed, this::lose);
         this.clock = clock;
         this.lease = lease;
@@ -110,7 +113,7 @@ final class RunClaim {
             } else {
                 dev.baton.internal.RunState stored = dev.baton.internal.SnapshotCodec.decode(version.current());
                 stored.interruption = why;
-                state = dev.baton.internal.SnapshotCodec.encodeAll(stored);
+                state = encoder.apply(stored);
             }
             write(version.suspended(state, true));
             handedBack = true;

@@ -37,6 +37,7 @@ final class RunListing {
                 .createdFrom(options.fromDate())
                 .createdTo(options.toDate())
                 .withPayload(false);   // listing reads the summary beside the payload, never the payload
+        if (options.waitingFor() != null) q.deciders(DeciderLabels.asking(options.waitingFor()));
         if (options.paginated()) q.page((long) options.page() * options.perPage(), options.perPage());
         if (after != null) q.after(after, options.perPage());
         RunPage page = query(agent.store(), q.build());

@@ -46,7 +46,7 @@ final class RunWrites {
             claim.liveState(why -> {   // a hand-back between steps (the agent closes): what the loop holds
                 stampDeadlines();
                 state.interruption = why;
-                return SnapshotCodec.encodeAll(state);
+                return DeciderLabels.encode(agent, state);
             });
         }
     }
@@ -145,7 +145,7 @@ final class RunWrites {
     void suspend() {
         stampDeadlines();
         state.interruption = null;
-        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
+        SnapshotCodec.Encoded encoded = DeciderLabels.encode(agent, state);
         if (claim == null) {
             insert(encoded, false);
         } else {
@@ -169,7 +169,7 @@ final class RunWrites {
     boolean keep(String why) {
         stampDeadlines();
         state.interruption = why;
-        SnapshotCodec.Encoded encoded = SnapshotCodec.encodeAll(state);
+        SnapshotCodec.Encoded encoded = DeciderLabels.encode(agent, state);
         RunClaim c = claim;
         if (c != null) {
             c.release(encoded);
@@ -196,7 +196,8 @@ final class RunWrites {
         Instant now = agent.clock().instant();
         RunSnapshot snapshot = RunSnapshot.builder().runId(state.runId).agentId(agent.id()).status(RunStatus.SUSPENDED)
                 .threadId(state.threadId).resourceId(state.resourceId).createdAt(state.createdAt).suspendedAt(now).version(1)
-                .payload(encoded.payload()).expiresAt(encoded.expiresAt()).summary(encoded.summary()).build();
+                .payload(encoded.payload()).expiresAt(encoded.expiresAt()).summary(encoded.summary())
+                .deciders(encoded.deciders()).build();
         snapshot = RunNotifications.stamp(snapshot, agent.notifications(), interrupted);
         if (!agent.store().insert(snapshot)) {
             throw new StorageException("Run id '" + state.runId + "' is already stored in " + agent.store().describe(),

@@ -39,18 +39,26 @@ public final class SnapshotCodec {
     }
 
     /**
-     * What one write stores for {@code state}: the payload, the listing summary, and the run's
-     * deadline (the soonest {@code expiresAt} of its waiting calls).
+     * What one write stores for {@code state}: the payload, the listing summary, the run's
+     * deadline (the soonest {@code expiresAt} of its waiting calls) and its decider labels
+     * ({@link RunSnapshot#deciders()}: who may decide its waiting calls, by the agent's approver rules).
      */
-    public record Encoded(String payload, String summary, java.time.@org.jspecify.annotations.Nullable Instant expiresAt) {
+    public record Encoded(String payload, String summary, java.time.@org.jspecify.annotations.Nullable Instant expiresAt,
+                          java.util.Set<String> deciders) {
     }
 
+    /** {@code state} encoded without decider labels (benchmarks, tools): a run written so is waiting for nobody. */
     public static Encoded encodeAll(RunState state) {
+        return encodeAll(state, java.util.Set.of());
+    }
+
+    /** {@code state} encoded with the decider labels the agent computed for it. */
+    public static Encoded encodeAll(RunState state, java.util.Set<String> deciders) {
         java.time.Instant deadline = null;
         for (CallState c : state.calls) {
             if (c.waiting() && c.expiresAt != null && (deadline == null || c.expiresAt.isBefore(deadline))) deadline = c.expiresAt;
         }
-        return new Encoded(encode(state), RunSummary.of(state).encode(), deadline);
+        return new Encoded(encode(state), RunSummary.of(state).encode(), deadline, deciders);
     }
 
     public static String encode(RunState state) {

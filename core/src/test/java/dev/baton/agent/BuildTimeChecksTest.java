@@ -47,4 +47,19 @@ class BuildTimeChecksTest {
         assertThat(store.listCalls).hasValue(0);
         assertThat(new TestStore().queryFeatures()).contains(QueryFeature.BASELINE);
     }
+
+    @Test
+    void aWaitingForListingOnAStoreWithoutTheDecidersFeatureIsRefusedNamingItBeforeTheStoreIsCalled() {
+        TestStore store = new TestStore();
+        Agent agent = Agent.builder("a").model(MODEL).store(store).build();
+        AgentListSuspendedRunsOptions mine = AgentListSuspendedRunsOptions.builder().waitingFor(Approver.of("maria", "finance")).build();
+        assertThatThrownBy(() -> agent.listSuspendedRuns(mine)).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("DECIDERS").hasMessageContaining("TestStore");
+        assertThat(store.listCalls).hasValue(0);
+        assertThat(agent.listSuspendedRuns().total()).as("the same store lists without the filter").isZero();
+        assertThat(mine.toBuilder().build()).isEqualTo(mine).hasSameHashCodeAs(mine);
+        assertThat(mine.waitingFor()).isEqualTo(Approver.of("maria", "finance"));
+        assertThat(mine.toString()).contains("waitingFor=Approver[name=maria, roles=[finance]]");
+        assertThat(mine).isNotEqualTo(AgentListSuspendedRunsOptions.ALL);
+    }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 /**
  * The listing half of the storage TCK: the summary and the deadline stored beside the payload,
  * listings that leave payloads unread, keyset paging with a cursor (stable while runs come and
- * go), and finding runs whose wait has expired by their deadline. Extend it and implement
+ * go), finding runs whose wait has expired by their deadline, and, for stores that declare
+ * {@link dev.baton.store.QueryFeature#DECIDERS}, the "waiting for me" filter. Extend it and implement
  * {@link #openStore()} (the same database on every call). The rules, one group per
  * {@code @Nested} class, are in {@code dev.baton.tck.listing}.
  */
@@ -58,6 +59,19 @@ public abstract class ListingContract {
     @Nested
     class KeysetPaging extends dev.baton.tck.listing.KeysetPaging {
         KeysetPaging() {
+            super(storeUnderTest);
+        }
+    }
+
+    /**
+     * "Waiting for me" (docs/approvals.md, A9 to A14): the listing filtered to the runs a principal may decide now, by
+     * role, any-principal calls, separation of duties, quorum, several calls, claims; totals, pages and cursors with the
+     * other filters; the labels stored with each write. For stores that declare
+     * {@link dev.baton.store.QueryFeature#DECIDERS}; skipped for others.
+     */
+    @Nested
+    class WaitingForMe extends dev.baton.tck.listing.WaitingForMe {
+        WaitingForMe() {
             super(storeUnderTest);
         }
     }

@@ -373,6 +373,16 @@ public final class FileSnapshotStore implements SnapshotStore {
     }
 
     /**
+     * {@link dev.baton.store.QueryFeature#BASELINE} and {@link dev.baton.store.QueryFeature#DECIDERS}: a listing reads
+     * every row of the agent and filters it with {@link RunQuery#matches}, which has the deciders rule (the labels are a
+     * field of the row).
+     */
+    @Override
+    public Set<dev.baton.store.QueryFeature> queryFeatures() {
+        return Set.of(dev.baton.store.QueryFeature.BASELINE, dev.baton.store.QueryFeature.DECIDERS);
+    }
+
+    /**
      * {@link StoreCapability#SHARED} (by processes of one machine), {@link StoreCapability#DURABLE},
      * {@link StoreCapability#STORE_CLOCK} (this machine's clock), {@link StoreCapability#THREAD_MEMORY} and
      * {@link StoreCapability#DECISIONS} (see {@link FileDecisions}) and {@link StoreCapability#NOTIFICATIONS}.

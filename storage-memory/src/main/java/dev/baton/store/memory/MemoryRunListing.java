@@ -9,14 +9,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * The reads of many runs: {@link MemorySnapshotStore#list} and {@link MemorySnapshotStore#listDue},
  * under the read lock of the store's {@link MemoryRuns}. A listing reads one index: the date bounds
  * and the cursor are ranks in its counted tree, the total of a range is a difference of ranks, and
  * only the runs stored as {@code RESUMING} under it are checked against the query's {@code now}; a
- * due listing walks the agent's deadline index.
+ * due listing walks the agent's deadline index. A deciders filter reads the agent's label indexes instead.
  */
 final class MemoryRunListing {
     private final MemoryRuns runs;
@@ -28,6 +30,7 @@ final class MemoryRunListing {
     RunPage list(RunQuery query) {
         runs.lock.readLock().lock();
         try {
+            if (query.deciders() != null) return listDeciders(query);
             MemoryRuns.Index index = runs.index(query.agentId(), query.threadId(), query.resourceId());
             if (index == null || query.emptyDateRange()) return new RunPage(List.of(), 0);
             // the index is in listing order (newest first), so the date bounds select a contiguous rank range,
@@ -90,6 +93,42 @@ final class MemoryRunListing {
         } finally {
             runs.lock.readLock().unlock();
         }
+    }
+
+    /**
+     * A listing with a deciders filter: the runs under the granted labels' indexes (each in listing order,
+     * cut to the date range), merged, checked against the whole query ({@link RunQuery#matches}, the
+     * reference rule), then counted and paged.
+     */
+    private RunPage listDeciders(RunQuery query) {
+        if (query.emptyDateRange()) return new RunPage(List.of(), 0);
+        Position low = query.createdTo() == null ? null : Position.before(query.createdTo());
+        Position high = query.createdFrom() == null ? null : Position.after(query.createdFrom());
+        NavigableMap<Position, RunSnapshot> matches = new TreeMap<>();
+        for (RunQuery.Decider d : query.deciders()) {
+            NavigableMap<Position, RunSnapshot> range = runs.labelled(query.agentId(), d.granted());
+            if (range == null) continue;
+            if (low != null) range = range.tailMap(low, false);
+            if (high != null) range = range.headMap(high, false);
+            for (Map.Entry<Position, RunSnapshot> e : range.entrySet()) {
+                if (!matches.containsKey(e.getKey()) && query.matches(e.getValue())) matches.put(e.getKey(), e.getValue());
+            }
+        }
+        long total = matches.size();
+        NavigableMap<Position, RunSnapshot> from = query.after() == null ? matches : matches.tailMap(Position.of(query.after()), false);
+        Integer limit = query.limit();
+        int max = limit == null ? Integer.MAX_VALUE : limit;
+        List<RunSnapshot> items = new ArrayList<>(Math.min(max, 64));
+        long skip = query.offset();
+        for (RunSnapshot s : from.values()) {
+            if (items.size() >= max) break;
+            if (skip > 0) {
+                skip--;
+                continue;
+            }
+            items.add(query.withPayload() ? s : withoutPayload(s));
+        }
+        return new RunPage(items, total);
     }
 
     List<RunSnapshot> listDue(String agentId, Instant now, int limit) {

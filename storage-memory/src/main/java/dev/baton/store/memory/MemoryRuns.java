@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       ({@link #index}): the runs under that key in listing order ({@link Position}), in a tree that
  *       counts, and apart the ones stored as {@code RESUMING};</li>
  *   <li>per agent, its runs with a deadline in deadline order ({@link #due});</li>
- *   <li>per agent, its runs with a notification in {@code notifyAt} order ({@link #notifications}).</li>
+ *   <li>per agent, its runs with a notification in {@code notifyAt} order ({@link #notifications});</li>
+ *   <li>per agent and decider label, its runs stored as {@code SUSPENDED} with that label, in listing
+ *       order ({@link #labelled}): what a deciders filter reads.</li>
  * </ul>
  */
 final class MemoryRuns {
@@ -36,6 +38,8 @@ final class MemoryRuns {
     final Map<String, NavigableMap<Due, RunSnapshot>> due = new HashMap<>();
     /** Per agent, its runs with a notification due, oldest {@code notifyAt} first, ties by run id ascending. */
     final Map<String, NavigableMap<Due, RunSnapshot>> notifications = new HashMap<>();
+    /** Per agent and decider label, its runs stored as SUSPENDED with the label, in listing order. */
+    private final Map<String, NavigableMap<Position, RunSnapshot>> labelled = new HashMap<>();
 
     /**
      * The runs under one index key: all of them in listing order, in a tree that counts (so the
@@ -59,6 +63,11 @@ final class MemoryRuns {
     /** The index of the runs of {@code agent}, of one thread and/or resource of it if not null; null if no run is under it. */
     Index index(String agent, String thread, String resource) {
         return indexes.get(indexKey(agent, thread, resource));
+    }
+
+    /** The runs of {@code agent} stored as {@code SUSPENDED} with decider label {@code label}, in listing order; null if none. */
+    NavigableMap<Position, RunSnapshot> labelled(String agent, String label) {
+        return labelled.get(labelKey(agent, label));
     }
 
     /**
@@ -113,6 +122,9 @@ final class MemoryRuns {
         if (s.notifyAt() != null) {
             notifications.computeIfAbsent(s.agentId(), k -> new TreeMap<>()).put(new Due(s.notifyAt(), s.runId()), s);
         }
+        if (s.status() == RunStatus.SUSPENDED) {
+            for (String label : s.deciders()) labelled.computeIfAbsent(labelKey(s.agentId(), label), k -> new TreeMap<>()).put(p, s);
+        }
     }
 
     /** Removes {@code s} (as stored) from the runs and every index. */
@@ -141,6 +153,20 @@ final class MemoryRuns {
                 if (notices.isEmpty()) notifications.remove(s.agentId());
             }
         }
+        if (s.status() == RunStatus.SUSPENDED) {
+            for (String label : s.deciders()) {
+                String key = labelKey(s.agentId(), label);
+                NavigableMap<Position, RunSnapshot> runsWithIt = labelled.get(key);
+                if (runsWithIt != null) {
+                    runsWithIt.remove(p);
+                    if (runsWithIt.isEmpty()) labelled.remove(key);
+                }
+            }
+        }
+    }
+
+    private static String labelKey(String agent, String label) {
+        return agent.length() + ":" + agent + "|" + label;
     }
 
     private static List<String> keys(RunSnapshot s) {

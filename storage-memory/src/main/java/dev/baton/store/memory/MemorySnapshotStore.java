@@ -2,6 +2,7 @@ package dev.baton.store.memory;
 
 import dev.baton.StorageException;
 import dev.baton.store.MemoryStore;
+import dev.baton.store.QueryFeature;
 import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.DecisionPage;
@@ -34,7 +35,9 @@ import org.jspecify.annotations.Nullable;
  * a date range is a difference of two ranks, a page (at any offset, or after a cursor) starts at a
  * rank, and only the runs stored as {@code RESUMING} under that index (the runs being resumed right
  * now) are checked against the query's {@code now}. {@link #listDue} reads a per-agent index in
- * deadline order, {@link #listNotificationsDue} a per-agent index in {@code notifyAt} order. {@link #memory()} keeps threads and their messages beside the runs (see
+ * deadline order, {@link #listNotificationsDue} a per-agent index in {@code notifyAt} order. A listing
+ * filtered by deciders ({@link QueryFeature#DECIDERS}) reads, per label it asks for, the agent's index of the
+ * suspended runs stored with that label. {@link #memory()} keeps threads and their messages beside the runs (see
  * {@code docs/stores/memory.md}).
  *
  * <p>{@code memory:} opens a private store. {@code memory:NAME} opens the store of that name
@@ -185,6 +188,12 @@ public final class MemorySnapshotStore implements SnapshotStore {
     public Set<StoreCapability> capabilities() {
         return Set.of(StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS,
                 StoreCapability.NOTIFICATIONS);
+    }
+
+    /** {@link QueryFeature#BASELINE} and {@link QueryFeature#DECIDERS} (from a per-agent index of each decider label). */
+    @Override
+    public Set<QueryFeature> queryFeatures() {
+        return Set.of(QueryFeature.BASELINE, QueryFeature.DECIDERS);
     }
 
     /** The run's change and the records under one write lock: both or neither. */
