@@ -208,7 +208,10 @@ final class JdbcRunListing {
 
     /** Every condition of {@code q} but the page and the cursor, on the columns the listing indexes lead with. */
     private Where where(RunQuery q) {
-        StringBuilder sql = new StringBuilder(" WHERE agent_id = ?");
+        boolean deciders = q.deciders() != null && !q.deciders().isEmpty();
+        // SQLite without statistics (no ANALYZE) would scan the agent's listing range and test each run against
+        // the label rows; "+agent_id" keeps that term off the index, so the label index drives (see DeciderLabels)
+        StringBuilder sql = new StringBuilder(deciders && db.dialect == JdbcDialect.SQLITE ? " WHERE +agent_id = ?" : " WHERE agent_id = ?");
         List<Object> params = new ArrayList<>();
         params.add(db.id(q.agentId()));
         if (q.threadId() != null) {
@@ -236,7 +239,7 @@ final class JdbcRunListing {
             sql.append(" AND ").append(db.dialect.resumingAt());
             params.add(q.now().toEpochMilli());
         }
-        if (q.deciders() != null && !q.deciders().isEmpty()) labels.appendFilter(q.agentId(), q.deciders(), sql, params);
+        if (deciders) labels.appendFilter(q.agentId(), q.deciders(), sql, params);
         return new Where(sql.toString(), params);
     }
 }
