@@ -21,6 +21,11 @@ class MariaDbRoundTripTest extends RoundTripContract {
     }
 
     @Override
+    int labelWriteTrips() {
+        return 4;   // START TRANSACTION, the INSERT or UPDATE, the upsert of the label rows, COMMIT
+    }
+
+    @Override
     int pastTheEndTrips() {
         return 2;
     }

@@ -47,6 +47,12 @@ abstract class RoundTripContract {
     /** Round trips of a listing whose page is past the end: 1 where the dialect can carry the total without a row. */
     abstract int pastTheEndTrips();
 
+    /**
+     * Round trips of a write of a SUSPENDED run with decider labels: 1 where the labels are a column of the row
+     * (PostgreSQL), else the transaction of the row and its label rows.
+     */
+    abstract int labelWriteTrips();
+
     WireCounter wire;
     JdbcSnapshotStore store;
     String agent;
@@ -143,6 +149,30 @@ abstract class RoundTripContract {
                     .summary("{\"calls\":[1]}").build();
             assertThat(trips(() -> assertThat(store.compareAndSet(3, next)).isTrue())).hasSize(1);
             assertThat(trips(() -> assertThat(store.delete(s.runId(), 4)).isTrue())).hasSize(1);
+        }
+
+        /**
+         * Decider labels cost a statement only where they are written: a claim keeps them (no label write), a
+         * suspension without labels, a delete (label rows cascade) and a deciders listing are one statement.
+         */
+        @Test
+        void decidersCostAStatementOnlyWhereTheyAreWritten() {
+            RunSnapshot s = run("d", 100).toBuilder().deciders(List.of("*", "r:admin")).build();
+            wire.reset();
+            assertThat(store.insert(s)).isTrue();
+            assertThat(wire.statementTrips()).as("a suspension with labels").hasSize(labelWriteTrips());
+            RunSnapshot claimed = s.claimed("me", T0.plusSeconds(30), s.payload());
+            assertThat(trips(() -> assertThat(store.compareAndSet(1, claimed)).isTrue())).as("a claim").hasSize(1);
+            RunSnapshot again = claimed.suspended(T0.plusSeconds(40), s.payload(), null, s.summary(), List.of("r:admin"));
+            wire.reset();
+            assertThat(store.compareAndSet(2, again)).isTrue();
+            assertThat(wire.statementTrips()).as("a suspension with other labels").hasSize(labelWriteTrips());
+            RunQuery.Builder admins = query().deciders(List.of(new RunQuery.Decider("r:admin", "x:admin:bob")));
+            assertThat(trips(() -> assertThat(store.list(admins.page(0, 20).build()).total()).isEqualTo(1))).hasSize(1);
+            RunSnapshot none = again.suspended(T0.plusSeconds(50), s.payload(), null, s.summary(), null);
+            assertThat(trips(() -> assertThat(store.compareAndSet(3, none)).isTrue())).as("a suspension without labels").hasSize(1);
+            assertThat(trips(() -> assertThat(store.delete(s.runId(), 4)).isTrue())).as("a delete").hasSize(1);
+            assertThat(trips(() -> assertThat(store.list(admins.page(0, 20).build()).total()).isZero())).hasSize(1);
         }
 
         @Test

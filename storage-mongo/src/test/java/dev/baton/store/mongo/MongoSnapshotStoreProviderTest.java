@@ -169,7 +169,8 @@ class MongoSnapshotStoreProviderTest {
             String runId = "{\"$gt\": \"\"}.x";
             RunSnapshot s = RunSnapshot.builder().runId(runId).agentId(uniqueId("agent")).status(RunStatus.SUSPENDED)
                     .threadId("$ne").resourceId("a.b").createdAt(T0.plusMillis(123)).suspendedAt(T0.plusMillis(456))
-                    .payload("{\"k\": 1}").expiresAt(T0.plusMillis(999)).summary("{\"calls\": []}").build();
+                    .payload("{\"k\": 1}").expiresAt(T0.plusMillis(999)).summary("{\"calls\": []}")
+                    .deciders(java.util.List.of("r:$ne", "*")).build();
             try (SnapshotStore store = MongoSnapshotStore.builder(client, "baton_layout").collection(collection).build()) {
                 store.insert(s);
                 RunSnapshot c = s.claimed("owner-1", T0.plusMillis(789), "{\"k\": 2}");
@@ -179,8 +180,11 @@ class MongoSnapshotStoreProviderTest {
                     .find(new Document("_id", runId)).first();
             assertThat(raw).isNotNull();
             assertThat(raw.keySet()).containsExactly("_id", "agentId", "status", "threadId", "resourceId", "createdAt",
-                    "suspendedAt", "version", "leaseOwner", "leaseExpiresAt", "payload", "expiresAt", "summary", "notifyAt", "notifyState");
+                    "suspendedAt", "version", "leaseOwner", "leaseExpiresAt", "payload", "expiresAt", "summary", "notifyAt", "notifyState",
+                    "deciders");
             assertThat(raw.get("_id").getBsonType()).isEqualTo(BsonType.STRING);
+            // the decider labels: an array of strings, in sorted order, kept by the claim
+            assertThat(raw.getArray("deciders").getValues()).extracting(v -> v.asString().getValue()).containsExactly("*", "r:$ne");
             assertThat(raw.getString("_id").getValue()).isEqualTo(runId);
             assertThat(raw.getString("threadId").getValue()).isEqualTo("$ne");
             assertThat(raw.getString("resourceId").getValue()).isEqualTo("a.b");
