@@ -37,7 +37,14 @@ final class RunListing {
                 .createdFrom(options.fromDate())
                 .createdTo(options.toDate())
                 .withPayload(false);   // listing reads the summary beside the payload, never the payload
-        if (options.waitingFor() != null) q.deciders(DeciderLabels.asking(options.waitingFor()));
+        if (options.waitingFor() != null) {
+            if (!agent.store().queryFeatures().contains(QueryFeature.DECIDERS)) {
+                throw new InvalidOptionException("waitingFor", agent.store().describe() + " does not declare the query feature "
+                        + QueryFeature.DECIDERS + " (it declares " + agent.store().queryFeatures() + "): it cannot list the runs"
+                        + " waiting for someone; use a store version that implements it");
+            }
+            q.deciders(DeciderLabels.asking(options.waitingFor()));
+        }
         if (options.paginated()) q.page((long) options.page() * options.perPage(), options.perPage());
         if (after != null) q.after(after, options.perPage());
         RunPage page = query(agent.store(), q.build());

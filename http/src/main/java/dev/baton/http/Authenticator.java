@@ -38,7 +38,7 @@ public interface Authenticator {
      * @return an authenticator that lets everyone in
      */
     static Authenticator anonymous() {
-        Optional<Principal> anonymous = Optional.of(Principal.unrestricted("anonymous"));
+        Optional<Principal> anonymous = Optional.of(Principal.ANONYMOUS);
         return request -> anonymous;
     }
 

@@ -4,6 +4,7 @@ import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
+import dev.baton.agent.Approver;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
@@ -23,11 +24,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code GET /agents/{agentId}/suspended-runs}: the query's parameters, validated as core validates
  * them, then one listing, scoped to the caller's resources. A principal limited to several
- * resources who names none gets one page over all of them ({@link ResourceMerge}).
+ * resources who names none gets one page over all of them ({@link ResourceMerge}). {@code waitingFor=me}
+ * filters it to the runs the caller (its name and roles, as a decision over HTTP is taken) may decide now.
  */
 final class ListingHandler {
     private static final Set<String> PARAMETERS = Set.of("threadId", "resourceId", "fromDate", "toDate", "perPage", "page",
-            "cursor");
+            "cursor", "waitingFor");
+    /** The one value of {@code waitingFor}: the authenticated caller. */
+    static final String ME = "me";
 
     /**
      * One listing request, validated as core validates it.
@@ -36,13 +40,13 @@ final class ListingHandler {
      * @param cursor a {@code nextCursor} of an earlier page, or null
      */
     private record Listing(@Nullable String threadId, @Nullable Instant from, @Nullable Instant to, int perPage,
-                           @Nullable Integer page, @Nullable String cursor) {
+                           @Nullable Integer page, @Nullable String cursor, @Nullable Approver waitingFor) {
 
         /** This listing's options, for one resource (or all). */
         AgentListSuspendedRunsOptions options(@Nullable String resourceId) {
             return AgentListSuspendedRunsOptions.builder()
                     .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
-                    .perPage(perPage).page(page).cursor(cursor)
+                    .perPage(perPage).page(page).cursor(cursor).waitingFor(waitingFor)
                     .build();
         }
 
@@ -50,7 +54,7 @@ final class ListingHandler {
         AgentListSuspendedRunsOptions fromStart(String resourceId, int n) {
             return AgentListSuspendedRunsOptions.builder()
                     .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
-                    .perPage(n).page(cursor == null ? Integer.valueOf(0) : null).cursor(cursor)
+                    .perPage(n).page(cursor == null ? Integer.valueOf(0) : null).cursor(cursor).waitingFor(waitingFor)
                     .build();
         }
     }
@@ -68,7 +72,7 @@ final class ListingHandler {
         Listing listing = new Listing(q.get("threadId"),
                 q.containsKey("fromDate") ? date("fromDate", q.get("fromDate"), false) : null,
                 q.containsKey("toDate") ? date("toDate", q.get("toDate"), true) : null,
-                perPage, page, cursor);
+                perPage, page, cursor, q.containsKey("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null);
         check(listing);
         String resourceId = q.get("resourceId");
         if (principal.isRestricted()) {
@@ -87,6 +91,23 @@ final class ListingHandler {
 
     private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent) {
         return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant()));
+    }
+
+    /**
+     * {@code waitingFor=me}: the caller as the approver its decisions are taken as; a 400 for any other value, and for a
+     * caller the server does not know by name (the anonymous authenticator's).
+     */
+    private static Approver waitingFor(String value, ParsedRequest request) {
+        if (!ME.equals(value)) {
+            throw Problem.invalidOption("waitingFor", "must be 'me' (the runs you may decide now), was '"
+                    + (value.length() > 60 ? value.substring(0, 60) + "..." : value) + "'").raise();
+        }
+        Principal caller = request.caller();
+        if (caller == Principal.ANONYMOUS || caller.name().isBlank()) {
+            throw Problem.invalidOption("waitingFor", "needs a named caller, and this request is anonymous (the server lets "
+                    + "everyone in as '" + caller.name() + "'): authenticate (a bearer token, a JWT) to list the runs waiting for you").raise();
+        }
+        return DecisionHandler.approver(request);
     }
 
     /** The checks core makes, made before a merged listing changes the page into per-resource queries. */

@@ -33,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  * builds principals keeps compiling.
  */
 public final class Principal {
+    /** Who {@link Authenticator#anonymous()} lets every request in as: nobody the server knows by name. */
+    static final Principal ANONYMOUS = unrestricted("anonymous");
+
     private final String name;
     private final @Nullable SortedSet<String> resourceIds;
     private final SortedSet<String> roles;

@@ -6,7 +6,7 @@ import { $ } from './dom.js';
 export const filters = {
   agent: null,
   perPage: 10,
-  query: {},   // threadId, resourceId, fromDate, toDate: the listing's filters (empty ones are left out)
+  query: {},   // threadId, resourceId, fromDate, toDate, waitingFor ('me'): the listing's filters (empty ones are left out)
 };
 
 /** Fills the agent choice; the first agent is chosen. */
@@ -34,13 +34,16 @@ export function initFilters({ onApply, onRefresh }) {
       resourceId: $('resource').value.trim(),
       fromDate: $('from').value,
       toDate: $('to').value,
+      waitingFor: $('waiting-for-me').checked ? 'me' : '',
     };
     onApply();
   });
   $('agent').addEventListener('change', () => $('filters').requestSubmit());
   $('per-page').addEventListener('change', () => $('filters').requestSubmit());
+  $('waiting-for-me').addEventListener('change', () => $('filters').requestSubmit());
   $('clear').addEventListener('click', () => {
     for (const id of ['thread', 'resource', 'from', 'to']) $(id).value = '';
+    $('waiting-for-me').checked = false;
     $('filters').requestSubmit();
   });
   $('refresh').addEventListener('click', () => onRefresh());
