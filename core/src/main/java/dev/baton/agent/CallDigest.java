@@ -26,6 +26,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CallDigest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HexFormat HEX = HexFormat.of();
+    /** One SHA-256 per thread: looking the algorithm up costs more than digesting a call. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot digest a tool call", e);
+        }
+    });
 
     private CallDigest() {
     }
@@ -45,8 +54,8 @@ public final class CallDigest {
         root.put("tool", toolName);
         try {
             byte[] bytes = JSON.writeValueAsString(canonical(root)).getBytes(StandardCharsets.UTF_8);
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return HEX.formatHex(SHA256.get().digest(bytes));   // digest() resets it for the next call
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot digest a tool call", e);
         }
     }
