@@ -133,7 +133,20 @@ public final class SnapshotCodec {
      * other form (a leap second, an offset, a number, a wider year) goes to Jackson's own reader, so
      * what is accepted, and how it is refused, does not change.
      */
-    static final class IsoInstant extends com.fasterxml.jackson.databind.JsonDeserializer<java.time.Instant> {
+    static final class IsoInstant extends com.fasterxml.jackson.databind.JsonDeserializer<java.time.Instant>
+            implements com.fasterxml.jackson.databind.deser.ContextualDeserializer {
+        /** A property with a format of its own ({@code @JsonFormat}, a config override) is read by Jackson's reader, as it was. */
+        @Override
+        public com.fasterxml.jackson.databind.JsonDeserializer<?> createContextual(com.fasterxml.jackson.databind.DeserializationContext ctxt,
+                com.fasterxml.jackson.databind.@org.jspecify.annotations.Nullable BeanProperty property)
+                throws com.fasterxml.jackson.databind.JsonMappingException {
+            com.fasterxml.jackson.annotation.JsonFormat.Value format = property != null
+                    ? property.findPropertyFormat(ctxt.getConfig(), java.time.Instant.class)
+                    : ctxt.getDefaultPropertyFormat(java.time.Instant.class);
+            if (format == null || format.equals(com.fasterxml.jackson.annotation.JsonFormat.Value.empty())) return this;
+            return com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.INSTANT.createContextual(ctxt, property);
+        }
+
         @Override
         public java.time.Instant deserialize(com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.databind.DeserializationContext ctxt)
                 throws java.io.IOException {
