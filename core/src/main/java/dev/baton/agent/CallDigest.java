@@ -60,18 +60,40 @@ public final class CallDigest {
         }
     }
 
+    /** {@code node} with its object keys sorted at every depth: {@code node} itself when they already are (no copy). */
     private static JsonNode canonical(JsonNode node) {
+        return sorted(node) ? node : sortedCopy(node);
+    }
+
+    private static boolean sorted(JsonNode node) {
+        if (node.isObject()) {
+            String previous = null;
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                if (previous != null && previous.compareTo(e.getKey()) >= 0) return false;
+                if (!sorted(e.getValue())) return false;
+                previous = e.getKey();
+            }
+            return true;
+        }
+        if (node.isArray()) {
+            for (JsonNode e : node) if (!sorted(e)) return false;
+        }
+        return true;
+    }
+
+    private static JsonNode sortedCopy(JsonNode node) {
         if (node.isObject()) {
             List<String> names = new ArrayList<>();
             node.fieldNames().forEachRemaining(names::add);
             Collections.sort(names);
             ObjectNode sorted = JsonNodeFactory.instance.objectNode();
-            for (String n : names) sorted.set(n, canonical(node.get(n)));
+            for (String n : names) sorted.set(n, sortedCopy(node.get(n)));
             return sorted;
         }
         if (node.isArray()) {
             var arr = JsonNodeFactory.instance.arrayNode();
-            for (JsonNode e : node) arr.add(canonical(e));
+            for (JsonNode e : node) arr.add(sortedCopy(e));
             return arr;
         }
         return node;
