@@ -41,6 +41,7 @@ public final class SnapshotCodec {
     private static final String OWN_PREFIX = "{\"formatVersion\":" + FORMAT_VERSION + ",";
     private static final com.fasterxml.jackson.databind.ObjectReader STATE_READER = JSON.readerFor(RunState.class);
     private static final com.fasterxml.jackson.databind.ObjectWriter STATE_WRITER = JSON.writerFor(RunState.class);
+    static final com.fasterxml.jackson.databind.ObjectWriter SUMMARY_WRITER = JSON.writerFor(RunSummary.class);
 
     private SnapshotCodec() {
     }
@@ -62,9 +63,60 @@ public final class SnapshotCodec {
 
     public static String encode(RunState state) {
         try {
-            return STATE_WRITER.writeValueAsString(state);
-        } catch (JsonProcessingException e) {
+            return text(STATE_WRITER, state);
+        } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot serialise run " + state.runId + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code writer.writeValueAsString(value)}, the same text, written into this thread's reused
+     * buffer: the only new memory is the returned string (Jackson's own way builds the text in
+     * segments, then a char array, then the string). A buffer grown past 64 K characters is let go.
+     */
+    static String text(com.fasterxml.jackson.databind.ObjectWriter writer, Object value) throws java.io.IOException {
+        Buffer b = BUFFER.get();
+        if (b.busy) b = new Buffer();   // written from within a write: a buffer of its own
+        b.busy = true;
+        b.sb.setLength(0);
+        try {
+            writer.writeValue(b, value);
+            return b.sb.toString();
+        } finally {
+            b.busy = false;
+            if (b.sb.capacity() > 65_536) BUFFER.remove();
+            else b.sb.setLength(0);
+        }
+    }
+
+    private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
+
+    /** A Writer over a StringBuilder that is kept for the thread (never closed for real). */
+    private static final class Buffer extends java.io.Writer {
+        final StringBuilder sb = new StringBuilder(4096);
+        boolean busy;
+
+        @Override
+        public void write(char[] cbuf, int off, int len) {
+            sb.append(cbuf, off, len);
+        }
+
+        @Override
+        public void write(String str, int off, int len) {
+            sb.append(str, off, off + len);
+        }
+
+        @Override
+        public void write(int c) {
+            sb.append((char) c);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
         }
     }
 

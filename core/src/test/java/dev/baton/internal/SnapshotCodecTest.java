@@ -139,4 +139,24 @@ class SnapshotCodecTest {
             assertThat(SnapshotCodec.JSON.writeValueAsString(m)).isEqualTo(MessageCodec.encodeText(m));
         }
     }
+
+    @Test
+    void aPayloadAndASummaryAreTheTextJacksonWritesWhateverTheirSize() throws Exception {
+        for (int size : new int[] {10, 2_048, 200_000, 3}) {   // past 64 K the thread's buffer is let go, then used anew
+            RunState s = new RunState();
+            s.runId = "run-" + size;
+            s.agentId = "agent-1";
+            s.createdAt = T;
+            s.messages.add(new Message.User("x\u00e9\"".repeat(size)));
+            CallState c = new CallState();
+            c.toolCallId = "c1";
+            c.toolName = "t";
+            c.status = CallState.Status.AWAITING_APPROVAL;
+            c.args = SnapshotCodec.JSON.createObjectNode().put("big", "y".repeat(size));
+            s.calls.add(c);
+            SnapshotCodec.Encoded e = SnapshotCodec.encodeAll(s);
+            assertThat(e.payload()).isEqualTo(SnapshotCodec.JSON.writeValueAsString(s));
+            assertThat(e.summary()).isEqualTo(SnapshotCodec.JSON.writeValueAsString(RunSummary.of(s)));
+        }
+    }
 }
