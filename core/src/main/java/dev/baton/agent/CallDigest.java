@@ -26,6 +26,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CallDigest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HexFormat HEX = HexFormat.of();
+    /** One SHA-256 per thread: looking the algorithm up costs more than digesting a call. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot digest a tool call", e);
+        }
+    });
 
     private CallDigest() {
     }
@@ -45,24 +54,46 @@ public final class CallDigest {
         root.put("tool", toolName);
         try {
             byte[] bytes = JSON.writeValueAsString(canonical(root)).getBytes(StandardCharsets.UTF_8);
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return HEX.formatHex(SHA256.get().digest(bytes));   // digest() resets it for the next call
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot digest a tool call", e);
         }
     }
 
+    /** {@code node} with its object keys sorted at every depth: {@code node} itself when they already are (no copy). */
     private static JsonNode canonical(JsonNode node) {
+        return sorted(node) ? node : sortedCopy(node);
+    }
+
+    private static boolean sorted(JsonNode node) {
+        if (node.isObject()) {
+            String previous = null;
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                if (previous != null && previous.compareTo(e.getKey()) >= 0) return false;
+                if (!sorted(e.getValue())) return false;
+                previous = e.getKey();
+            }
+            return true;
+        }
+        if (node.isArray()) {
+            for (JsonNode e : node) if (!sorted(e)) return false;
+        }
+        return true;
+    }
+
+    private static JsonNode sortedCopy(JsonNode node) {
         if (node.isObject()) {
             List<String> names = new ArrayList<>();
             node.fieldNames().forEachRemaining(names::add);
             Collections.sort(names);
             ObjectNode sorted = JsonNodeFactory.instance.objectNode();
-            for (String n : names) sorted.set(n, canonical(node.get(n)));
+            for (String n : names) sorted.set(n, sortedCopy(node.get(n)));
             return sorted;
         }
         if (node.isArray()) {
             var arr = JsonNodeFactory.instance.arrayNode();
-            for (JsonNode e : node) arr.add(canonical(e));
+            for (JsonNode e : node) arr.add(sortedCopy(e));
             return arr;
         }
         return node;

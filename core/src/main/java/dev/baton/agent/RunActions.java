@@ -349,11 +349,15 @@ final class RunActions {
                 agent.listeners(), claimed, agent.notifications(), s -> DeciderLabels.encode(agent, s));
         agent.shutdown().track(claim);
         if (releaseUnread) {
-            state.interruption = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
+            String why = "it was " + what + ", but its stream was not read within " + agent.pickupTimeout()
                     + "; continueRun goes on";
-            SnapshotCodec.Encoded unread = DeciderLabels.encode(agent, state);
-            state.interruption = null;
-            claim.releaseIfNotPickedUp(agent.pickupTimeout(), unread);
+            // the run as claimed, marked with why: built only if it is released (read back from the claimed row,
+            // which holds exactly the state of this moment, so nothing the loop changes since can get into it)
+            claim.releaseIfNotPickedUp(agent.pickupTimeout(), () -> {
+                RunState asClaimed = SnapshotCodec.decode(claimed);
+                asClaimed.interruption = why;
+                return DeciderLabels.encode(agent, asClaimed);
+            });
         }
         return claim;
     }

@@ -133,13 +133,13 @@ final class RunClaim {
      * that is dropped unread (a caller that declines and ignores the returned stream) holds the
      * run no longer than that, and its recorded decision is kept.
      */
-    void releaseIfNotPickedUp(Duration pickup, Encoded withInterruption) {
+    void releaseIfNotPickedUp(Duration pickup, java.util.function.Supplier<Encoded> withInterruption) {
         LeaseKeeper.later(() -> {
             if (pickedUp || ended || lost) return;
             lock.lock();
             try {
                 if (pickedUp || ended || lost) return;
-                write(version.suspended(withInterruption, true));
+                write(version.suspended(withInterruption.get(), true));
                 releasedUnread = true;
                 end();
                 LOG.debug("Released run {}: its stream was not read within {}", runId(), pickup);

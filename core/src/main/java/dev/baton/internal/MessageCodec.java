@@ -42,7 +42,7 @@ public final class MessageCodec {
         m.addSerializer(Message.class, new JsonSerializer<>() {
             @Override
             public void serialize(Message value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
-                gen.writeTree(encode(value));
+                write(value, gen, serializers);
             }
         });
         m.addDeserializer(Message.class, new JsonDeserializer<>() {
@@ -86,6 +86,46 @@ public final class MessageCodec {
             o.put("isError", r.isError());
         }
         return o;
+    }
+
+    /**
+     * Writes the stored form of a message straight to {@code gen}: the same text as {@link #encode}'s
+     * object written out (same fields, same order), without building the object first. Every write
+     * of a snapshot writes each of the run's messages; a test holds the two to the same text.
+     */
+    static void write(Message m, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField("role", m.role().wireName());
+        if (m instanceof Message.User u) {
+            gen.writeStringField("text", u.text());
+        } else if (m instanceof Message.Assistant a) {
+            gen.writeStringField("text", a.text());
+            gen.writeArrayFieldStart("toolCalls");
+            for (ToolCall c : a.toolCalls()) {
+                gen.writeStartObject();
+                gen.writeStringField("toolCallId", c.toolCallId());
+                gen.writeStringField("toolName", c.toolName());
+                gen.writeFieldName("args");
+                writeNode(c.args(), gen, serializers);
+                gen.writeEndObject();
+            }
+            gen.writeEndArray();
+        } else if (m instanceof Message.ToolResult r) {
+            gen.writeStringField("toolCallId", r.toolCallId());
+            gen.writeStringField("toolName", r.toolName());
+            gen.writeFieldName("result");
+            writeNode(r.result(), gen, serializers);
+            gen.writeBooleanField("isError", r.isError());
+        }
+        gen.writeEndObject();
+    }
+
+    private static void writeNode(JsonNode node, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+        if (node == null) {
+            gen.writeNull();   // as ObjectNode.set(name, null) stores it
+        } else {
+            ((com.fasterxml.jackson.databind.JsonSerializable) node).serialize(gen, serializers);
+        }
     }
 
     /**

@@ -78,8 +78,8 @@ public final class RunSummary {
 
     public String encode() {
         try {
-            return SnapshotCodec.JSON.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
+            return SnapshotCodec.text(SnapshotCodec.SUMMARY_WRITER, this);
+        } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot write a run summary: " + e.getMessage(), e);
         }
     }

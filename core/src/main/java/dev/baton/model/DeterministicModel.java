@@ -106,10 +106,17 @@ public final class DeterministicModel implements LanguageModel {
         return words(text.endsWith(".") ? text : text + ".");
     }
 
-    private static Stream<ModelChunk> words(String text) {
+    static Stream<ModelChunk> words(String text) {
+        // each word with the spaces after it, as text.split("(?<= )") gives them, without a regex per call
         List<ModelChunk> chunks = new ArrayList<>();
-        String[] parts = text.split("(?<= )");
-        for (String p : parts) chunks.add(new ModelChunk.TextDelta(p));
+        int from = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == ' ') {
+                chunks.add(new ModelChunk.TextDelta(text.substring(from, i + 1)));
+                from = i + 1;
+            }
+        }
+        if (from < text.length() || text.isEmpty()) chunks.add(new ModelChunk.TextDelta(text.substring(from)));
         return chunks.stream();
     }
 
