@@ -497,7 +497,15 @@ class HttpSecurityTest {
             assertThat(r.status()).isIn(400);
             RawHttp.Response notUtf8 = RawHttp.get(t.port(), "/agents/%C3%28/suspended-runs", TestServer.ADMIN);
             assertThat(notUtf8.status()).isEqualTo(400);
-            assertThat(notUtf8.asApiResponse().json().get("option").asText()).isEqualTo("path");
+            assertThat(notUtf8.header("Content-Type")).isEqualTo("application/problem+json");
+            JsonNode problem = notUtf8.asApiResponse().json();
+            assertThat(problem.get("status").asInt()).isEqualTo(400);
+            if (HttpTarget.current() instanceof HttpTarget.Jetty) {
+                assertThat(problem.get("option").asText()).isEqualTo("path");   // Jetty hands the path on: the API names it
+            } else {
+                // Tomcat refuses a path that is not UTF-8 before any servlet: its error, as Baton's problem (the starter's valve)
+                assertThat(problem.get("title").asText()).isEqualTo("Bad request");
+            }
         }
     }
 }
