@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One HTTP request as {@link BatonHttpApi} sees it, whatever server received it. An adapter
- * implements it: {@link BatonHttpServer} for the JDK's server; a servlet filter or a Spring
- * controller can do the same in a few lines.
+ * implements it: {@link BatonHttpServlet} for any servlet container (Jetty in {@link BatonHttpServer},
+ * Tomcat in Spring Boot); another server can do the same in a few lines.
  *
  * <p>The path and query are passed <em>raw</em> (still percent-encoded), because an id may contain
  * an encoded {@code /} ({@code %2F}): the API splits the path first and decodes each segment after.

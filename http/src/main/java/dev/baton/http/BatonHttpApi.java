@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The HTTP API and the approval inbox page over a set of agents, independent of any web server.
  * An adapter turns its request into an {@link ApiRequest}, calls {@link #handle}, and writes the
- * {@link ApiResponse}; {@link BatonHttpServer} is that adapter for the JDK's own server.
+ * {@link ApiResponse}; {@link BatonHttpServlet} is that adapter for any servlet container, served on
+ * Jetty by {@link BatonHttpServer}.
  *
  * <pre>{@code
  * BatonHttpApi api = BatonHttpApi.builder()

@@ -107,7 +107,7 @@ final class DecisionListHandler {
         ArrayNode items = n.putArray("decisions");
         for (DecisionRecord r : page.items()) items.add(decision(r));
         n.put("perPage", perPage);
-        Json.putNullable(n, "nextCursor", page.nextCursor().orElse(null));
+        n.put("nextCursor", page.nextCursor().orElse(null));
         n.put("asOf", Json.instant(asOf));
         return n;
     }
@@ -118,16 +118,16 @@ final class DecisionListHandler {
         n.put("decisionId", r.decisionId());
         n.put("kind", r.kind().wireName());
         n.put("runId", r.runId());
-        Json.putNullable(n, "threadId", r.threadId());
-        Json.putNullable(n, "resourceId", r.resourceId());
-        Json.putNullable(n, "toolCallId", r.toolCallId());
-        Json.putNullable(n, "toolName", r.toolName());
+        n.put("threadId", r.threadId());
+        n.put("resourceId", r.resourceId());
+        n.put("toolCallId", r.toolCallId());
+        n.put("toolName", r.toolName());
         n.put("actor", r.actor());
         n.put("decidedAt", Json.instant(r.decidedAt()));
         n.put("instanceId", r.instanceId());
-        Json.putNullable(n, "reason", r.reason());
-        Json.putNullable(n, "argsDigestBefore", r.argsDigestBefore());
-        Json.putNullable(n, "argsDigestAfter", r.argsDigestAfter());
+        n.put("reason", r.reason());
+        n.put("argsDigestBefore", r.argsDigestBefore());
+        n.put("argsDigestAfter", r.argsDigestAfter());
         return n;
     }
 }

@@ -78,7 +78,7 @@ final class EventJson {
         n.put("text", r.text());
         ArrayNode waiting = n.putArray("waitingCalls");
         for (AgentRunToolCall c : r.waitingCalls()) waiting.add(RunJson.call(c));
-        Json.putNullable(n, "error", r.error() == null ? null : Problem.runError(r.error()));
+        n.put("error", r.error() == null ? null : Problem.runError(r.error()));
         return n;
     }
 

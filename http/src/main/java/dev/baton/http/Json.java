@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The API's JSON: one mapper, reading a request body, and the shapes of the agents and the caller.
@@ -109,12 +108,12 @@ final class Json {
     static ObjectNode agent(Agent agent, boolean details) {
         ObjectNode n = object();
         n.put("id", agent.id());
-        putNullable(n, "instructions", details ? agent.instructions() : null);
+        n.put("instructions", details ? agent.instructions() : null);
         ArrayNode tools = n.putArray("tools");
         for (Tool t : agent.tools().values().stream().sorted(java.util.Comparator.comparing(Tool::name)).toList()) {
             ObjectNode tool = tools.addObject();
             tool.put("name", t.name());
-            putNullable(tool, "description", details ? t.description() : null);
+            tool.put("description", details ? t.description() : null);
         }
         return n;
     }
@@ -138,11 +137,6 @@ final class Json {
         ArrayNode list = n.putArray("agents");
         for (Agent a : agents) list.add(agent(a, details));
         return n;
-    }
-
-    static void putNullable(ObjectNode n, String field, @Nullable String value) {
-        if (value == null) n.putNull(field);
-        else n.put(field, value);
     }
 
     static String instant(Instant t) {

@@ -36,7 +36,7 @@ final class RunJson {
         if (page == null) n.putNull("page");
         else n.put("page", page.intValue());
         n.put("perPage", perPage);
-        Json.putNullable(n, "nextCursor", found.nextCursor());
+        n.put("nextCursor", found.nextCursor());
         n.put("asOf", Json.instant(asOf));
         return n;
     }
@@ -46,14 +46,14 @@ final class RunJson {
         ObjectNode n = Json.object();
         n.put("runId", r.runId());
         n.put("status", r.status().name());
-        Json.putNullable(n, "threadId", r.threadId());
-        Json.putNullable(n, "resourceId", r.resourceId());
+        n.put("threadId", r.threadId());
+        n.put("resourceId", r.resourceId());
         n.put("createdAt", Json.instant(r.createdAt()));
         n.put("suspendedAt", Json.instant(r.suspendedAt()));
-        Json.putNullable(n, "expiresAt", r.expiresAt() == null ? null : Json.instant(r.expiresAt()));
+        n.put("expiresAt", r.expiresAt() == null ? null : Json.instant(r.expiresAt()));
         n.put("interrupted", r.interrupted());
-        Json.putNullable(n, "interruption", r.interruption());
-        Json.putNullable(n, "parentRunId", r.parentRunId());
+        n.put("interruption", r.interruption());
+        n.put("parentRunId", r.parentRunId());
         ArrayNode calls = n.putArray("toolCalls");
         for (AgentRunToolCall c : r.toolCalls()) {
             ObjectNode call = call(c);
@@ -74,7 +74,7 @@ final class RunJson {
         n.set("args", c.args() == null ? Json.NODES.nullNode() : c.args());
         n.set("approvedArgs", c.approvedArgs() == null ? Json.NODES.nullNode() : c.approvedArgs());
         n.set("suspendPayload", c.suspendPayload() == null ? Json.NODES.nullNode() : c.suspendPayload());
-        Json.putNullable(n, "expiresAt", c.expiresAt() == null ? null : Json.instant(c.expiresAt()));
+        n.put("expiresAt", c.expiresAt() == null ? null : Json.instant(c.expiresAt()));
         n.put("digest", c.digest());
         ArrayNode approvedBy = n.putArray("approvedBy");
         c.approvedBy().forEach(approvedBy::add);

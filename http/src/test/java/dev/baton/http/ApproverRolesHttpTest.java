@@ -36,7 +36,7 @@ class ApproverRolesHttpTest {
                     .token(MARIA, Principal.builder().name("maria").roles(List.of("travel", "finance")).build())
                     .token(JOHN, Principal.builder().name("john").roles(List.of("travel")).build())
                     .build()).build();
-            try (BatonHttpServer server = BatonHttpServer.builder(api).port(0).start()) {
+            try (HttpTarget.Served server = HttpTarget.serve(api)) {
                 ApiClient alice = new ApiClient(server.uri(), ALICE);
                 ApiClient bob = new ApiClient(server.uri(), BOB);
                 ApiClient maria = new ApiClient(server.uri(), MARIA);

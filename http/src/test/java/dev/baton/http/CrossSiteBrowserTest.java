@@ -34,7 +34,7 @@ class CrossSiteBrowserTest {
 
     SnapshotStore store;
     Agent concierge;
-    BatonHttpServer victim;
+    HttpTarget.Served victim;
     HttpServer attacker;
     ChromeDriver browser;
 
@@ -44,7 +44,7 @@ class CrossSiteBrowserTest {
         store = MemorySnapshotStore.create();
         concierge = TestAgents.concierge(TestAgents.CONCIERGE, store, new TestAgents.MutableClock(Instant.parse("2026-06-01T09:00:00Z")));
         BatonHttpApi api = BatonHttpApi.builder().agents(concierge).authenticator(Authenticator.anonymous()).build();
-        victim = BatonHttpServer.builder(api).port(0).start();
+        victim = HttpTarget.serve(api);
 
         browser = Chromium.start(dir.resolve("chromium-profile"), "--host-resolver-rules=MAP attacker.test 127.0.0.1");
     }

@@ -41,7 +41,7 @@ class HttpDecisionTest {
     TestAgents.FlakyModel flaky;
     Agent concierge;
     Agent payments;
-    BatonHttpServer server;
+    HttpTarget.Served server;
     ApiClient admin;
 
     @BeforeEach
@@ -74,7 +74,7 @@ class HttpDecisionTest {
                         .token(TestServer.ALICE_AND_CAROL, Principal.limitedTo("alice-and-carol", "alice", "carol"))
                         .build())
                 .build();
-        server = BatonHttpServer.builder(api).port(0).start();
+        server = HttpTarget.serve(api);
         admin = client(TestServer.ADMIN);
     }
 

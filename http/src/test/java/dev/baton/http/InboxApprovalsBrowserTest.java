@@ -47,7 +47,7 @@ class InboxApprovalsBrowserTest {
     SnapshotStore store;
     TestAgents.MutableClock clock;
     Agent concierge;
-    BatonHttpServer server;
+    HttpTarget.Served server;
     ChromeDriver browser;
     WebDriverWait wait;
 
@@ -67,7 +67,7 @@ class InboxApprovalsBrowserTest {
                 .agents(concierge)
                 .authenticator(Authenticator.bearerTokens().token(MARIA, Principal.unrestricted("maria")).build())
                 .build();
-        server = BatonHttpServer.builder(api).port(0).start();
+        server = HttpTarget.serve(api);
 
         browser = Chromium.start(dir.resolve("chromium-profile"));
         browser.manage().window().setSize(new Dimension(1400, 1000));   // the screenshots docs/approvals.md shows

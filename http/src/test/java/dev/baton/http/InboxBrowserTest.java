@@ -47,7 +47,7 @@ class InboxBrowserTest {
     TestAgents.MutableClock clock;
     TestAgents.FlakyModel flaky;
     Agent concierge;
-    BatonHttpServer server;
+    HttpTarget.Served server;
     ChromeDriver browser;
     WebDriverWait wait;
 
@@ -76,7 +76,7 @@ class InboxBrowserTest {
                 .agents(concierge, other)
                 .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("ops")).build())
                 .build();
-        server = BatonHttpServer.builder(api).port(0).start();
+        server = HttpTarget.serve(api);
 
         browser = Chromium.start(dir.resolve("chromium-profile"));
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));

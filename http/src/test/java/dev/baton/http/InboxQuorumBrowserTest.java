@@ -34,7 +34,7 @@ class InboxQuorumBrowserTest {
 
     SnapshotStore store;
     Agent desk;
-    BatonHttpServer server;
+    HttpTarget.Served server;
     ChromeDriver browser;
 
     @BeforeEach
@@ -52,7 +52,7 @@ class InboxQuorumBrowserTest {
                 .authenticator(Authenticator.bearerTokens()
                         .token(MARIA, Principal.builder().name("maria").roles(List.of("travel")).build()).build())
                 .build();
-        server = BatonHttpServer.builder(api).port(0).start();
+        server = HttpTarget.serve(api);
 
         browser = Chromium.start(dir.resolve("chromium-profile"));
     }

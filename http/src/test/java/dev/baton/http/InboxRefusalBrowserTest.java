@@ -37,7 +37,7 @@ class InboxRefusalBrowserTest {
 
     SnapshotStore store;
     Agent desk;
-    BatonHttpServer server;
+    HttpTarget.Served server;
     ChromeDriver browser;
     WebDriverWait wait;
 
@@ -76,7 +76,7 @@ class InboxRefusalBrowserTest {
                 .agents(desk)
                 .authenticator(Authenticator.bearerTokens().token(MARIA, Principal.unrestricted("maria")).build())
                 .build();
-        server = BatonHttpServer.builder(api).port(0).start();
+        server = HttpTarget.serve(api);
 
         browser = Chromium.start(dir.resolve("chromium-profile"));
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));

@@ -36,7 +36,7 @@ class LiveInboxBrowserTest {
 
     SnapshotStore store;
     Agent concierge;
-    BatonHttpServer server;
+    HttpTarget.Served server;
     final List<ChromeDriver> browsers = new ArrayList<>();
 
     @BeforeEach
@@ -50,7 +50,7 @@ class LiveInboxBrowserTest {
         BatonHttpApi api = BatonHttpApi.builder().agents(concierge)
                 .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("ops")).build())
                 .build();
-        server = BatonHttpServer.builder(api).port(0).start();
+        server = HttpTarget.serve(api);
     }
 
     void seed(String resource, String thread, String prompt) throws InterruptedException {

@@ -95,7 +95,7 @@ class LiveListingTest {
 
     @Test
     void whatAPollCosts_overTheRealServer() throws Exception {
-        try (BatonHttpServer server = BatonHttpServer.builder(api).port(0).start()) {
+        try (HttpTarget.Served server = HttpTarget.serve(api)) {
             HttpClient client = HttpClient.newHttpClient();
             URI uri = URI.create(server.uri() + "agents/concierge/suspended-runs?perPage=20");
             HttpResponse<byte[]> full = client.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + TestServer.ADMIN).build(),

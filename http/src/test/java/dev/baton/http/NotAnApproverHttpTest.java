@@ -30,7 +30,7 @@ class NotAnApproverHttpTest {
             RunSnapshot before = store.find(run).orElseThrow();
             BatonHttpApi api = BatonHttpApi.builder().agents(agent)
                     .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("maria")).build()).build();
-            try (BatonHttpServer server = BatonHttpServer.builder(api).port(0).start()) {
+            try (HttpTarget.Served server = HttpTarget.serve(api)) {
                 ApiClient maria = new ApiClient(server.uri(), TestServer.ADMIN);
                 ApiClient.Response r = maria.post("/agents/concierge/runs/" + run + "/approve", "{\"toolCallId\":\"" + call + "\"}");
                 assertThat(r.status()).as(r.body()).isEqualTo(403);

@@ -24,7 +24,7 @@ class StreamLimitTest {
     static final String BOB = "bob-token-01234567890";
     static final String APPROVE = "{\"toolCallId\":\"call_1_0\"}";
 
-    static HttpResponse<InputStream> openStream(BatonHttpServer s, String token, String run) throws IOException, InterruptedException {
+    static HttpResponse<InputStream> openStream(HttpTarget.Served s, String token, String run) throws IOException, InterruptedException {
         HttpRequest approve = HttpRequest.newBuilder(s.uri().resolve("agents/gated/runs/" + run + "/approve"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofString(APPROVE)).build();
@@ -45,7 +45,7 @@ class StreamLimitTest {
                     .authenticator(Authenticator.bearerTokens().token(ALICE, Principal.unrestricted("alice"))
                             .token(BOB, Principal.unrestricted("bob")).build())
                     .build();
-            try (BatonHttpServer s = BatonHttpServer.builder(api).port(0).start()) {
+            try (HttpTarget.Served s = HttpTarget.serve(api)) {
                 HttpResponse<InputStream> first = openStream(s, ALICE, r1);
                 HttpResponse<InputStream> second = openStream(s, ALICE, r2);
                 assertThat(first.statusCode()).isEqualTo(200);

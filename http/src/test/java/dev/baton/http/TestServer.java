@@ -21,7 +21,7 @@ final class TestServer implements AutoCloseable {
     final Agent concierge;
     final Agent other;
     final BatonHttpApi api;
-    final BatonHttpServer server;
+    final HttpTarget.Served server;
 
     TestServer() {
         this(MemorySnapshotStore.create(), BatonHttpApi.DEFAULT_MAX_BODY_BYTES, Duration.ofSeconds(30));
@@ -46,7 +46,7 @@ final class TestServer implements AutoCloseable {
                 .authenticator(authenticator)
                 .maxBodyBytes(maxBodyBytes)
                 .build();
-        this.server = BatonHttpServer.builder(api).port(0).requestTimeout(requestTimeout).start();
+        this.server = HttpTarget.serve(api, requestTimeout);
     }
 
     ApiClient client(String token) {

@@ -33,7 +33,7 @@ class ThreadScopeTest {
                 .token(BOB, Principal.limitedTo("bob", "bob"))
                 .token(CAROL, Principal.limitedTo("carol", "carol"))
                 .build()).build();
-        try (store; BatonHttpServer server = BatonHttpServer.builder(api).port(0).start()) {
+        try (store; HttpTarget.Served server = HttpTarget.serve(api)) {
             ApiClient alice = new ApiClient(server.uri(), ALICE);
             ApiClient bob = new ApiClient(server.uri(), BOB);
             ApiClient carol = new ApiClient(server.uri(), CAROL);
