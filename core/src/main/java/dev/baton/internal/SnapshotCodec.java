@@ -40,7 +40,8 @@ public final class SnapshotCodec {
 
     /**
      * What one write stores for {@code state}: the payload, the listing summary, and the run's
-     * deadline (the soonest {@code expiresAt} of its waiting calls).
+     * deadline (the soonest {@code expiresAt} of its waiting calls, or {@code escalatesAt} of one
+     * that has yet to escalate: what {@code listDue} finds for the expiry sweep).
      */
     public record Encoded(String payload, String summary, java.time.@org.jspecify.annotations.Nullable Instant expiresAt) {
     }
@@ -49,6 +50,8 @@ public final class SnapshotCodec {
         java.time.Instant deadline = null;
         for (CallState c : state.calls) {
             if (c.waiting() && c.expiresAt != null && (deadline == null || c.expiresAt.isBefore(deadline))) deadline = c.expiresAt;
+            // a call's escalation is due on the same index: the sweep that expires runs escalates them
+            if (c.waiting() && c.escalatesAt != null && (deadline == null || c.escalatesAt.isBefore(deadline))) deadline = c.escalatesAt;
         }
         return new Encoded(encode(state), RunSummary.of(state).encode(), deadline);
     }
