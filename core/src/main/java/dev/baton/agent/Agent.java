@@ -361,6 +361,25 @@ public final class Agent implements AutoCloseable {
 
     Approvals approvals() { return approvals; }
 
+    /**
+     * What {@code approver} may do with a waiting call of a listed run now, by the approver rules:
+     * the decisions a page should offer them (the others it shows read-only, with
+     * {@link CallPermissions#why()}). Checked from the listing alone (who started the run, who has
+     * approved the call so far), as the decision itself is checked; without rules, or for a call no
+     * rule matches, every decision is allowed. A call's rule may still refuse an edit whose arguments
+     * fall under another rule, and the run may have changed since it was listed.
+     *
+     * @param run      a run as listed ({@link #listSuspendedRuns})
+     * @param call     one of its waiting calls
+     * @param approver who asks, or null for a caller who names nobody
+     * @return what they may do now
+     */
+    public CallPermissions permissions(AgentRun run, AgentRunToolCall call, @Nullable Approver approver) {
+        java.util.Objects.requireNonNull(run, "run");
+        java.util.Objects.requireNonNull(call, "call");
+        return approvals.permissions(run.startedBy(), call, approver);
+    }
+
     /** {@return how long decision records are kept, if {@link AgentBuilder#decisionRetention} was set} */
     public java.util.Optional<Duration> decisionRetention() { return java.util.Optional.ofNullable(decisionRetention); }
 

@@ -28,10 +28,13 @@ import org.jspecify.annotations.Nullable;
  *                         ({@link ApproverRule#approvals()}); empty otherwise
  * @param approvalsNeeded  how many distinct approvals the call needs before it runs: its approver rule's
  *                         {@link ApproverRule#approvals()}, 1 without a rule (and for calls waiting for data)
+ * @param escalatedAt      when the call escalated to its approver rule's escalation group
+ *                         ({@link ApproverRule.Builder#escalateAfter}), else null
  */
 public record AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
                                @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt, String digest,
-                               @Nullable JsonNode approvedArgs, List<String> approvedBy, int approvalsNeeded) {
+                               @Nullable JsonNode approvedArgs, List<String> approvedBy, int approvalsNeeded,
+                               @Nullable Instant escalatedAt) {
 
     /**
      * Checks the ids and keeps private copies of the JSON values.
@@ -46,6 +49,7 @@ public record AgentRunToolCall(String toolCallId, String toolName, @Nullable Jso
      * @param approvedArgs the arguments approved instead of {@code args}, else null
      * @param approvedBy who has approved it so far
      * @param approvalsNeeded how many distinct approvals it needs (at least 1)
+     * @param escalatedAt when it escalated, else null
      */
     public AgentRunToolCall {
         Objects.requireNonNull(toolCallId, "toolCallId");
@@ -56,6 +60,31 @@ public record AgentRunToolCall(String toolCallId, String toolName, @Nullable Jso
         args = args == null ? null : args.deepCopy();
         suspendPayload = suspendPayload == null ? null : suspendPayload.deepCopy();
         approvedArgs = approvedArgs == null ? null : approvedArgs.deepCopy();
+    }
+
+    /**
+     * A call that has not escalated.
+     *
+     * @param toolCallId pass it to approve / decline, or to {@link ResumeOptions}
+     * @param toolName the tool
+     * @param args the call's input, for approval suspensions only, else null
+     * @param requiresApproval true: waits for approve / decline; false: waits for resume data
+     * @param suspendPayload what the tool passed to {@code suspend()}, for data suspensions only, else null
+     * @param expiresAt when this wait expires, else null
+     * @param digest the digest of what the person is shown
+     * @param approvedArgs the arguments approved instead of {@code args}, else null
+     * @param approvedBy who has approved it so far
+     * @param approvalsNeeded how many distinct approvals it needs (at least 1)
+     */
+    public AgentRunToolCall(String toolCallId, String toolName, @Nullable JsonNode args, boolean requiresApproval,
+                            @Nullable JsonNode suspendPayload, @Nullable Instant expiresAt, String digest,
+                            @Nullable JsonNode approvedArgs, List<String> approvedBy, int approvalsNeeded) {
+        this(toolCallId, toolName, args, requiresApproval, suspendPayload, expiresAt, digest, approvedArgs, approvedBy, approvalsNeeded, null);
+    }
+
+    /** {@return true once the call escalated: its rule's escalation group decides it ({@link ApproverRule#rolesNow})} */
+    public boolean escalated() {
+        return escalatedAt != null;
     }
 
     /**

@@ -33,6 +33,36 @@ final class Approvals {
         return null;
     }
 
+    /** True if some rule escalates: the expiry sweep then runs even under {@link ExpiryPolicy#keep()}. */
+    boolean escalates() {
+        for (ApproverRule r : rules) if (r.escalateAfter().isPresent()) return true;
+        return false;
+    }
+
+    /** The rule of a call that waits for approval, as it is listed (a subagent's call: the inner tool and arguments). */
+    @Nullable ApproverRule ruleOf(CallState c) {
+        CallState.InnerRun inner = c.inner;
+        if (inner != null && !inner.toolName.isEmpty()) return ruleFor(inner.toolName, inner.args);
+        return ruleFor(c.toolName, c.approvedArgs != null ? c.approvedArgs : c.args);
+    }
+
+    /** How long a call that waits for approval may wait before its rule escalates it, or null if it does not. */
+    java.time.@Nullable Duration escalateAfter(CallState c) {
+        ApproverRule r = ruleOf(c);
+        return r == null ? null : r.escalateAfter().orElse(null);
+    }
+
+    /**
+     * The roles that may take {@code action} on a listed waiting call now: its rule's
+     * ({@link ApproverRule#rolesNow}, the escalation group's once the call escalated); empty: any
+     * named person; null: no rule governs the call (anyone who may see the run may decide it).
+     * What computes who a call waits for should call this, so that it agrees with the checks.
+     */
+    java.util.@Nullable Set<String> rolesNow(AgentRunToolCall listed, ApproverRule.Action action) {
+        ApproverRule rule = ruleFor(listed.toolName(), listed.requiresApproval() ? current(listed) : listed.args());
+        return rule == null ? null : rule.rolesNow(action, listed.escalated());
+    }
+
     /** How many distinct approvals a listed call needs before it runs (1 without a rule). */
     int needed(AgentRunToolCall listed) {
         if (!listed.requiresApproval()) return 1;
@@ -53,12 +83,13 @@ final class Approvals {
                   @Nullable JsonNode edited) {
         ApproverRule rule = ruleFor(listed.toolName(), action == ApproverRule.Action.ANSWER ? call.args : current(listed));
         Approver who = m.approver() != null ? m.approver() : m.actor() == null ? null : Approver.of(m.actor());
-        if (rule != null) admit(state, call, rule, action, who);
+        boolean escalated = call.escalatedAt != null;
+        if (rule != null) admit(state, call, rule, action, who, escalated);
         boolean contested = !call.approvedBy.isEmpty() || rule != null && rule.approvals() > 1;
         if (action == ApproverRule.Action.EDIT) {
             // the edited arguments may fall under another rule: its approvers must accept them too
             ApproverRule after = ruleFor(listed.toolName(), edited);
-            if (after != null && after != rule) admit(state, call, after, ApproverRule.Action.APPROVE, who);
+            if (after != null && after != rule) admit(state, call, after, ApproverRule.Action.APPROVE, who, escalated);
             boolean several = after != null && after.approvals() > 1;
             return new Verdict(!several, contested || several);
         }
@@ -66,24 +97,63 @@ final class Approvals {
         return new Verdict(call.approvedBy.size() + 1 >= rule.approvals(), contested);
     }
 
-    private static void admit(RunState state, CallState call, ApproverRule rule, ApproverRule.Action action, @Nullable Approver who) {
+    private static void admit(RunState state, CallState call, ApproverRule rule, ApproverRule.Action action, @Nullable Approver who,
+                              boolean escalated) {
+        Refusal r = refusal(rule, action, who, state.startedBy, call.approvedBy, escalated);
+        if (r != null) throw refused(state, call, rule, action.wireName(), who == null ? null : who.name(), r.why());
+    }
+
+    /**
+     * Why a rule refuses one decision to {@code who}, or null if it admits it: the message of
+     * {@link NotAnApproverException} ({@code why}) and the short line a person is shown ({@code toPerson}).
+     * One place for both, so the inbox shows exactly what a decision would be refused for.
+     */
+    record Refusal(String why, String toPerson) { }
+
+    static @Nullable Refusal refusal(ApproverRule rule, ApproverRule.Action action, @Nullable Approver who,
+                                     @Nullable String startedBy, List<String> approvedBy, boolean escalated) {
         String decision = action.wireName();
         if (who == null) {
-            throw refused(state, call, rule, decision, null, "needs a named approver (ApproveOptions.approver or actor)");
+            return new Refusal("needs a named approver (ApproveOptions.approver or actor)", "needs a named approver");
         }
-        if (!rule.admits(who, action)) {
-            throw refused(state, call, rule, decision, who.name(), "lets only " + rule.roles(action) + " " + decision
-                    + (who.roles().isEmpty() ? "; '" + who.name() + "' holds no role" : "; '" + who.name() + "' holds " + who.roles()));
+        if (!rule.admits(who, action, escalated)) {
+            java.util.Set<String> roles = rule.rolesNow(action, escalated);
+            return new Refusal("lets only " + roles + " " + decision + (escalated ? " (the call escalated)" : "")
+                    + (who.roles().isEmpty() ? "; '" + who.name() + "' holds no role" : "; '" + who.name() + "' holds " + who.roles()),
+                    "needs " + String.join(" or ", roles));
         }
         boolean approving = action == ApproverRule.Action.APPROVE || action == ApproverRule.Action.EDIT;
-        if (approving && !rule.requesterMayApprove() && who.name().equals(state.startedBy)) {
-            throw refused(state, call, rule, decision, who.name(), "does not let the person who started the run approve its calls"
-                    + " (separation of duties; requesterMayApprove(true) allows it)");
+        if (approving && !rule.requesterMayApprove() && who.name().equals(startedBy)) {
+            return new Refusal("does not let the person who started the run approve its calls"
+                    + " (separation of duties; requesterMayApprove(true) allows it)", "you started this run");
         }
-        if (action == ApproverRule.Action.APPROVE && call.approvedBy.contains(who.name())) {
-            throw refused(state, call, rule, decision, who.name(), "needs " + rule.approvals() + " distinct approvers and '"
-                    + who.name() + "' has already approved (approved so far: " + call.approvedBy + ")");
+        if (action == ApproverRule.Action.APPROVE && approvedBy.contains(who.name())) {
+            int more = Math.max(1, rule.approvals() - approvedBy.size());
+            return new Refusal("needs " + rule.approvals() + " distinct approvers and '"
+                    + who.name() + "' has already approved (approved so far: " + approvedBy + ")",
+                    "you approved; waiting for " + more + " more");
         }
+        return null;
+    }
+
+    /**
+     * What {@code who} may do with a waiting call now (see {@link Agent#permissions}): each decision
+     * of the call checked as {@link #check} would check it, without the edited arguments (an edit that
+     * moves the call under another rule is checked when it is sent).
+     */
+    CallPermissions permissions(@Nullable String startedBy, AgentRunToolCall listed, @Nullable Approver who) {
+        List<ApproverRule.Action> actions = listed.requiresApproval()
+                ? List.of(ApproverRule.Action.APPROVE, ApproverRule.Action.EDIT, ApproverRule.Action.DECLINE)
+                : List.of(ApproverRule.Action.ANSWER);
+        ApproverRule rule = ruleFor(listed.toolName(), listed.requiresApproval() ? current(listed) : listed.args());
+        java.util.EnumSet<ApproverRule.Action> may = java.util.EnumSet.noneOf(ApproverRule.Action.class);
+        String why = null;
+        for (ApproverRule.Action a : actions) {
+            Refusal r = rule == null ? null : refusal(rule, a, who, startedBy, listed.approvedBy(), listed.escalated());
+            if (r == null) may.add(a);
+            else if (why == null && a == actions.get(0)) why = r.toPerson();
+        }
+        return new CallPermissions(may, why);
     }
 
     private static NotAnApproverException refused(RunState state, CallState call, ApproverRule rule, String decision,

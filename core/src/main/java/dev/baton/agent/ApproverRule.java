@@ -61,6 +61,8 @@ public final class ApproverRule {
     private final Set<String> answerRoles;
     private final int approvals;
     private final boolean requesterMayApprove;
+    private final java.time.@Nullable Duration escalateAfter;
+    private final Set<String> escalationRoles;
 
     private ApproverRule(Builder b) {
         this.name = b.name;
@@ -73,6 +75,8 @@ public final class ApproverRule {
         this.answerRoles = b.answerRoles == null ? approveRoles : b.answerRoles;
         this.approvals = b.approvals;
         this.requesterMayApprove = b.requesterMayApprove;
+        this.escalateAfter = b.escalateAfter;
+        this.escalationRoles = b.escalationRoles;
     }
 
     /**
@@ -96,6 +100,29 @@ public final class ApproverRule {
 
     /** {@return true if the person who started the run may approve its calls} */
     public boolean requesterMayApprove() { return requesterMayApprove; }
+
+    /**
+     * {@return how long a call of this rule may wait for approval before it moves to the
+     * {@link #escalationRoles()}, if the rule escalates}
+     */
+    public java.util.Optional<java.time.Duration> escalateAfter() { return java.util.Optional.ofNullable(escalateAfter); }
+
+    /** {@return the group a call moves to when it escalates (empty: the rule does not escalate)} */
+    public Set<String> escalationRoles() { return escalationRoles; }
+
+    /**
+     * The roles that may take {@code action} on a call of this rule now: the escalation group's for
+     * every action once the call has escalated (if the rule escalates), else {@link #roles(Action)}.
+     * The one place that says who may decide a call, for the checks of a decision and for anything
+     * that computes who a waiting call waits for.
+     *
+     * @param action    a decision
+     * @param escalated whether the call has escalated (listed as {@link AgentRunToolCall#escalated()})
+     * @return the roles that may take it (any of them); empty: any named approver
+     */
+    public Set<String> rolesNow(Action action, boolean escalated) {
+        return escalated && escalateAfter != null ? escalationRoles : roles(action);
+    }
 
     /**
      * @param action a decision
@@ -135,7 +162,17 @@ public final class ApproverRule {
      * @return true if the approver holds one of the action's roles (or the action admits anyone named)
      */
     public boolean admits(Approver approver, Action action) {
-        Set<String> needed = roles(action);
+        return admits(approver, action, false);
+    }
+
+    /**
+     * @param approver  who asks
+     * @param action    the decision
+     * @param escalated whether the call has escalated (see {@link #rolesNow})
+     * @return true if the approver holds one of the roles that may take it now
+     */
+    public boolean admits(Approver approver, Action action, boolean escalated) {
+        Set<String> needed = rolesNow(action, escalated);
         if (needed.isEmpty()) return true;
         for (String r : needed) if (approver.hasRole(r)) return true;
         return false;
@@ -145,7 +182,8 @@ public final class ApproverRule {
     public String toString() {
         return "ApproverRule[name=" + name + ", tool=" + toolName + (when == null ? "" : ", when=<predicate>")
                 + ", approve=" + approveRoles + ", edit=" + editRoles + ", decline=" + declineRoles + ", answer=" + answerRoles
-                + ", approvals=" + approvals + ", requesterMayApprove=" + requesterMayApprove + "]";
+                + ", approvals=" + approvals + ", requesterMayApprove=" + requesterMayApprove
+                + (escalateAfter == null ? "" : ", escalateAfter=" + escalateAfter + " to " + escalationRoles) + "]";
     }
 
     /** Builder of {@link ApproverRule}. Not thread-safe. */
@@ -159,6 +197,8 @@ public final class ApproverRule {
         private @Nullable Set<String> answerRoles;
         private int approvals = 1;
         private boolean requesterMayApprove;
+        private java.time.@Nullable Duration escalateAfter;
+        private Set<String> escalationRoles = Set.of();
 
         private Builder(String name) {
             Objects.requireNonNull(name, "name");
@@ -234,6 +274,28 @@ public final class ApproverRule {
          * @return this builder
          */
         public Builder requesterMayApprove(boolean v) { this.requesterMayApprove = v; return this; }
+
+        /**
+         * Escalation: a call of this rule that waited {@code after} for approval without being decided
+         * moves to {@code roles}: from then on only they approve, edit, decline it (the quorum and the
+         * separation of duties stay). Done by {@link Agent#expireDueRuns(int)} (and so
+         * {@link RunExpirer}), recorded as an {@link dev.baton.store.DecisionKind#ESCALATE} decision by
+         * {@code system}.
+         *
+         * @param after how long a call waits before it escalates, positive
+         * @param roles the group it moves to (at least one role)
+         * @return this builder
+         * @throws InvalidOptionException a duration that is not positive, or no role
+         */
+        public Builder escalateAfter(java.time.Duration after, String... roles) {
+            Objects.requireNonNull(after, "after");
+            if (after.isNegative() || after.isZero()) throw new InvalidOptionException("escalateAfter", "must be positive, was " + after);
+            Set<String> to = set("escalateAfter", roles);
+            if (to.isEmpty()) throw new InvalidOptionException("escalateAfter", "names no role to escalate to");
+            this.escalateAfter = after;
+            this.escalationRoles = to;
+            return this;
+        }
 
         /**
          * {@return the rule}

@@ -63,7 +63,9 @@ final class DeciderLabels {
             ApproverRule.Action action = approval ? ApproverRule.Action.APPROVE : ApproverRule.Action.ANSWER;
             // the rule a decision would be checked against (Approvals.check): for an approval, the arguments it would run with
             ApproverRule rule = approvals.ruleFor(shown.toolName(), approval ? Approvals.current(shown) : call.args);
-            Set<String> grants = rule == null || rule.roles(action).isEmpty() ? Set.of(ANY) : rule.roles(action);
+            // after an escalation, the escalation group's roles (ApproverRule.rolesNow, as the checks use)
+            Set<String> roles = rule == null ? Set.of() : rule.rolesNow(action, shown.escalated());
+            Set<String> grants = roles.isEmpty() ? Set.of(ANY) : roles;
             Set<String> out = new HashSet<>();
             if (approval && rule != null) {
                 out.addAll(call.approvedBy);

@@ -279,6 +279,16 @@ final class Decisions {
         return out;
     }
 
+    /** The record of one call's escalation, by {@code system}, with its digest as it waits; none if the store keeps no decisions. */
+    List<DecisionRecord> escalationRecords(RunState state, CallState call, String reason) {
+        if (!recording()) return List.of();
+        AgentRunToolCall l = RunListing.waitingCalls(state).stream().filter(x -> x.toolCallId().equals(call.toolCallId)).findFirst()
+                .orElse(null);
+        String digest = l == null ? null : l.digest();
+        return List.of(record(state.runId, state.threadId, state.resourceId, DecisionKind.ESCALATE, call.toolCallId,
+                l == null ? call.toolName : l.toolName(), Meta.SYSTEM.withReason(reason), digest, digest));
+    }
+
     private DecisionRecord record(String runId, @Nullable String threadId, @Nullable String resourceId, DecisionKind kind,
                                   @Nullable String toolCallId, @Nullable String toolName, Meta m, @Nullable String before,
                                   @Nullable String after) {

@@ -100,7 +100,10 @@ public final class NotificationPolicy {
     public @Nullable Instant expiringAt(RunSnapshot run) {
         Instant deadline = run.expiresAt();
         if (deadline == null || !events.contains(NotificationEvent.EXPIRING)) return null;
-        return deadline.minus(expiryLead);
+        // the stored deadline may be a call's escalation (due on the same index): expiry is the calls' own
+        dev.baton.internal.RunSummary summary = dev.baton.internal.RunSummary.decode(run.summary());
+        if (summary != null) deadline = summary.expiry();
+        return deadline == null ? null : deadline.minus(expiryLead);
     }
 
     @Override

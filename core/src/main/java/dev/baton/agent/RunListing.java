@@ -136,7 +136,7 @@ final class RunListing {
         List<AgentRunToolCall> calls = new ArrayList<>(summary.calls.size());
         for (RunSummary.Call c : summary.calls) {
             calls.add(listed(agent, c.toolCallId, c.toolName, c.args, c.requiresApproval, c.suspendPayload, c.expiresAt,
-                    c.approvedArgs, c.approvedBy == null ? List.of() : c.approvedBy));
+                    c.approvedArgs, c.approvedBy == null ? List.of() : c.approvedBy, c.escalatedAt));
         }
         List<AgentRunToolCall> approved = new ArrayList<>();
         if (summary.approved != null) {
@@ -146,8 +146,16 @@ final class RunListing {
             }
         }
         return new AgentRun(s.runId(), RunStatus.SUSPENDED, s.threadId(), s.resourceId(), s.suspendedAt(), calls,
-                interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), s.expiresAt(),
+                interruption(s, summary.interruption, calls.isEmpty()), summary.parentRunId, s.createdAt(), expiry(s, summary),
                 approved, summary.startedBy);
+    }
+
+    /**
+     * The run's expiry as listed: the soonest deadline of its calls. The stored deadline (what
+     * {@code listDue} sorts on) may be sooner: a call's escalation is due on it too.
+     */
+    private static @Nullable Instant expiry(RunSnapshot s, RunSummary summary) {
+        return s.expiresAt() == null ? null : summary.expiry();
     }
 
     private static @Nullable String interruption(RunSnapshot s, @Nullable String stored, boolean nothingWaits) {
@@ -171,10 +179,10 @@ final class RunListing {
             CallState.InnerRun inner = c.inner;
             if (inner != null && !inner.toolName.isEmpty()) {
                 out.add(listed(agent, c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
-                        approval ? null : inner.suspendPayload, c.expiresAt, null, c.approvedBy));
+                        approval ? null : inner.suspendPayload, c.expiresAt, null, c.approvedBy, c.escalatedAt));
             } else {
                 out.add(listed(agent, c.toolCallId, c.toolName, approval ? c.args : null, approval, approval ? null : c.suspendPayload,
-                        c.expiresAt, c.approvedArgs, c.approvedBy));
+                        c.expiresAt, c.approvedArgs, c.approvedBy, c.escalatedAt));
             }
         }
         return out;
@@ -186,13 +194,15 @@ final class RunListing {
      */
     private static AgentRunToolCall listed(@Nullable Agent agent, String toolCallId, String toolName, @Nullable JsonNode args,
                                            boolean approval, @Nullable JsonNode payload, @Nullable Instant expiresAt,
-                                           @Nullable JsonNode approvedArgs, List<String> approvedBy) {
+                                           @Nullable JsonNode approvedArgs, List<String> approvedBy,
+                                           @Nullable Instant escalatedAt) {
         String digest = CallDigest.of(toolName, approval && approvedArgs != null ? approvedArgs : args, payload);
+        Instant escalated = approval ? escalatedAt : null;
         AgentRunToolCall call = new AgentRunToolCall(toolCallId, toolName, args, approval, payload, expiresAt, digest, approvedArgs,
-                approval ? approvedBy : List.of(), 1);
+                approval ? approvedBy : List.of(), 1, escalated);
         if (agent == null || !approval) return call;
         int needed = agent.approvals().needed(call);
         return needed == 1 ? call : new AgentRunToolCall(toolCallId, toolName, args, true, payload, expiresAt, digest, approvedArgs,
-                approvedBy, needed);
+                approvedBy, needed, escalated);
     }
 }

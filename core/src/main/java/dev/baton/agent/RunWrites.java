@@ -126,6 +126,15 @@ final class RunWrites {
     private void stampDeadlines() {
         Instant now = null;
         for (CallState c : state.calls) {
+            if (state.parentRunId == null && c.waiting() && c.status == Status.AWAITING_APPROVAL && c.escalatesAt == null
+                    && c.escalatedAt == null) {
+                // an approver rule that escalates: when the call moves to its group (kept while it waits)
+                java.time.Duration after = agent.approvals().escalateAfter(c);
+                if (after != null) {
+                    if (now == null) now = agent.clock().instant();
+                    c.escalatesAt = now.plus(after);
+                }
+            }
             if (!c.waiting() || c.expiresAt != null) continue;
             java.time.Duration limit = state.waitTimeoutMillis != null ? java.time.Duration.ofMillis(state.waitTimeoutMillis)
                     : toolTimeout(c.toolName);

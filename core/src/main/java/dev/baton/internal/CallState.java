@@ -54,6 +54,13 @@ public final class CallState {
     public java.util.List<String> approvedBy = new java.util.ArrayList<>();
     /** For a call waiting for approval: how many approvals its approver rule needs (0: no rule, or one). */
     public int approvalsNeeded;
+    /**
+     * For a call waiting for approval under an approver rule that escalates: when it moves to the
+     * rule's escalation group, else null (and null once it has).
+     */
+    public java.time.@Nullable Instant escalatesAt;
+    /** When the call escalated (its rule's escalation group decides it from then on), else null. */
+    public java.time.@Nullable Instant escalatedAt;
     /** For a subagent call: the inner run it drives or waits on. */
     public @Nullable InnerRun inner;
 

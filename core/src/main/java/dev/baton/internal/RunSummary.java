@@ -25,6 +25,8 @@ public final class RunSummary {
         public @Nullable JsonNode approvedArgs;
         /** Who has approved it so far, while it waits for more approvals. */
         public List<String> approvedBy = new ArrayList<>();
+        /** When it escalated to its approver rule's escalation group, else null. */
+        public @Nullable Instant escalatedAt;
     }
 
     public List<Call> calls = new ArrayList<>();
@@ -68,12 +70,20 @@ public final class RunSummary {
                 call.approvedArgs = c.approvedArgs;
             }
             call.approvedBy = new ArrayList<>(c.approvedBy);
+            call.escalatedAt = c.escalatedAt;
             s.calls.add(call);
         }
         s.interruption = state.interruption;
         s.parentRunId = state.parentRunId;
         s.startedBy = state.startedBy;
         return s;
+    }
+
+    /** The soonest wait deadline ({@code expiresAt}) of the listed calls, or null: the run's expiry, without escalations. */
+    public java.time.@Nullable Instant expiry() {
+        Instant soonest = null;
+        for (Call c : calls) if (c.expiresAt != null && (soonest == null || c.expiresAt.isBefore(soonest))) soonest = c.expiresAt;
+        return soonest;
     }
 
     public String encode() {

@@ -48,7 +48,8 @@ public final class SnapshotCodec {
 
     /**
      * What one write stores for {@code state}: the payload, the listing summary, the run's
-     * deadline (the soonest {@code expiresAt} of its waiting calls) and its decider labels
+     * deadline (the soonest {@code expiresAt} of its waiting calls, or {@code escalatesAt} of one
+     * that has yet to escalate: what {@code listDue} finds for the expiry sweep) and its decider labels
      * ({@link RunSnapshot#deciders()}: who may decide its waiting calls, by the agent's approver rules).
      */
     public record Encoded(String payload, String summary, java.time.@org.jspecify.annotations.Nullable Instant expiresAt,
@@ -65,6 +66,8 @@ public final class SnapshotCodec {
         java.time.Instant deadline = null;
         for (CallState c : state.calls) {
             if (c.waiting() && c.expiresAt != null && (deadline == null || c.expiresAt.isBefore(deadline))) deadline = c.expiresAt;
+            // a call's escalation is due on the same index: the sweep that expires runs escalates them
+            if (c.waiting() && c.escalatesAt != null && (deadline == null || c.escalatesAt.isBefore(deadline))) deadline = c.escalatesAt;
         }
         return new Encoded(encode(state), RunSummary.of(state).encode(), deadline, deciders);
     }

@@ -25,7 +25,12 @@ public enum DecisionKind {
     /** An interrupted run was continued. */
     CONTINUE("continue"),
     /** An expiry policy declined a call whose wait expired (actor {@code system}). */
-    EXPIRE("expire");
+    EXPIRE("expire"),
+    /**
+     * A call that waited for approval longer than its approver rule's {@code escalateAfter} moved to
+     * the rule's escalation group (actor {@code system}; the reason names the group). The call still waits.
+     */
+    ESCALATE("escalate");
 
     private final String wireName;
 

@@ -124,7 +124,9 @@ final class Demo {
     /** Deletes every run of the demo's agents, so the demo can be played again on the same store. */
     private static int clean(SnapshotStore store) {
         int n = 0;
-        for (String id : TravelAgents.ids()) {
+        List<String> ids = new java.util.ArrayList<>(TravelAgents.ids());
+        ids.add(DemoDecisions.PAYMENTS);
+        for (String id : ids) {
             for (RunSnapshot s : store.list(RunQuery.forAgent(id, Instant.now()).status(null).build()).items()) {
                 if (store.delete(s.runId(), s.version())) n++;
             }
@@ -137,7 +139,7 @@ final class Demo {
         // and its audit trail, so the trail shown is this play's
         if (store.capabilities().contains(StoreCapability.DECISIONS)) {
             Instant all = Instant.now().plus(Duration.ofDays(1));
-            for (String id : TravelAgents.ids()) {
+            for (String id : ids) {
                 for (int batch = 0; batch < 10_000 && store.purgeDecisions(id, all, 500) == 500; batch++) {
                     // bounded: 5,000,000 records at most
                 }

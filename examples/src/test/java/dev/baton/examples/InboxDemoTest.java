@@ -157,7 +157,18 @@ class InboxDemoTest {
                 "| finish              stop: \"refund: {\"approvedArgs\":{\"amount\":150,\"order\":\"A-1003\"},\"note\":\"A person edited",
                 "COMPLETED");
 
-        String trail = section(out, "== 10.", "Done.");
+        String twoPeople = section(out, "== 11.", "Done.");
+        assertThat(twoPeople).containsSubsequence(
+                "-> run ", "waits for 2 approvals of refund {\"amount\":2400,\"order\":\"A-1042\"}",
+                "# alice (finance) approves her own refund", "refused: ", "approver rule 'two-person-refunds'",
+                "does not let the person who started the run approve its calls",
+                "# maria (finance)", "SUSPENDED again", "1 of 2 approvals: maria; nothing ran",
+                "# john (finance): the second person", "| tool-result         refund -> {\"order\":\"A-1042\",\"refunded\":2400}",
+                "COMPLETED; its snapshot is deleted",
+                "--agent payments decisions", "2 decisions, newest first");
+        assertThat(twoPeople).doesNotContain("unexpected");
+
+        String trail = section(out, "== 10.", "== 11.");
         String all = section(trail, "> decisions\n", "> decisions --actor tom");
         assertThat(all).contains("DECIDED (UTC)", "WHO", "DECISION", "REASON", "DIGEST SHOWN -> RUN", "4 decisions, newest first");
         List<String> rows = all.lines().filter(l -> l.matches("  \\d{4}-\\d\\d-\\d\\d .*")).toList();

@@ -78,19 +78,20 @@ final class ListingHandler {
         if (principal.isRestricted()) {
             Set<String> mine = Objects.requireNonNull(principal.resourceIds());
             if (resourceId == null) {
-                if (mine.size() > 1) return page(merged(agent, new TreeSet<>(mine), listing), page, perPage, agent);
+                if (mine.size() > 1) return page(merged(agent, new TreeSet<>(mine), listing), page, perPage, agent, request);
                 resourceId = mine.iterator().next();
             } else if (!mine.contains(resourceId)) {
                 // someone else's resource: exactly as if it had no runs (a bad cursor is still a 400)
                 agent.listSuspendedRuns(listing.options(resourceId));
-                return page(new AgentListSuspendedRunsResult(List.of(), 0, null), page, perPage, agent);
+                return page(new AgentListSuspendedRunsResult(List.of(), 0, null), page, perPage, agent, request);
             }
         }
-        return page(agent.listSuspendedRuns(listing.options(resourceId)), page, perPage, agent);
+        return page(agent.listSuspendedRuns(listing.options(resourceId)), page, perPage, agent, request);
     }
 
-    private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent) {
-        return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant()));
+    private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent,
+                                    ParsedRequest request) {
+        return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant(), DecisionHandler.approver(request)));
     }
 
     /**

@@ -6,6 +6,9 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.AgentRunToolCall;
+import dev.baton.agent.Approver;
+import dev.baton.agent.ApproverRule;
+import dev.baton.agent.CallPermissions;
 import dev.baton.tool.Tool;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -28,10 +31,11 @@ final class RunJson {
      * @param page  the zero-based page asked for, or null when the page continued after a cursor
      * @param asOf  the agent's clock when the page was read: what {@code expiresAt} compares with
      */
-    static ObjectNode page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf) {
+    static ObjectNode page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf,
+                           Approver caller) {
         ObjectNode n = Json.object();
         ArrayNode runs = n.putArray("runs");
-        for (AgentRun r : found.runs()) runs.add(run(agent, r));
+        for (AgentRun r : found.runs()) runs.add(run(agent, r, caller));
         n.put("total", found.total());
         if (page == null) n.putNull("page");
         else n.put("page", page.intValue());
@@ -41,8 +45,13 @@ final class RunJson {
         return n;
     }
 
-    /** A run of {@code agent}: its waiting calls of a tool that declared a resume schema show it. */
-    static ObjectNode run(Agent agent, AgentRun r) {
+    /**
+     * A run of {@code agent}: its waiting calls of a tool that declared a resume schema show it, and
+     * each waiting call says what {@code caller} may do with it now ({@code youMay}: the decisions
+     * open to them by the agent's approver rules; {@code whyNot}: why approving, or answering, is not,
+     * else null). What is shown is what the decision would be refused for, nothing of other rules.
+     */
+    static ObjectNode run(Agent agent, AgentRun r, Approver caller) {
         ObjectNode n = Json.object();
         n.put("runId", r.runId());
         n.put("status", r.status().name());
@@ -59,6 +68,10 @@ final class RunJson {
             ObjectNode call = call(c);
             Tool tool = c.requiresApproval() ? null : agent.tools().get(c.toolName());
             call.set("resumeSchema", tool == null ? Json.NODES.nullNode() : tool.resumeSchema().orElse(Json.NODES.nullNode()));
+            CallPermissions may = agent.permissions(r, c, caller);
+            ArrayNode youMay = call.putArray("youMay");
+            for (ApproverRule.Action a : may.allowed()) youMay.add(a.wireName());
+            Json.putNullable(call, "whyNot", may.why());
             calls.add(call);
         }
         ArrayNode approved = n.putArray("approvedCalls");
@@ -79,6 +92,7 @@ final class RunJson {
         ArrayNode approvedBy = n.putArray("approvedBy");
         c.approvedBy().forEach(approvedBy::add);
         n.put("approvalsNeeded", c.approvalsNeeded());
+        Json.putNullable(n, "escalatedAt", c.escalatedAt() == null ? null : Json.instant(c.escalatedAt()));
         return n;
     }
 }

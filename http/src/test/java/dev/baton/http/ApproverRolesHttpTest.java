@@ -89,4 +89,68 @@ class ApproverRolesHttpTest {
             }
         }
     }
+    /**
+     * The listing says, per caller, what they may do with each waiting call now ({@code youMay}) and
+     * why not ({@code whyNot}): a principal without the rule's role sees the call read-only ("needs
+     * travel"), the requester may only decline ("you started this run"), an approver who approved
+     * waits for the next ("you approved; waiting for 1 more"); the audit trail lists each partial
+     * approval with its actor and time.
+     */
+    @Test
+    void theListingTellsEachCallerWhatTheyMayDoNowAndWhyNot() {
+        try (SnapshotStore store = MemorySnapshotStore.create();
+             Agent agent = TestAgents.conciergeBuilder(TestAgents.CONCIERGE, store, Clock.systemUTC(), m -> m)
+                     .approverRules(ApproverRule.builder("two travel approvers").tool("bookFlight").roles("travel").approvals(2).build())
+                     .build()) {
+            BatonHttpApi api = BatonHttpApi.builder().agents(agent).authenticator(Authenticator.bearerTokens()
+                    .token(ALICE, Principal.builder().name("alice").resourceIds(List.of("alice")).roles(List.of("travel")).build())
+                    .token(BOB, Principal.unrestricted("bob"))
+                    .token(MARIA, Principal.builder().name("maria").roles(List.of("travel", "finance")).build())
+                    .token(JOHN, Principal.builder().name("john").roles(List.of("travel")).build())
+                    .build()).build();
+            try (BatonHttpServer server = BatonHttpServer.builder(api).port(0).start()) {
+                ApiClient alice = new ApiClient(server.uri(), ALICE);
+                ApiClient bob = new ApiClient(server.uri(), BOB);
+                ApiClient maria = new ApiClient(server.uri(), MARIA);
+                ApiClient john = new ApiClient(server.uri(), JOHN);
+                ApiClient.Response started = alice.postForJson("/agents/concierge/runs", "{\"prompt\":\"Book a flight to Rome\"}");
+                assertThat(started.status()).as(started.body()).isEqualTo(200);
+                String run = started.json().get("runId").asText();
+                String call = started.json().get("waitingCalls").get(0).get("toolCallId").asText();
+
+                assertThat(mayAndWhy(bob)).isEqualTo("[] needs travel");
+                assertThat(mayAndWhy(alice)).isEqualTo("[\"decline\"] you started this run");
+                assertThat(mayAndWhy(maria)).isEqualTo("[\"approve\",\"edit\",\"decline\"] null");
+
+                ApiClient.Response first = maria.postForJson("/agents/concierge/runs/" + run + "/approve",
+                        "{\"toolCallId\":\"" + call + "\"}");
+                assertThat(first.status()).as(first.body()).isEqualTo(200);
+                assertThat(mayAndWhy(maria)).as("an approval given: the same person cannot approve again, may still edit or decline")
+                        .isEqualTo("[\"edit\",\"decline\"] you approved; waiting for 1 more");
+                assertThat(mayAndWhy(john)).isEqualTo("[\"approve\",\"edit\",\"decline\"] null");
+                assertThat(mayAndWhy(bob)).as("nothing of the approvers' names is hidden or added: the card shows them anyway")
+                        .isEqualTo("[] needs travel");
+
+                JsonNode history = maria.get("/agents/concierge/decisions?runId=" + run).json().get("decisions");
+                assertThat(history).as("the partial approval is in the audit trail, with who and when").hasSize(1);
+                assertThat(history.get(0).get("actor").asText()).isEqualTo("maria");
+                assertThat(history.get(0).get("kind").asText()).isEqualTo("approve");
+                assertThat(history.get(0).get("decidedAt").asText()).isNotBlank();
+
+                ApiClient.Response second = john.postForJson("/agents/concierge/runs/" + run + "/approve",
+                        "{\"toolCallId\":\"" + call + "\"}");
+                assertThat(second.json().get("outcome").asText()).isEqualTo("COMPLETED");
+                history = maria.get("/agents/concierge/decisions?runId=" + run).json().get("decisions");
+                assertThat(history).extracting(d -> d.get("actor").asText()).containsExactlyInAnyOrder("john", "maria");
+            }
+        }
+    }
+
+    /** "youMay whyNot" of the one waiting call, as {@code caller} lists it. */
+    private static String mayAndWhy(ApiClient caller) {
+        ApiClient.Response listed = caller.get("/agents/concierge/suspended-runs");
+        assertThat(listed.status()).as(listed.body()).isEqualTo(200);
+        JsonNode call = listed.json().get("runs").get(0).get("toolCalls").get(0);
+        return call.get("youMay").toString() + " " + (call.get("whyNot").isNull() ? "null" : call.get("whyNot").asText());
+    }
 }

@@ -28,6 +28,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class InboxQuorumBrowserTest {
     static final String MARIA = "maria-travel-token-0123456";
+    static final String JOHN = "john-travel-token-01234567";
 
     @TempDir
     Path dir;
@@ -50,7 +51,8 @@ class InboxQuorumBrowserTest {
         BatonHttpApi api = BatonHttpApi.builder()
                 .agents(desk)
                 .authenticator(Authenticator.bearerTokens()
-                        .token(MARIA, Principal.builder().name("maria").roles(List.of("travel")).build()).build())
+                        .token(MARIA, Principal.builder().name("maria").roles(List.of("travel")).build())
+                        .token(JOHN, Principal.builder().name("john").roles(List.of("travel")).build()).build())
                 .build();
         server = HttpTarget.serve(api);
 
@@ -79,5 +81,19 @@ class InboxQuorumBrowserTest {
         card.findElement(By.cssSelector("button.approve")).click();
         wait.until(d -> runs().isEmpty());
         assertThat(desk.listSuspendedRuns().total()).isZero();
+    }
+
+    /** john approved already: his card has no Approve, says why, and still offers Edit and Decline (the listing's youMay). */
+    @Test
+    void anApproverWhoApprovedSeesTheCardWithoutApproveAndWhy() {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        browser.get(server.uri() + "#token=" + JOHN);
+        wait.until(d -> runs().size() == 1);
+        WebElement card = runs().get(0);
+        assertThat(card.findElement(By.cssSelector(".call p.why-not")).getText())
+                .isEqualTo("You may not approve: you approved; waiting for 1 more");
+        assertThat(card.findElements(By.cssSelector("button.approve:not(.approve-edited)"))).as("the editor's own button approves an edit, which he may").isEmpty();
+        assertThat(card.findElements(By.cssSelector("button.edit"))).hasSize(1);
+        assertThat(card.findElements(By.cssSelector("button.decline"))).hasSize(1);
     }
 }

@@ -71,6 +71,18 @@ public abstract class DecisionContract {
         }
     }
 
+    /**
+     * Escalation (docs/approvals.md, A9 to A11): a call not decided within its approver rule's
+     * {@code escalateAfter} moves to another group, once, recorded by {@code system}, by the expiry
+     * sweep and its guarantees across instances and crashes.
+     */
+    @Nested
+    class Escalation extends dev.baton.tck.decision.Escalation {
+        Escalation() {
+            super(storeUnderTest);
+        }
+    }
+
     /** Filters, order, cursor paging and scoping of {@code listDecisions}. */
     @Nested
     class Querying extends dev.baton.tck.decision.Querying {

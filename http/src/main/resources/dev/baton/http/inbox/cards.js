@@ -4,7 +4,7 @@
 
 import { act, discard } from './activity.js';
 import { el, pair } from './dom.js';
-import { approveControls, withDigest } from './edit.js';
+import { approveControls, mayDo, withDigest } from './edit.js';
 import { expiry, when } from './time.js';
 
 let uid = 0;
@@ -128,7 +128,11 @@ function approvalControls(box, item, run, call, key, who, own) {
   box.append(el('h4', {}, call.toolName + ' ', el('span', { class: 'kind approval', text: '— needs approval' }), own));
   const quorum = approvalsLine(call);
   if (quorum) box.append(quorum);
+  if (call.escalatedAt) box.append(el('p', { class: 'note escalated', text: 'Escalated ' + when(call.escalatedAt) + ': not decided in time' }));
+  const whyNot = whyNotLine(call, 'approve');
+  if (whyNot) box.append(whyNot);
   const refused = approveControls(box, item, run, call, key, title);
+  if (!mayDo(call, 'decline')) return;
   const reasonId = 'reason-' + key;
   const reason = el('input', { id: reasonId, class: 'reason', type: 'text', placeholder: 'optional' });
   const decline = el('button', { type: 'button', class: 'decline', text: 'Decline', 'aria-label': 'Decline ' + title });
@@ -140,6 +144,12 @@ function approvalControls(box, item, run, call, key, who, own) {
   };
   decline.addEventListener('click', doDecline);
   onEnter(reason, doDecline);
+}
+
+/** Why the caller may not take the call's main decision now ("You may not approve: needs finance"), else null. */
+function whyNotLine(call, decision) {
+  if (!call.whyNot || mayDo(call, decision)) return null;
+  return el('p', { class: 'why-not', text: 'You may not ' + decision + ': ' + call.whyNot });
 }
 
 /** "1 of 2 approvals: maria" for a call that needs several distinct approvals (an approver rule's approvals(n)), else null. */
@@ -157,6 +167,11 @@ function dataControls(box, item, run, call, key, who, own) {
   const payload = call.suspendPayload;
   const question = payload && typeof payload.question === 'string' ? payload.question : JSON.stringify(payload);
   box.append(el('p', { class: 'question', text: question }));
+  const whyNot = whyNotLine(call, 'answer');
+  if (whyNot || !mayDo(call, 'answer')) {
+    if (whyNot) box.append(whyNot);
+    return;
+  }
   const dataId = 'data-' + key;
   const errorId = dataId + '-error';
   const example = exampleOf(call.resumeSchema);

@@ -19,20 +19,25 @@ export function approveControls(box, item, run, call, key, title) {
     box.append(el('p', { class: 'note', text: 'Approved as:' }),
       el('pre', { class: 'args approved-args', text: JSON.stringify(call.approvedArgs, null, 2) }));
   }
-  const approve = el('button', { type: 'button', class: 'approve', text: 'Approve', 'aria-label': 'Approve ' + title });
-  const editorId = 'edit-' + key;
-  const edit = el('button', { type: 'button', class: 'edit', text: 'Edit…', 'aria-label': 'Edit the arguments of ' + title,
-    'aria-expanded': 'false', 'aria-controls': editorId });
   const refused = el('p', { id: 'refused-' + key, class: 'error action-error', role: 'alert' });
-  approve.addEventListener('click', () => act(item, 'approve', withDigest({ toolCallId: call.toolCallId }, call),
-    'Approve ' + call.toolName, run, refused));
-  const editor = editorBlock(item, run, call, editorId, title, edit);
-  edit.addEventListener('click', () => {
-    const open = editor.hidden;
-    editor.hidden = !open;
-    edit.setAttribute('aria-expanded', String(open));
-    if (open) editor.querySelector('textarea').focus();
-  });
+  // only what the caller may do now (the listing's youMay, by the agent's approver rules) is offered
+  const approve = mayDo(call, 'approve') ? el('button', { type: 'button', class: 'approve', text: 'Approve', 'aria-label': 'Approve ' + title }) : null;
+  const editorId = 'edit-' + key;
+  const edit = mayDo(call, 'edit') ? el('button', { type: 'button', class: 'edit', text: 'Edit…', 'aria-label': 'Edit the arguments of ' + title,
+    'aria-expanded': 'false', 'aria-controls': editorId }) : null;
+  if (approve) {
+    approve.addEventListener('click', () => act(item, 'approve', withDigest({ toolCallId: call.toolCallId }, call),
+      'Approve ' + call.toolName, run, refused));
+  }
+  const editor = edit ? editorBlock(item, run, call, editorId, title, edit) : null;
+  if (edit) {
+    edit.addEventListener('click', () => {
+      const open = editor.hidden;
+      editor.hidden = !open;
+      edit.setAttribute('aria-expanded', String(open));
+      if (open) editor.querySelector('textarea').focus();
+    });
+  }
   box.append(el('div', { class: 'row' }, approve, edit,
     call.digest ? el('span', { class: 'note digest', title: call.digest, text: 'bound to digest ' + call.digest.substring(0, 12) + '…' }) : null),
   editor, refused);
@@ -84,6 +89,11 @@ function editorBlock(item, run, call, id, title, edit) {
   const box = el('div', { id, class: 'editor', role: 'group', 'aria-label': 'Edit the arguments of ' + title, hidden: true },
     el('label', { for: fieldId, text: 'Arguments (JSON)' }), text, error, el('div', { class: 'row' }, send, cancel));
   return box;
+}
+
+/** Whether the listing lets the caller take `decision` on the call now (a server without youMay: every decision). */
+export function mayDo(call, decision) {
+  return !Array.isArray(call.youMay) || call.youMay.includes(decision);
 }
 
 /** The decision is bound to what was shown: the call's digest, when the server gave one. */

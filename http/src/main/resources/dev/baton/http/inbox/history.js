@@ -11,7 +11,7 @@ import { when } from './time.js';
 const PER_PAGE = 20;
 const KINDS = {
   approve: 'approved', edit: 'approved with edits', decline: 'declined', resume: 'answered',
-  cancel: 'cancelled', discard: 'discarded', continue: 'continued', expire: 'expired (policy)',
+  cancel: 'cancelled', discard: 'discarded', continue: 'continued', expire: 'expired (policy)', escalate: 'escalated',
 };
 
 const state = { nextCursor: null, shown: 0, loading: false };

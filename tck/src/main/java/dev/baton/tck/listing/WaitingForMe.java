@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rules of {@code ListingContract}: see the contract's nested class of this name, and the "waiting
- * for me" rules A9 to A14 of docs/approvals.md. For stores that declare {@link QueryFeature#DECIDERS};
+ * for me" rules A12 to A17 of docs/approvals.md. For stores that declare {@link QueryFeature#DECIDERS};
  * skipped for others. Not API.
  */
 public abstract class WaitingForMe extends ListingRules {
@@ -142,23 +142,23 @@ public abstract class WaitingForMe extends ListingRules {
         return runs.stream().map(r -> names.getOrDefault(r.runId(), r.runId())).toList();
     }
 
-    /** Rule A9: a principal sees exactly the runs with a call its roles may decide now: approve, or answer a question. */
+    /** Rule A12: a principal sees exactly the runs with a call its roles may decide now: approve, or answer a question. */
     @Test
     void aPrincipalSeesExactlyTheRunsWithACallItsRolesMayDecideNow() {
         Agent a = agent(TWO_PERSON, SMALL, DEPLOYS, QUESTIONS);
         start(a, "charge", "charge 10", "carl");
         start(a, "deploy", "deploy", "carl");
         start(a, "question", "ask", "carl");
-        assertThat(waitingFor(a, MARIA)).as("rule A9: finance approves charges").containsExactly("charge");
-        assertThat(waitingFor(a, OTTO)).as("rule A9: ops approves deploys").containsExactly("deploy");
-        assertThat(waitingFor(a, ANNA)).as("rule A9: either role of the principal").containsExactly("deploy", "charge");
-        assertThat(waitingFor(a, BOB)).as("rule A9: support answers the question (declining a charge is not what it waits for)")
+        assertThat(waitingFor(a, MARIA)).as("rule A12: finance approves charges").containsExactly("charge");
+        assertThat(waitingFor(a, OTTO)).as("rule A12: ops approves deploys").containsExactly("deploy");
+        assertThat(waitingFor(a, ANNA)).as("rule A12: either role of the principal").containsExactly("deploy", "charge");
+        assertThat(waitingFor(a, BOB)).as("rule A12: support answers the question (declining a charge is not what it waits for)")
                 .containsExactly("question");
-        assertThat(waitingFor(a, ZOE)).as("rule A9: a principal without roles").isEmpty();
+        assertThat(waitingFor(a, ZOE)).as("rule A12: a principal without roles").isEmpty();
         assertThat(a.listSuspendedRuns().total()).as("the listing without the filter").isEqualTo(3);
     }
 
-    /** Rule A10: a call no rule governs, or whose rule names no role, waits for any named principal (not its requester under a rule). */
+    /** Rule A13: a call no rule governs, or whose rule names no role, waits for any named principal (not its requester under a rule). */
     @Test
     void aCallNoRuleGovernsOrWhoseRuleNamesNoRoleWaitsForAnyNamedPrincipal() {
         Agent a = agent(SMALL, OPEN_DEPLOYS);
@@ -166,26 +166,26 @@ public abstract class WaitingForMe extends ListingRules {
         start(a, "deploy", "deploy", "carl");
         start(a, "own deploy", "deploy", "zoe");
         start(a, "charge", "charge 10", "carl");
-        assertThat(waitingFor(a, ZOE)).as("rule A10: no rule (no separation either), and a rule without roles but not her own")
+        assertThat(waitingFor(a, ZOE)).as("rule A13: no rule (no separation either), and a rule without roles but not her own")
                 .containsExactly("deploy", "note");
-        assertThat(waitingFor(a, MARIA)).as("rule A10: any named principal, and her role's calls")
+        assertThat(waitingFor(a, MARIA)).as("rule A13: any named principal, and her role's calls")
                 .containsExactly("charge", "own deploy", "deploy", "note");
-        assertThat(waitingFor(a, Approver.of("carl", "finance"))).as("rule A10: the requester of the deploy and the charge")
+        assertThat(waitingFor(a, Approver.of("carl", "finance"))).as("rule A13: the requester of the deploy and the charge")
                 .containsExactly("own deploy", "note");
     }
 
-    /** Rule A11: the principal that started a run does not see it, unless its rule lets the requester approve. */
+    /** Rule A14: the principal that started a run does not see it, unless its rule lets the requester approve. */
     @Test
     void theRequesterDoesNotSeeItsOwnRunUnlessTheRuleLetsTheRequesterApprove() {
         start(agent(SMALL), "separated", "charge 10", "maria");
         Agent own = agent(OWN_CHARGES);
         start(own, "own allowed", "charge 20", "maria");
-        assertThat(waitingFor(own, MARIA)).as("rule A11: separation of duties, unless requesterMayApprove").containsExactly("own allowed");
-        assertThat(waitingFor(own, JOHN)).as("rule A11: another person of the role").containsExactly("own allowed", "separated");
+        assertThat(waitingFor(own, MARIA)).as("rule A14: separation of duties, unless requesterMayApprove").containsExactly("own allowed");
+        assertThat(waitingFor(own, JOHN)).as("rule A14: another person of the role").containsExactly("own allowed", "separated");
     }
 
     /**
-     * Rule A12: who approved a call short of its quorum no longer sees it while the other approvers still do; an edit
+     * Rule A15: who approved a call short of its quorum no longer sees it while the other approvers still do; an edit
      * resets the count, and the last approval leaves the run waiting for nobody.
      */
     @Test
@@ -194,20 +194,20 @@ public abstract class WaitingForMe extends ListingRules {
         AgentResult big = start(a, "big", "charge 5000", "carl");
         assertThat(waitingFor(a, MARIA)).containsExactly("big");
         a.approveToolCall(big.runId(), call(big, "charge"), ApproveOptions.builder().approver(MARIA).build());
-        assertThat(waitingFor(a, MARIA)).as("rule A12: maria approved, the quorum is short").isEmpty();
-        assertThat(waitingFor(a, JOHN)).as("rule A12: the other approvers still see it").containsExactly("big");
+        assertThat(waitingFor(a, MARIA)).as("rule A15: maria approved, the quorum is short").isEmpty();
+        assertThat(waitingFor(a, JOHN)).as("rule A15: the other approvers still see it").containsExactly("big");
         assertThat(waitingFor(a, ANNA)).containsExactly("big");
         a.approveToolCall(big.runId(), call(big, "charge"), ApproveOptions.builder().approver(JOHN)
                 .args(JSON.valueToTree(Map.of("amount", 4000))).build());
-        assertThat(waitingFor(a, MARIA)).as("rule A12: an edit resets the approvals: maria may approve the edited call").containsExactly("big");
-        assertThat(waitingFor(a, JOHN)).as("rule A12: the editor's edit is his approval").isEmpty();
+        assertThat(waitingFor(a, MARIA)).as("rule A15: an edit resets the approvals: maria may approve the edited call").containsExactly("big");
+        assertThat(waitingFor(a, JOHN)).as("rule A15: the editor's edit is his approval").isEmpty();
         AgentResult done = a.approveToolCall(big.runId(), call(big, "charge"), ApproveOptions.builder().approver(ANNA).build()).result();
         assertThat(done.outcome()).isEqualTo(RunOutcome.COMPLETED);
-        assertThat(waitingFor(a, MARIA)).as("rule A12: the last approval: waiting for nobody").isEmpty();
+        assertThat(waitingFor(a, MARIA)).as("rule A15: the last approval: waiting for nobody").isEmpty();
         assertThat(waitingFor(a, JOHN)).isEmpty();
     }
 
-    /** Rule A12: a run with several waiting calls under different rules waits for exactly the deciders of one of them. */
+    /** Rule A15: a run with several waiting calls under different rules waits for exactly the deciders of one of them. */
     @Test
     void aRunWithTwoWaitingCallsUnderDifferentRulesWaitsForExactlyTheDecidersOfEither() {
         Agent a = agent(TWO_PERSON, SMALL, DEPLOYS);
@@ -216,18 +216,18 @@ public abstract class WaitingForMe extends ListingRules {
         for (Approver who : List.of(MARIA, JOHN, ANNA, OTTO)) assertThat(waitingFor(a, who)).as("%s", who).containsExactly("two");
         assertThat(waitingFor(a, BOB)).isEmpty();
         a.approveToolCall(two.runId(), call(two, "charge"), ApproveOptions.builder().approver(MARIA).build());
-        assertThat(waitingFor(a, MARIA)).as("rule A12: maria approved the charge and may not approve the deploy").isEmpty();
+        assertThat(waitingFor(a, MARIA)).as("rule A15: maria approved the charge and may not approve the deploy").isEmpty();
         assertThat(waitingFor(a, JOHN)).containsExactly("two");
         assertThat(waitingFor(a, OTTO)).containsExactly("two");
         assertThat(waitingFor(a, ANNA)).containsExactly("two");
         a.approveToolCall(two.runId(), call(two, "charge"), ApproveOptions.builder().approver(JOHN).build()).result();
         assertThat(store.find(two.runId()).orElseThrow().status()).as("the deploy still waits").isEqualTo(RunStatus.SUSPENDED);
-        assertThat(waitingFor(a, JOHN)).as("rule A12: the charge is approved, only the deploy waits").isEmpty();
+        assertThat(waitingFor(a, JOHN)).as("rule A15: the charge is approved, only the deploy waits").isEmpty();
         assertThat(waitingFor(a, OTTO)).containsExactly("two");
-        assertThat(waitingFor(a, ANNA)).as("rule A12: anna, by her other role").containsExactly("two");
+        assertThat(waitingFor(a, ANNA)).as("rule A15: anna, by her other role").containsExactly("two");
     }
 
-    /** Rule A13: a run claimed by an instance waits for nobody, also once its lease lapsed, though it is listed. */
+    /** Rule A16: a run claimed by an instance waits for nobody, also once its lease lapsed, though it is listed. */
     @Test
     void aClaimedRunWaitsForNobodyEvenWhenItsLeaseLapsed() {
         Agent a = agent(SMALL, QUESTIONS);
@@ -235,17 +235,17 @@ public abstract class WaitingForMe extends ListingRules {
         start(a, "waiting", "charge 20", "carl");
         RunSnapshot s = store.find(claimed.runId()).orElseThrow();
         assertThat(store.compareAndSet(s.version(), s.claimed("gone-instance", clock.instant().plusSeconds(60), s.payload()))).isTrue();
-        assertThat(waitingFor(a, MARIA)).as("rule A13: under a live lease").containsExactly("waiting");
+        assertThat(waitingFor(a, MARIA)).as("rule A16: under a live lease").containsExactly("waiting");
         clock.advance(Duration.ofSeconds(61));
         assertThat(named(a.listSuspendedRuns().runs())).as("a lapsed lease is listed").contains("claimed", "waiting");
-        assertThat(waitingFor(a, MARIA)).as("rule A13: a lapsed lease").containsExactly("waiting");
+        assertThat(waitingFor(a, MARIA)).as("rule A16: a lapsed lease").containsExactly("waiting");
         RunSnapshot lapsed = store.find(claimed.runId()).orElseThrow();
         assertThat(lapsed.deciders()).as("a claim keeps the labels").isEqualTo(s.deciders()).isNotEmpty();
         // whatever labels core wrote: the run had them, it matches none of them while claimed
         List<RunQuery.Decider> itsOwn = lapsed.deciders().stream().map(l -> d(l, "no-such-label")).toList();
         RunQuery asOfNow = RunQuery.forAgent(agent, clock.instant()).deciders(itsOwn).build();
         assertThat(lapsed.effectiveStatus(clock.instant())).isEqualTo(RunStatus.SUSPENDED);
-        assertThat(store.list(asOfNow).items()).extracting(RunSnapshot::runId).as("rule A13: the store's own query")
+        assertThat(store.list(asOfNow).items()).extracting(RunSnapshot::runId).as("rule A16: the store's own query")
                 .doesNotContain(claimed.runId());
         AgentResult asked = start(a, "question", "ask", "carl");
         assertThat(waitingFor(a, BOB)).containsExactly("question");
@@ -254,7 +254,7 @@ public abstract class WaitingForMe extends ListingRules {
         assertThat(waitingFor(a, BOB)).as("an answered question waits for nobody").isEmpty();
     }
 
-    /** Rule A14: totals, offset pages and cursor pages of a waiting-for listing count only its matches, with the other filters. */
+    /** Rule A17: totals, offset pages and cursor pages of a waiting-for listing count only its matches, with the other filters. */
     @Test
     void totalsPagesAndCursorsOfAWaitingForListingAgreeWithTheFilterAndCombineWithTheOtherFilters() {
         Agent a = agent(SMALL, DEPLOYS);
@@ -277,10 +277,10 @@ public abstract class WaitingForMe extends ListingRules {
         for (int p = 0; p < 4; p++) {
             int page = p;
             AgentListSuspendedRunsResult r = listFor(a, MARIA, b -> b.perPage(2).page(page));
-            assertThat(r.total()).as("rule A14: the total of every page").isEqualTo(mine.size());
+            assertThat(r.total()).as("rule A17: the total of every page").isEqualTo(mine.size());
             paged.addAll(named(r.runs()));
         }
-        assertThat(paged).as("rule A14: offset pages").containsExactlyElementsOf(mine);
+        assertThat(paged).as("rule A17: offset pages").containsExactlyElementsOf(mine);
         // cursor pages
         AgentListSuspendedRunsResult first = listFor(a, MARIA, b -> b.perPage(4).page(0));
         List<String> walked = new ArrayList<>(named(first.runs()));
@@ -292,15 +292,15 @@ public abstract class WaitingForMe extends ListingRules {
             walked.addAll(named(r.runs()));
             cursor = r.nextCursor();
         }
-        assertThat(walked).as("rule A14: cursor pages").containsExactlyElementsOf(mine);
+        assertThat(walked).as("rule A17: cursor pages").containsExactlyElementsOf(mine);
         // with the other filters
         AgentListSuspendedRunsResult inT1 = listFor(a, MARIA, b -> b.threadId("t1"));
-        assertThat(named(inT1.runs())).as("rule A14: with a thread").containsExactlyElementsOf(mineInT1);
+        assertThat(named(inT1.runs())).as("rule A17: with a thread").containsExactlyElementsOf(mineInT1);
         assertThat(inT1.total()).isEqualTo(mineInT1.size());
         AgentListSuspendedRunsResult inU2 = listFor(a, MARIA, b -> b.resourceId("u2").threadId("t2"));
-        assertThat(named(inU2.runs())).as("rule A14: with a thread and a resource").containsExactly("run7");
+        assertThat(named(inU2.runs())).as("rule A17: with a thread and a resource").containsExactly("run7");
         assertThat(listFor(a, OTTO, b -> b.resourceId("u1")).runs()).extracting(r -> names.get(r.runId()))
-                .as("rule A14: with a resource").containsExactly("run2");
+                .as("rule A17: with a resource").containsExactly("run2");
     }
 
     // ---- the store alone: the labels as core writes them, the match rule of RunQuery ----------------------
@@ -313,7 +313,7 @@ public abstract class WaitingForMe extends ListingRules {
         return new RunQuery.Decider(granted, unlessExcluded);
     }
 
-    /** Rule A14: the labels are stored with the run, read back in order, replaced by each suspended write, kept by a claim. */
+    /** Rule A17: the labels are stored with the run, read back in order, replaced by each suspended write, kept by a claim. */
     @Test
     void theLabelsAreStoredWithTheRunReplacedByEachWriteAndKeptByAClaim() {
         String longest = "r:" + "é".repeat(126);
@@ -348,7 +348,7 @@ public abstract class WaitingForMe extends ListingRules {
         assertThat(store.list(query().deciders(List.of(d("r:finance", "x"))).build()).total()).as("deleted with the run").isZero();
     }
 
-    /** Rule A14: against {@link RunQuery#matches}: every page, cursor and total of seeded queries with the other filters. */
+    /** Rule A17: against {@link RunQuery#matches}: every page, cursor and total of seeded queries with the other filters. */
     @Test
     void seededDecidersQueriesWithTheOtherFiltersAgreeWithTheReferenceInTotalOffsetAndCursorPages() {
         Random random = new Random(3714);
@@ -387,7 +387,7 @@ public abstract class WaitingForMe extends ListingRules {
             List<RunSnapshot> expected = all.stream().filter(base::matches).sorted(RunQuery.ORDER).toList();
             List<String> expectedIds = expected.stream().map(RunSnapshot::runId).toList();
             RunPage every = store.list(base);
-            assertThat(ids(every)).as("rule A14: %s", base).containsExactlyElementsOf(expectedIds);
+            assertThat(ids(every)).as("rule A17: %s", base).containsExactlyElementsOf(expectedIds);
             assertThat(every.total()).isEqualTo(expected.size());
             assertThat(store.list(base.toBuilder().countOnly().build()).total()).as("count only: %s", base).isEqualTo(expected.size());
             int per = 1 + random.nextInt(5);
@@ -397,7 +397,7 @@ public abstract class WaitingForMe extends ListingRules {
                 assertThat(p.total()).isEqualTo(expected.size());
                 paged.addAll(ids(p));
             }
-            assertThat(paged).as("rule A14: offset pages of %s", base).containsExactlyElementsOf(expectedIds);
+            assertThat(paged).as("rule A17: offset pages of %s", base).containsExactlyElementsOf(expectedIds);
             List<String> walked = new ArrayList<>();
             RunQuery.After after = null;
             for (int guard = 0; guard <= expected.size(); guard++) {
@@ -408,7 +408,7 @@ public abstract class WaitingForMe extends ListingRules {
                 RunSnapshot last = p.items().get(p.items().size() - 1);
                 after = new RunQuery.After(last.createdAt(), last.runId());
             }
-            assertThat(walked).as("rule A14: cursor pages of %s", base).containsExactlyElementsOf(expectedIds);
+            assertThat(walked).as("rule A17: cursor pages of %s", base).containsExactlyElementsOf(expectedIds);
             checked += expected.size();
         }
         assertThat(checked).as("the seeded queries match runs").isGreaterThan(60);
