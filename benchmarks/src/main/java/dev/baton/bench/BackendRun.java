@@ -34,34 +34,18 @@ public final class BackendRun {
         String name = args[0];
         int n = Integer.parseInt(args[1]);
         int size = Integer.parseInt(args[2]);
-        Path results = Path.of(args[3]);
-        Path metaFile = Path.of(args[4]);
-        Path dataDir = Path.of(args[5]);
-        int wi = Integer.parseInt(args[6]);
-        long w = Long.parseLong(args[7]);
-        int i = Integer.parseInt(args[8]);
-        long r = Long.parseLong(args[9]);
+        Jmh jmh = Jmh.parse(args, 3);
+        Path metaFile = jmh.metaFile();
+        int wi = jmh.wi();
 
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("backend", name);
-        meta.put("n", n);
-        meta.put("size", size);
-        meta.put("startedAt", Instant.now().toString());
+        Map<String, Object> meta = startMeta(name, null, n, size);
         int exit = 0;
-        try (Backend backend = Backend.create(name, dataDir)) {
+        try (Backend backend = Backend.create(name, jmh.dataDir())) {
             meta.put("server", backend.describe());
             meta.put("representative", backend.representative());
             DataSet data = new DataSet(n, size);
-            long t0 = System.nanoTime();
-            boolean seeded = !Boolean.getBoolean("bench.reseed") && backend.isSeeded(data);
-            if (!seeded) {
-                System.err.printf("[bench] %s: seeding %,d runs of %,d characters%n", name, n, size);
-                backend.seed(data);
-            }
-            double seedSeconds = (System.nanoTime() - t0) / 1e9;
-            meta.put("reusedSeed", seeded);
-            meta.put("seedSeconds", seedSeconds);
-            System.err.printf("[bench] %s %s: %s in %.1f s%n", name, data.tag(), seeded ? "seed reused" : "seeded", seedSeconds);
+            seedUnlessThere(meta, name, data.tag(), () -> backend.isSeeded(data),
+                    String.format("%,d runs of %,d characters", n, size), () -> backend.seed(data));
 
             Fixture f = new Fixture(backend, data);
             try {
@@ -89,7 +73,7 @@ public final class BackendRun {
                 }
                 String only = System.getProperty("bench.only", "");
                 if (!only.isEmpty()) includes = List.of(only);   // --only: JMH's own include pattern instead
-                measure(includes, name, n, size, wi, w, i, r, results);
+                measure(includes, name, n, size, jmh);
                 meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
             } finally {
                 Fixture.current = null;
@@ -104,22 +88,75 @@ public final class BackendRun {
         finish(meta, metaFile, exit);
     }
 
+    /**
+     * The arguments {@link BackendRun} and {@link MemoryRun} share after their own: where the results and the
+     * metadata go, the data directory, and JMH's warm-up and measurement iterations and their lengths.
+     */
+    record Jmh(Path results, Path metaFile, Path dataDir, int wi, long w, int i, long r) {
+        /** Reads the seven arguments from {@code args[from]} on. */
+        static Jmh parse(String[] args, int from) {
+            return new Jmh(Path.of(args[from]), Path.of(args[from + 1]), Path.of(args[from + 2]),
+                    Integer.parseInt(args[from + 3]), Long.parseLong(args[from + 4]),
+                    Integer.parseInt(args[from + 5]), Long.parseLong(args[from + 6]));
+        }
+    }
+
+    /** A data set's check: is it there? */
+    @FunctionalInterface
+    interface SeedCheck {
+        boolean isSeeded() throws Exception;
+    }
+
+    /** A data set's seeding. */
+    @FunctionalInterface
+    interface Seeding {
+        void seed() throws Exception;
+    }
+
+    /** The metadata every run starts with; {@code kind} is left out when null. */
+    static Map<String, Object> startMeta(String backend, String kind, int n, int size) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("backend", backend);
+        if (kind != null) meta.put("kind", kind);
+        meta.put("n", n);
+        meta.put("size", size);
+        meta.put("startedAt", Instant.now().toString());
+        return meta;
+    }
+
+    /**
+     * Seeds unless {@code isSeeded} says the data set is there (or {@code -Dbench.reseed=true}), and records
+     * in {@code meta} whether the seed was reused and how long it took.
+     */
+    static void seedUnlessThere(Map<String, Object> meta, String name, String tag, SeedCheck isSeeded, String what,
+            Seeding seed) throws Exception {
+        long t0 = System.nanoTime();
+        boolean seeded = !Boolean.getBoolean("bench.reseed") && isSeeded.isSeeded();
+        if (!seeded) {
+            System.err.printf("[bench] %s: seeding %s%n", name, what);
+            seed.seed();
+        }
+        double seedSeconds = (System.nanoTime() - t0) / 1e9;
+        meta.put("reusedSeed", seeded);
+        meta.put("seedSeconds", seedSeconds);
+        System.err.printf("[bench] %s %s: %s in %.1f s%n", name, tag, seeded ? "seed reused" : "seeded", seedSeconds);
+    }
+
     /** Runs the benchmarks matching {@code includes} in this JVM (no forks) with the data set's parameters. */
-    static void measure(List<String> includes, String backend, int n, int size, int wi, long w, int i, long r, Path results)
-            throws RunnerException {
+    static void measure(List<String> includes, String backend, int n, int size, Jmh jmh) throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder();
         for (String include : includes) o.include(include);
         o.param("backend", backend)
                 .param("n", Integer.toString(n))
                 .param("size", Integer.toString(size))
                 .forks(0)
-                .warmupIterations(wi)
-                .warmupTime(TimeValue.milliseconds(w))
-                .measurementIterations(i)
-                .measurementTime(TimeValue.milliseconds(r))
+                .warmupIterations(jmh.wi())
+                .warmupTime(TimeValue.milliseconds(jmh.w()))
+                .measurementIterations(jmh.i())
+                .measurementTime(TimeValue.milliseconds(jmh.r()))
                 .shouldFailOnError(true)
                 .resultFormat(ResultFormatType.JSON)
-                .result(results.toString());
+                .result(jmh.results().toString());
         new Runner(o.build()).run();
     }
 

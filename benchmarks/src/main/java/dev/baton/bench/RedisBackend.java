@@ -157,15 +157,7 @@ final class RedisBackend extends Backend {
                         zadds.computeIfAbsent(indexKey(base, fam, s.threadId(), s.resourceId()), k -> new ArrayList<>()).add(member);
                     }
                     if ((i + 1) % batch == 0 || i + 1 == data.n) {
-                        for (var e : zadds.entrySet()) {
-                            @SuppressWarnings("unchecked")
-                            ScoredValue<String>[] members = e.getValue().toArray(ScoredValue[]::new);
-                            pending.add(async.zadd(e.getKey(), members));
-                        }
-                        zadds.clear();
-                        c.flushCommands();
-                        for (RedisFuture<?> f : pending) await(f);
-                        pending.clear();
+                        flushBatch(c, zadds, pending);
                     }
                     progress("redis " + prefix, i + 1, data.n, start);
                 }
@@ -183,6 +175,24 @@ final class RedisBackend extends Backend {
             if (!page.getKeys().isEmpty()) sync.unlink(page.getKeys().toArray(String[]::new));
             cursor = page;
         } while (!cursor.isFinished());
+    }
+
+    /**
+     * Ends a pipelined seeding batch: queues one ZADD per sorted set in {@code zadds}, flushes the connection's
+     * commands (auto-flush off), waits for every command in {@code pending}, then empties both.
+     */
+    static void flushBatch(StatefulRedisConnection<String, String> c, Map<String, List<ScoredValue<String>>> zadds,
+            List<RedisFuture<?>> pending) {
+        RedisAsyncCommands<String, String> async = c.async();
+        for (var e : zadds.entrySet()) {
+            @SuppressWarnings("unchecked")
+            ScoredValue<String>[] members = e.getValue().toArray(ScoredValue[]::new);
+            pending.add(async.zadd(e.getKey(), members));
+        }
+        zadds.clear();
+        c.flushCommands();
+        for (RedisFuture<?> f : pending) await(f);
+        pending.clear();
     }
 
     static <T> T await(RedisFuture<T> f) {

@@ -149,15 +149,7 @@ public class RedisDecisionBenchmark extends TrailBenchmark {
                 }
                 int k = d.k();
                 if ((k + 1) % 5_000 == 0 || k + 1 == total) {
-                    for (var e : zadds.entrySet()) {
-                        @SuppressWarnings("unchecked")
-                        ScoredValue<String>[] members = e.getValue().toArray(ScoredValue[]::new);
-                        pending.add(async.zadd(e.getKey(), members));
-                    }
-                    zadds.clear();
-                    c.flushCommands();
-                    for (RedisFuture<?> f : pending) RedisBackend.await(f);
-                    pending.clear();
+                    RedisBackend.flushBatch(c, zadds, pending);
                 }
                 Backend.progress("redis " + prefix(n), k + 1, total, start);
             });

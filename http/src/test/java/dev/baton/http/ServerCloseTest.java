@@ -31,14 +31,11 @@ class ServerCloseTest {
         try (SnapshotStore store = MemorySnapshotStore.create()) {
             Agent gated = TestAgents.gated("gated", store, toolStarted, release);
             String run = gated.generate("Launch it", RunOptions.DEFAULT).runId();
-            BatonHttpApi api = BatonHttpApi.builder().agents(gated).authenticator(Authenticator.anonymous()).build();
-            BatonHttpServer server = BatonHttpServer.builder(api).port(0).start();
+            BatonHttpServer server = serve(gated);
             HttpResponse<InputStream> streaming;
             try {
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-                HttpRequest approve = HttpRequest.newBuilder(server.uri().resolve("agents/gated/runs/" + run + "/approve"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"toolCallId\":\"call_1_0\"}")).build();
+                HttpRequest approve = approve(server, run);
                 streaming = http.send(approve, HttpResponse.BodyHandlers.ofInputStream());
                 assertThat(streaming.statusCode()).isEqualTo(200);
                 assertThat(toolStarted.await(10, TimeUnit.SECONDS)).as("the approved tool is running").isTrue();
@@ -73,12 +70,9 @@ class ServerCloseTest {
         try (SnapshotStore store = MemorySnapshotStore.create()) {
             Agent gated = TestAgents.gated("gated", store, toolStarted, release);
             String run = gated.generate("Launch it", RunOptions.DEFAULT).runId();
-            BatonHttpApi api = BatonHttpApi.builder().agents(gated).authenticator(Authenticator.anonymous()).build();
-            BatonHttpServer server = BatonHttpServer.builder(api).port(0).start();
+            BatonHttpServer server = serve(gated);
             HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-            HttpRequest approve = HttpRequest.newBuilder(server.uri().resolve("agents/gated/runs/" + run + "/approve"))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"toolCallId\":\"call_1_0\"}")).build();
+            HttpRequest approve = approve(server, run);
             HttpResponse<InputStream> streaming = http.send(approve, HttpResponse.BodyHandlers.ofInputStream());
             assertThat(toolStarted.await(10, TimeUnit.SECONDS)).isTrue();
             Thread releaser = new Thread(() -> {
@@ -102,5 +96,18 @@ class ServerCloseTest {
         } finally {
             release.countDown();
         }
+    }
+
+    /** An anonymous server on a free port serving {@code gated}. */
+    private static BatonHttpServer serve(Agent gated) {
+        BatonHttpApi api = BatonHttpApi.builder().agents(gated).authenticator(Authenticator.anonymous()).build();
+        return BatonHttpServer.builder(api).port(0).start();
+    }
+
+    /** The request approving the gated tool call of {@code run}, whose answer streams the run's events. */
+    private static HttpRequest approve(BatonHttpServer server, String run) {
+        return HttpRequest.newBuilder(server.uri().resolve("agents/gated/runs/" + run + "/approve"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"toolCallId\":\"call_1_0\"}")).build();
     }
 }

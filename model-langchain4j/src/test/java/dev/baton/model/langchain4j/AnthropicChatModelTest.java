@@ -13,12 +13,9 @@ import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRun;
 import dev.baton.agent.RunOutcome;
 import dev.baton.model.LanguageModel;
-import dev.baton.store.SnapshotStore;
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -28,23 +25,12 @@ import org.junit.jupiter.api.Test;
  * stub speaking Anthropic's Messages API (system prompt apart, content blocks, {@code tool_use}
  * and {@code tool_result} with {@code is_error}, named stream events) on loopback.
  */
-class AnthropicChatModelTest {
-    private StubProvider stub;
-    private SnapshotStore store;
-    private final AtomicInteger bookings = new AtomicInteger();
+class AnthropicChatModelTest extends StubbedProviderTest {
     private String agentId;
 
     @BeforeEach
-    void start() {
-        stub = StubProvider.start();
-        store = Fixtures.sqlite();
+    void newAgentId() {
         agentId = Fixtures.uniqueAgentId();
-    }
-
-    @AfterEach
-    void stop() {
-        stub.close();
-        store.close();
     }
 
     private AnthropicChatModel anthropic() {
@@ -53,8 +39,7 @@ class AnthropicChatModelTest {
     }
 
     private Agent agent(LanguageModel model) {
-        return Agent.builder(agentId).instructions(INSTRUCTIONS).model(model)
-                .tools(Fixtures.bookFlight(bookings), Fixtures.getWeather()).store(store).build();
+        return agent(agentId, model);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.baton.model.langchain4j;
 
-import static dev.baton.model.langchain4j.Fixtures.INSTRUCTIONS;
 import static dev.baton.model.langchain4j.Fixtures.errorMessage;
 import static dev.baton.model.langchain4j.Fixtures.json;
 import static dev.baton.model.langchain4j.OpenAiWire.call;
@@ -12,12 +11,8 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOutcome;
-import dev.baton.store.SnapshotStore;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -25,22 +20,7 @@ import org.junit.jupiter.api.Test;
  * {@code langchain4j-open-ai}'s {@link OpenAiChatModel} (whole answers) behind Baton, over real
  * HTTP to a stub that speaks the OpenAI chat-completions format on loopback.
  */
-class OpenAiChatModelTest {
-    private StubProvider stub;
-    private SnapshotStore store;
-    private final AtomicInteger bookings = new AtomicInteger();
-
-    @BeforeEach
-    void start() {
-        stub = StubProvider.start();
-        store = Fixtures.sqlite();
-    }
-
-    @AfterEach
-    void stop() {
-        stub.close();
-        store.close();
-    }
+class OpenAiChatModelTest extends StubbedProviderTest {
 
     private OpenAiChatModel.OpenAiChatModelBuilder openAi() {
         return OpenAiChatModel.builder().baseUrl(stub.url("/v1")).apiKey("test-key").modelName(OpenAiWire.MODEL)
@@ -48,8 +28,7 @@ class OpenAiChatModelTest {
     }
 
     private Agent agent(OpenAiChatModel model) {
-        return Agent.builder(Fixtures.uniqueAgentId()).instructions(INSTRUCTIONS).model(LangChain4jModel.of(model))
-                .tools(Fixtures.bookFlight(bookings), Fixtures.getWeather()).store(store).build();
+        return agent(Fixtures.uniqueAgentId(), LangChain4jModel.of(model));
     }
 
     @Nested

@@ -15,7 +15,6 @@ import dev.baton.agent.RunOutcome;
 import dev.baton.model.Message;
 import dev.baton.model.ModelChunk;
 import dev.baton.model.ModelRequest;
-import dev.baton.store.SnapshotStore;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,10 +22,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -34,22 +30,7 @@ import org.junit.jupiter.api.Test;
  * {@code langchain4j-open-ai}'s {@link OpenAiStreamingChatModel} behind Baton, over real HTTP to a
  * stub that streams OpenAI chat-completion chunks as server-sent events on loopback.
  */
-class OpenAiStreamingChatModelTest {
-    private StubProvider stub;
-    private SnapshotStore store;
-    private final AtomicInteger bookings = new AtomicInteger();
-
-    @BeforeEach
-    void start() {
-        stub = StubProvider.start();
-        store = Fixtures.sqlite();
-    }
-
-    @AfterEach
-    void stop() {
-        stub.close();
-        store.close();
-    }
+class OpenAiStreamingChatModelTest extends StubbedProviderTest {
 
     private OpenAiStreamingChatModel.OpenAiStreamingChatModelBuilder openAi() {
         return OpenAiStreamingChatModel.builder().baseUrl(stub.url("/v1")).apiKey("test-key").modelName(OpenAiWire.MODEL)
@@ -57,8 +38,7 @@ class OpenAiStreamingChatModelTest {
     }
 
     private Agent agent(OpenAiStreamingChatModel model) {
-        return Agent.builder(Fixtures.uniqueAgentId()).instructions(INSTRUCTIONS).model(LangChain4jModel.of(model))
-                .tools(Fixtures.bookFlight(bookings), Fixtures.getWeather()).store(store).build();
+        return agent(Fixtures.uniqueAgentId(), LangChain4jModel.of(model));
     }
 
     private static ModelRequest hi() {

@@ -8,15 +8,10 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOutcome;
-import dev.baton.model.ModelCallException;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.ai.chat.model.ChatModel;
 
 /**
  * Spring AI's Anthropic model against recorded Messages API exchanges (JSON and SSE) replayed on
@@ -24,26 +19,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code tool_result} blocks with their ids, parallel tool use, streamed text and
  * {@code input_json_delta} fragments, usage and stop reasons, and 401 / 429 / 500 / 529 answers.
  */
-class AnthropicWireTest {
-    private RecordedProvider provider;
-    private final AtomicInteger bookings = new AtomicInteger();
-    private final AtomicInteger lookups = new AtomicInteger();
-    private final List<AnswerMetadata> answers = new CopyOnWriteArrayList<>();
-
-    @BeforeEach
-    void start() {
-        provider = RecordedProvider.start();
-    }
-
-    @AfterEach
-    void stop() {
-        provider.close();
-    }
-
-    private Agent agent(boolean streaming) {
-        SpringAiModel model = SpringAiModel.builder(Providers.anthropic(provider.url(""))).streaming(streaming).onAnswer(answers::add).build();
-        return Agent.builder(Fixtures.uniqueAgentId()).instructions(INSTRUCTIONS).model(model)
-                .tools(Fixtures.bookFlight(bookings), Fixtures.getWeather(lookups)).build();
+class AnthropicWireTest extends RecordedWireTest {
+    @Override
+    ChatModel providerModel(String serverRoot) {
+        return Providers.anthropic(serverRoot);
     }
 
     @Test
@@ -152,14 +131,6 @@ class AnthropicWireTest {
         provider.then("anthropic/" + recording);
         AgentResult result = agent(streaming).generate("Hi");
 
-        assertThat(result.outcome()).isEqualTo(RunOutcome.FAILED);
-        assertThat(result.modelFailure()).hasValueSatisfying(f -> {
-            assertThat(f.retryable()).isEqualTo(retryable);
-            assertThat(f.getCause()).isInstanceOfSatisfying(ModelCallException.class, e -> {
-                assertThat(e.kind()).isEqualTo(ModelCallException.Kind.HTTP_STATUS);
-                assertThat(e.statusCode()).hasValue(status);
-                assertThat(e.getMessage()).startsWith(message);
-            });
-        });
+        assertFailedOnHttpStatus(result, status, retryable, message);
     }
 }

@@ -59,39 +59,49 @@ class DeadDatabaseTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void aServerThatDiesMidUseGivesAStorageExceptionNamingIt(String server) throws Exception {
-        URI target = URI.create(TestDatabases.url(server).substring("jdbc:".length()));
-        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort())) {
-            try (SnapshotStore store = SnapshotStores.open(via(TestDatabases.url(server), proxy.port()), SHORT)) {
-                RunSnapshot s = suspended(uniqueId("dead-agent"), uniqueId("run"), "t", "r", 0);
-                assertThat(store.insert(s)).isTrue();
-                proxy.kill();
-                assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-                    assertThatThrownBy(() -> store.find(s.runId()))
-                            .isInstanceOf(StorageException.class)
-                            .hasMessageStartingWith(dbName(server) + " jdbc:")
-                            .hasMessageContaining("find of run '" + s.runId() + "' failed");
-                    assertThatThrownBy(() -> store.list(RunQuery.forAgent(s.agentId(), Instant.now()).build()))
-                            .isInstanceOf(StorageException.class).hasMessageContaining("list failed");
-                });
-            }
-        }
+        throughAProxy(server, "dead-agent", (proxy, store, s) -> {
+            proxy.kill();
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                assertThatThrownBy(() -> store.find(s.runId()))
+                        .isInstanceOf(StorageException.class)
+                        .hasMessageStartingWith(dbName(server) + " jdbc:")
+                        .hasMessageContaining("find of run '" + s.runId() + "' failed");
+                assertThatThrownBy(() -> store.list(RunQuery.forAgent(s.agentId(), Instant.now()).build()))
+                        .isInstanceOf(StorageException.class).hasMessageContaining("list failed");
+            });
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("servers")
     void aServerThatStopsAnsweringTimesOutInsteadOfHanging(String server) throws Exception {
+        throughAProxy(server, "hung-agent", (proxy, store, s) -> {
+            proxy.freeze();
+            assertTimeoutPreemptively(Duration.ofSeconds(15), () ->
+                    assertThatThrownBy(() -> store.compareAndSet(1, s.claimed("me", Instant.now(), "{}")))
+                            .isInstanceOf(StorageException.class)
+                            .hasMessageStartingWith(dbName(server) + " jdbc:")
+                            .hasMessageContaining("compare-and-set of run '" + s.runId() + "' failed"));
+        });
+    }
+
+    /** A test's body, given the proxy, the store opened through it and the run inserted before. */
+    @FunctionalInterface
+    private interface ProxiedBody {
+        void run(TcpProxy proxy, SnapshotStore store, RunSnapshot inserted) throws Exception;
+    }
+
+    /**
+     * Opens a store on {@code server} through a {@link TcpProxy} (short timeouts), inserts a suspended run of a
+     * fresh agent named after {@code agentPrefix} (checking it went in), then runs {@code body}; closes both after.
+     */
+    private static void throughAProxy(String server, String agentPrefix, ProxiedBody body) throws Exception {
         URI target = URI.create(TestDatabases.url(server).substring("jdbc:".length()));
-        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort())) {
-            try (SnapshotStore store = SnapshotStores.open(via(TestDatabases.url(server), proxy.port()), SHORT)) {
-                RunSnapshot s = suspended(uniqueId("hung-agent"), uniqueId("run"), "t", "r", 0);
-                assertThat(store.insert(s)).isTrue();
-                proxy.freeze();
-                assertTimeoutPreemptively(Duration.ofSeconds(15), () ->
-                        assertThatThrownBy(() -> store.compareAndSet(1, s.claimed("me", Instant.now(), "{}")))
-                                .isInstanceOf(StorageException.class)
-                                .hasMessageStartingWith(dbName(server) + " jdbc:")
-                                .hasMessageContaining("compare-and-set of run '" + s.runId() + "' failed"));
-            }
+        try (TcpProxy proxy = new TcpProxy(target.getHost(), target.getPort());
+                SnapshotStore store = SnapshotStores.open(via(TestDatabases.url(server), proxy.port()), SHORT)) {
+            RunSnapshot s = suspended(uniqueId(agentPrefix), uniqueId("run"), "t", "r", 0);
+            assertThat(store.insert(s)).isTrue();
+            body.run(proxy, store, s);
         }
     }
 }

@@ -43,7 +43,7 @@ class MigrationTest {
     /** Every migration's version, in order. */
     private static final List<Integer> ALL = Schema.MIGRATIONS.stream().map(Schema.Migration::version).toList();
 
-    /** The versions after {@code v}, in order. */
+    /** Drops {@code table} and the tables that go with it. */
     private static void drop(String url, String table) {
         Jdbi.create(url).useHandle(h -> {
             for (String t : new String[] {table + "_deciders", table, table + "_schema_history", table + "_threads", table + "_messages", table + "_decisions"}) {
@@ -85,12 +85,8 @@ class MigrationTest {
             }
             start.countDown();
             for (Future<SnapshotStore> f : fs) stores.add(f.get(60, TimeUnit.SECONDS));
-            List<Integer> versions = Jdbi.create(url).withHandle(h ->
-                    h.createQuery("SELECT version FROM " + table + "_schema_history").mapTo(Integer.class).list());
-            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
-            RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
-            assertThat(stores.get(0).insert(s)).isTrue();
-            assertThat(stores.get(7).find(s.runId())).contains(s);
+            assertEveryMigrationRecorded(url, table);
+            assertInsertsAndFinds(stores.get(0), stores.get(7), suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0));
         } finally {
             pool.shutdownNow();
             stores.forEach(SnapshotStore::close);
@@ -100,10 +96,8 @@ class MigrationTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void validateFailsOnAMissingTableAndPassesOnceItExists(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void validateFailsOnAMissingTableAndPassesOnceItExists(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class)
                     .hasMessageContaining(table)
@@ -117,13 +111,9 @@ class MigrationTest {
                 }
             });
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate"))) {
-                RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), null, null, 0);
-                assertThat(store.insert(s)).isTrue();
-                assertThat(store.find(s.runId())).contains(s);
+                assertInsertsAndFinds(store, store, suspended(uniqueId("mig-agent"), uniqueId("run"), null, null, 0));
             }
-        } finally {
-            drop(url, table);
-        }
+        });
     }
 
     /**
@@ -133,21 +123,12 @@ class MigrationTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void anUpgradeFromTheFirstSchemaKeepsEveryRowAndNamesARowWithoutASummary(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void anUpgradeFromTheFirstSchemaKeepsEveryRowAndNamesARowWithoutASummary(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             applyByHand(url, table, 1);   // the first schema only
             RunSnapshot old = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
             JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
-            Jdbi.create(url).useHandle(h -> {
-                var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
-                        + " suspended_at, version, lease_owner, lease_expires_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)");
-                Object[] values = {id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED", id(dialect, "t"),
-                    id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L, old.payload()};
-                for (int i = 0; i < values.length; i++) u.bind(i, values[i]);
-                u.execute();
-            });
+            insertByHand(url, table, old, "", "");
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
                 assertThatThrownBy(() -> store.find(old.runId()))
                         .isInstanceOf(SnapshotFormatException.class)
@@ -155,17 +136,11 @@ class MigrationTest {
                 String payload = Jdbi.create(url).withHandle(h -> h.createQuery("SELECT payload FROM " + table + " WHERE run_id = ?")
                         .bind(0, id(dialect, old.runId())).mapTo(String.class).one());
                 assertThat(payload).as("the row as it was").isEqualTo(old.payload());
-                RunSnapshot now = suspended(old.agentId(), uniqueId("run"), "t", "r", 1);
-                assertThat(store.insert(now)).isTrue();
-                assertThat(store.find(now.runId())).contains(now);
+                assertInsertsAndFinds(store, store, suspended(old.agentId(), uniqueId("run"), "t", "r", 1));
                 assertThat(store.memory()).isPresent();
             }
-            List<Integer> versions = Jdbi.create(url).withHandle(h ->
-                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
-        } finally {
-            drop(url, table);
-        }
+            assertEveryMigrationRecorded(url, table);
+        });
     }
 
     /**
@@ -174,10 +149,8 @@ class MigrationTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void aMigrationThatStoppedHalfWayCompletesOnTheNextStart(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void aMigrationThatStoppedHalfWayCompletesOnTheNextStart(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             applyByHand(url, table, 1);
             JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
             List<String> v2 = Schema.statements(dialect, table, Schema.MIGRATIONS.get(1));
@@ -186,24 +159,16 @@ class MigrationTest {
                 for (String stmt : v2.subList(0, dialect == JdbcDialect.MYSQL ? 5 : 4)) h.execute(stmt);
             });
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
-                RunSnapshot s = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
-                assertThat(store.insert(s)).isTrue();
-                assertThat(store.find(s.runId())).contains(s);
+                assertInsertsAndFinds(store, store, suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0));
             }
-            List<Integer> versions = Jdbi.create(url).withHandle(h ->
-                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
-        } finally {
-            drop(url, table);
-        }
+            assertEveryMigrationRecorded(url, table);
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void validateNamesATableOfTheLaterMigrationsThatIsMissing(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void validateNamesATableOfTheLaterMigrationsThatIsMissing(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             applyByHand(url, table, 1);   // the first schema only
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
@@ -223,9 +188,7 @@ class MigrationTest {
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate"))) {
                 assertThat(store.memory()).isPresent();
             }
-        } finally {
-            drop(url, table);
-        }
+        });
     }
 
     /**
@@ -234,23 +197,11 @@ class MigrationTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void anUpgradeToTheNotificationsSchemaKeepsEveryRowWithNothingDue(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void anUpgradeToTheNotificationsSchemaKeepsEveryRowWithNothingDue(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             applyByHand(url, table, 1, 2, 3);   // the schema before notifications
             RunSnapshot old = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
-            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
-            Jdbi.create(url).useHandle(h -> {
-                var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
-                        + " suspended_at, version, lease_owner, lease_expires_at, payload, expires_at, summary)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?)");
-                Object[] values = {id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED", id(dialect, "t"),
-                    id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L, old.payload(),
-                    old.summary()};
-                for (int i = 0; i < values.length; i++) u.bind(i, values[i]);
-                u.execute();
-            });
+            insertByHand(url, table, old, ", expires_at, summary", ", NULL, ?", old.summary());
             try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
                 assertThat(store.find(old.runId())).contains(old);
                 assertThat(old.notifyAt()).isNull();
@@ -262,12 +213,8 @@ class MigrationTest {
                 assertThat(store.updateNotification(old.runId(), 2, old.suspendedAt(), null, null)).isTrue();
                 assertThat(store.find(old.runId())).contains(next.toBuilder().notification(null, null).build());
             }
-            List<Integer> versions = Jdbi.create(url).withHandle(h ->
-                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
-        } finally {
-            drop(url, table);
-        }
+            assertEveryMigrationRecorded(url, table);
+        });
     }
 
     /**
@@ -277,10 +224,8 @@ class MigrationTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void anUpgradeToThreadKeysKeepsEveryThreadAndStoresTheLongestKey(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void anUpgradeToThreadKeysKeepsEveryThreadAndStoresTheLongestKey(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             applyByHand(url, table, 1, 2, 3, 4, 5);   // the schema before thread keys
             java.time.Instant at = java.time.Instant.parse("2026-05-01T08:00:00Z");
             try (SnapshotStore before = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
@@ -299,9 +244,47 @@ class MigrationTest {
                 assertThat(memory.createThread(thread, longest, "longest", null).id()).isEqualTo(thread);
                 assertThat(store.memory().orElseThrow().findThread(longest + "\u001F" + thread)).as("the longest key").isPresent();
             }
-            List<Integer> versions = Jdbi.create(url).withHandle(h ->
-                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
+            assertEveryMigrationRecorded(url, table);
+        });
+    }
+
+    private static Object id(JdbcDialect dialect, String id) {
+        return dialect == JdbcDialect.MYSQL ? id.getBytes(StandardCharsets.UTF_8) : id;
+    }
+
+    /**
+     * Writes {@code old} (version 1, thread "t", resource "r", no lease) as a row of an older schema would hold
+     * it: the first schema's columns, then {@code moreColumns} (", a, b") with {@code moreValues} (", NULL, ?")
+     * bound to {@code moreBinds}.
+     */
+    private static void insertByHand(String url, String table, RunSnapshot old, String moreColumns, String moreValues,
+            Object... moreBinds) {
+        JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+        Jdbi.create(url).useHandle(h -> {
+            var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
+                    + " suspended_at, version, lease_owner, lease_expires_at, payload" + moreColumns + ")"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?" + moreValues + ")");
+            List<Object> values = new ArrayList<>(List.of(id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED",
+                    id(dialect, "t"), id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L,
+                    old.payload()));
+            values.addAll(java.util.Arrays.asList(moreBinds));
+            for (int i = 0; i < values.size(); i++) u.bind(i, values.get(i));
+            u.execute();
+        });
+    }
+
+    /** A test's body, given the database's url and a table of its own. */
+    @FunctionalInterface
+    private interface InATable {
+        void run(String url, String table) throws Exception;
+    }
+
+    /** Runs {@code body} on a fresh table of database {@code db}, dropping the table (and its companions) afterwards. */
+    private static void inAFreshTable(String db, InATable body) throws Exception {
+        String url = TestDatabases.url(db);
+        String table = freshTable();
+        try {
+            body.run(url, table);
         } finally {
             drop(url, table);
         }
@@ -315,25 +298,13 @@ class MigrationTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
-    void anUpgradeToTheDecidersSchemaKeepsEveryRowAndFiltersOnLabelsWrittenAfterIt(String db) {
-        String url = TestDatabases.url(db);
-        String table = freshTable();
-        try {
+    void anUpgradeToTheDecidersSchemaKeepsEveryRowAndFiltersOnLabelsWrittenAfterIt(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
             applyByHand(url, table, 1, 2, 3, 4, 5, 6);   // the schema before decider labels
             RunSnapshot old = suspended(uniqueId("mig-agent"), uniqueId("run"), "t", "r", 0);
             try (SnapshotStore before = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
                 // a store of the sixth schema writes no deciders column: the row as an earlier release left it
-                Jdbi.create(url).useHandle(h -> {
-                    JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
-                    var u = h.createUpdate("INSERT INTO " + table + " (run_id, agent_id, status, thread_id, resource_id, created_at,"
-                            + " suspended_at, version, lease_owner, lease_expires_at, payload, expires_at, summary)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, NULL, ?)");
-                    Object[] values = {id(dialect, old.runId()), id(dialect, old.agentId()), "SUSPENDED", id(dialect, "t"),
-                        id(dialect, "r"), old.createdAt().toEpochMilli(), old.suspendedAt().toEpochMilli(), 1L, old.payload(),
-                        old.summary()};
-                    for (int i = 0; i < values.length; i++) u.bind(i, values[i]);
-                    u.execute();
-                });
+                insertByHand(url, table, old, ", expires_at, summary", ", NULL, ?", old.summary());
             }
             List<dev.baton.store.RunQuery.Decider> admins = List.of(new dev.baton.store.RunQuery.Decider("r:admin", "x:admin:bob"));
             dev.baton.store.RunQuery q = dev.baton.store.RunQuery.forAgent(old.agentId(), old.createdAt().plusSeconds(60))
@@ -356,16 +327,22 @@ class MigrationTest {
                         .mapTo(Integer.class).one());
                 assertThat(rows).as("label rows of the deleted run").isZero();
             }
-            List<Integer> versions = Jdbi.create(url).withHandle(h ->
-                    h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
-            assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
-        } finally {
-            drop(url, table);
-        }
+            assertEveryMigrationRecorded(url, table);
+        });
     }
 
-    private static Object id(JdbcDialect dialect, String id) {
-        return dialect == JdbcDialect.MYSQL ? id.getBytes(StandardCharsets.UTF_8) : id;
+
+    /** Every migration is in the history table, each once. */
+    private static void assertEveryMigrationRecorded(String url, String table) {
+        List<Integer> versions = Jdbi.create(url).withHandle(h ->
+                h.createQuery("SELECT version FROM " + table + "_schema_history ORDER BY version").mapTo(Integer.class).list());
+        assertThat(versions).containsExactlyInAnyOrderElementsOf(ALL);
+    }
+
+    /** {@code s} is inserted through {@code writer} and then found, as written, through {@code reader}. */
+    private static void assertInsertsAndFinds(SnapshotStore writer, SnapshotStore reader, RunSnapshot s) {
+        assertThat(writer.insert(s)).isTrue();
+        assertThat(reader.find(s.runId())).contains(s);
     }
 
     @Test

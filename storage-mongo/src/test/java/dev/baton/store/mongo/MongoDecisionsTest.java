@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.ExplainVerbosity;
 import com.mongodb.MongoCommandException;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
@@ -22,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,18 +33,11 @@ import org.slf4j.LoggerFactory;
  */
 class MongoDecisionsTest {
     private static final Logger LOG = LoggerFactory.getLogger(MongoDecisionsTest.class);
-    private static MongoClient client;
-    private static String database;
-
-    @BeforeAll
-    static void connect() {
-        database = MongoTestServer.database();
-        client = MongoTestServer.client();
-    }
+    private static final RawMongo MONGO = new RawMongo();
 
     @AfterAll
     static void disconnect() {
-        client.close();
+        MONGO.close();
     }
 
     private static DecisionRecord record(RunSnapshot run, String actor, long millis, String key) {
@@ -57,12 +48,12 @@ class MongoDecisionsTest {
     }
 
     private static MongoSnapshotStore open(String collection) {
-        return MongoSnapshotStore.builder(client, database).collection(collection).build();
+        return MongoSnapshotStore.builder(MONGO.client(), MONGO.database()).collection(collection).build();
     }
 
     private static Map<String, Document> indexes(String collection) {
         Map<String, Document> out = new LinkedHashMap<>();
-        for (Document index : client.getDatabase(database).getCollection(collection).listIndexes()) {
+        for (Document index : MONGO.collection(collection).listIndexes()) {
             out.put(index.getString("name"), index);
         }
         return out;
@@ -97,11 +88,11 @@ class MongoDecisionsTest {
             assertThat(store.insert(run)).isTrue();
         }
         // what the compare-and-set's findOneAndUpdate wrote, and nothing after it
-        MongoCollection<Document> runs = client.getDatabase(database).getCollection(collection);
+        MongoCollection<Document> runs = MONGO.collection(collection);
         RunSnapshot v2 = run.suspended(T0.plusSeconds(1), "{\"v\":2}");
         runs.updateOne(Filters.eq("_id", run.runId()), Updates.combine(RunDocuments.replacing(v2),
                 Updates.pushEach(MongoDecisions.PENDING, List.of(DecisionDocuments.toDocument(d)))));
-        MongoCollection<Document> decisions = client.getDatabase(database).getCollection(collection + MongoCollections.DECISIONS_SUFFIX);
+        MongoCollection<Document> decisions = MONGO.collection(collection + MongoCollections.DECISIONS_SUFFIX);
         assertThat(decisions.countDocuments()).isZero();
 
         try (MongoSnapshotStore store = open(collection)) {
@@ -126,7 +117,7 @@ class MongoDecisionsTest {
         DecisionRecord d = record(run, "bob", 7, null);
         try (MongoSnapshotStore store = open(collection)) {
             assertThat(store.insert(run)).isTrue();
-            MongoCollection<Document> runs = client.getDatabase(database).getCollection(collection);
+            MongoCollection<Document> runs = MONGO.collection(collection);
             runs.replaceOne(Filters.eq("_id", run.runId()), new Document("_id", run.runId()).append(MongoDecisions.TOMBSTONE, true)
                     .append(MongoDecisions.PENDING, List.of(DecisionDocuments.toDocument(d))));
             assertThat(store.find(run.runId())).isEmpty();
@@ -153,7 +144,7 @@ class MongoDecisionsTest {
                 store.compareAndSet(1, run.suspended(T0.plusSeconds(1), "{}"), List.of(record(run, "actor" + (i % 4), i, null)));
             }
         }
-        MongoCollection<Document> c = client.getDatabase(database).getCollection(collection + MongoCollections.DECISIONS_SUFFIX);
+        MongoCollection<Document> c = MONGO.collection(collection + MongoCollections.DECISIONS_SUFFIX);
         Map<String, org.bson.conversions.Bson> shapes = new LinkedHashMap<>();
         shapes.put(DecisionDocuments.INDEX_AGENT, Filters.eq("agentId", agent));
         shapes.put(DecisionDocuments.INDEX_RUN, Filters.and(Filters.eq("agentId", agent), Filters.eq("runId", agent + "-run-3")));

@@ -2,7 +2,6 @@ package dev.baton.store.mongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
@@ -20,7 +19,6 @@ import java.util.Map;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,22 +32,15 @@ class MongoMemoryHalfDoneWritesTest {
     private static final Instant T0 = Snapshots.T0;
     /** Metadata as an application wrote it: spaces, a trailing zero and an empty array that a re-encoding would change. */
     private static final String METADATA = "{\"topic\": \"travel\", \"price\":1.50,\"a\" :[ ]}";
-    private static MongoClient client;
-    private static String database;
+    private static final RawMongo MONGO = new RawMongo();
 
     private String collection;
     private SnapshotStore store;
     private MemoryStore memory;
 
-    @BeforeAll
-    static void connect() {
-        database = MongoTestServer.database();
-        client = MongoTestServer.client();
-    }
-
     @AfterAll
     static void disconnect() {
-        client.close();
+        MONGO.close();
     }
 
     @BeforeEach
@@ -65,11 +56,11 @@ class MongoMemoryHalfDoneWritesTest {
     }
 
     private MongoCollection<Document> threads() {
-        return client.getDatabase(database).getCollection(collection + MongoCollections.THREADS_SUFFIX);
+        return MONGO.collection(collection + MongoCollections.THREADS_SUFFIX);
     }
 
     private MongoCollection<Document> messages() {
-        return client.getDatabase(database).getCollection(collection + MongoCollections.MESSAGES_SUFFIX);
+        return MONGO.collection(collection + MongoCollections.MESSAGES_SUFFIX);
     }
 
     private MemoryThread create(String id) {

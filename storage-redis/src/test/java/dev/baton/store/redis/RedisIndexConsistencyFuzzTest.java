@@ -6,11 +6,9 @@ import dev.baton.store.RunPage;
 import dev.baton.store.RunQuery;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +26,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,20 +42,11 @@ class RedisIndexConsistencyFuzzTest {
     private static final String[] THREADS = {"t0", "t:1 {x}", null};
     private static final String[] RESOURCES = {"r0", "*", null};
 
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> raw;
-
-    @BeforeAll
-    static void connect() {
-        client = RedisClient.create(RedisTestServer.url());
-        raw = client.connect();
-    }
+    private static final RawRedis REDIS = new RawRedis(PREFIX);
 
     @AfterAll
     static void disconnect() {
-        raw.close();
-        client.shutdown();
-        RedisTestServer.deleteKeys(PREFIX);
+        REDIS.close();
     }
 
     @Test
@@ -74,7 +62,7 @@ class RedisIndexConsistencyFuzzTest {
         AtomicInteger deletes = new AtomicInteger();
         AtomicInteger renewals = new AtomicInteger();
         AtomicInteger notices = new AtomicInteger();
-        try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
+        try (RedisSnapshotStore store = RedisSnapshotStore.builder(REDIS.client()).keyPrefix(PREFIX).build()) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 CountDownLatch start = new CountDownLatch(1);
@@ -232,7 +220,7 @@ class RedisIndexConsistencyFuzzTest {
 
     /** Reads every key under the prefix (SCAN is fine in a test) and checks them against each other. */
     private Map<String, RunSnapshot> checkEveryKey(RedisSnapshotStore store) {
-        RedisCommands<String, String> redis = raw.sync();
+        RedisCommands<String, String> redis = REDIS.sync();
         Set<String> all = new HashSet<>();
         ScanIterator.scan(redis, ScanArgs.Builder.matches(PREFIX + ":*").limit(500)).forEachRemaining(all::add);
         RedisKeys keys = new RedisKeys(PREFIX);

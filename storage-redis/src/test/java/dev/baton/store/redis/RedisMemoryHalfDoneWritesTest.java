@@ -6,8 +6,6 @@ import dev.baton.model.Role;
 import dev.baton.store.MemoryStore;
 import dev.baton.store.MemoryThread;
 import dev.baton.store.StoredMessage;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,30 +29,21 @@ import org.junit.jupiter.api.Test;
 class RedisMemoryHalfDoneWritesTest {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisMemoryHalfDoneWritesTest.class);
     private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-    private static RedisClient client;
-    private static StatefulRedisConnection<String, String> raw;
+    private static final RawRedis REDIS = new RawRedis(PREFIX);
 
     private final RedisKeys keys = new RedisKeys(PREFIX);
     private RedisSnapshotStore store;
     private MemoryStore memory;
     private String resource;
 
-    @BeforeAll
-    static void connect() {
-        client = RedisClient.create(RedisTestServer.url());
-        raw = client.connect();
-    }
-
     @AfterAll
     static void disconnect() {
-        raw.close();
-        client.shutdown();
-        RedisTestServer.deleteKeys(PREFIX);
+        REDIS.close();
     }
 
     @BeforeEach
     void open() {
-        store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build();
+        store = RedisSnapshotStore.builder(REDIS.client()).keyPrefix(PREFIX).build();
         memory = store.memory().orElseThrow();
         resource = "user-" + UUID.randomUUID();
     }
@@ -76,7 +64,7 @@ class RedisMemoryHalfDoneWritesTest {
     }
 
     private RedisCommands<String, String> redis() {
-        return raw.sync();
+        return REDIS.sync();
     }
 
     @Test
@@ -138,7 +126,7 @@ class RedisMemoryHalfDoneWritesTest {
                 CountDownLatch start = new CountDownLatch(1);
                 List<Future<Boolean>> results = new ArrayList<>();
                 for (int i = 0; i < racers; i++) {
-                    RedisSnapshotStore s = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build();
+                    RedisSnapshotStore s = RedisSnapshotStore.builder(REDIS.client()).keyPrefix(PREFIX).build();
                     stores.add(s);
                     MemoryThread t = thread(id, resource + "-" + round + "-" + i);
                     results.add(pool.submit(() -> {
@@ -175,7 +163,7 @@ class RedisMemoryHalfDoneWritesTest {
         assertThat(memory.createThread(thread(id, resource))).isTrue();
         memory.append(id, List.of(msg("old", 0)), T0);
         assertThat(memory.lastMessages(id, 5)).hasSize(1);   // this store now knows where the thread is
-        try (RedisSnapshotStore other = RedisSnapshotStore.builder(client).keyPrefix(PREFIX).build()) {
+        try (RedisSnapshotStore other = RedisSnapshotStore.builder(REDIS.client()).keyPrefix(PREFIX).build()) {
             MemoryStore otherMemory = other.memory().orElseThrow();
             assertThat(otherMemory.deleteThread(id)).isTrue();
             assertThat(memory.findThread(id)).isEmpty();

@@ -45,14 +45,44 @@ public abstract class Crashes extends MemoryRules {
 
     @TestFactory
     Stream<DynamicTest> aCrashAtAnyWriteFollowedByRecoveryLeavesTheThreadWithoutDuplicatesOrGaps() {
+        return atEveryWrite(counting -> agentBuilder(counting, 20).build(), this::crashAndRecover);
+    }
+
+    /**
+     * What a recovering instance does: up to five rounds of continuing (or approving the waiting call of) the
+     * thread's suspended run, each ending completed or suspended again.
+     */
+    private void finishTheThreadsRuns(Agent recovered) {
+        for (int round = 0; round < 5; round++) {
+            List<AgentRun> runs = recovered.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
+                    .threadId(thread).build()).runs();
+            if (runs.isEmpty()) break;
+            AgentRun run = runs.get(0);
+            AgentResult r = run.toolCalls().isEmpty() ? recovered.continueRun(run.runId()).result()
+                    : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
+            assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
+        }
+    }
+
+    /** A test of a crash before or after write {@code n}. */
+    @FunctionalInterface
+    private interface CrashAt {
+        void test(int n, boolean after);
+    }
+
+    /**
+     * Drives one run of the agent {@code agent} builds on a counting store, then makes two tests of each write it
+     * made: {@code test} with a crash before that write, and with a crash after it.
+     */
+    private Stream<DynamicTest> atEveryWrite(java.util.function.Function<FaultyStore, Agent> agent, CrashAt test) {
         FaultyStore counting = new FaultyStore(store);
-        drive(agentBuilder(counting, 20).build());
+        drive(agent.apply(counting));
         List<FaultyStore.Write> writes = counting.log();
         List<DynamicTest> tests = new ArrayList<>();
         for (FaultyStore.Write w : writes) {
             for (boolean after : new boolean[] {false, true}) {
                 tests.add(DynamicTest.dynamicTest("crash " + (after ? "after" : "before") + " write " + w.number() + " of "
-                        + writes.size() + " (" + w.operation() + ")", () -> crashAndRecover(w.number(), after)));
+                        + writes.size() + " (" + w.operation() + ")", () -> test.test(w.number(), after)));
             }
         }
         return tests.stream();
@@ -66,15 +96,7 @@ public abstract class Crashes extends MemoryRules {
                 .isInstanceOf(SimulatedCrash.class);
         clock.advance(Duration.ofMinutes(5));
         Agent recovered = agentBuilder(store, 20).instanceId("recovered").build();
-        for (int round = 0; round < 5; round++) {
-            List<AgentRun> runs = recovered.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
-                    .threadId(thread).build()).runs();
-            if (runs.isEmpty()) break;
-            AgentRun run = runs.get(0);
-            AgentResult r = run.toolCalls().isEmpty() ? recovered.continueRun(run.runId()).result()
-                    : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
-            assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
-        }
+        finishTheThreadsRuns(recovered);
         List<Message> saved = recovered.memory().orElseThrow().findThread(user, thread).isPresent()
                 ? threadMessages(recovered) : List.of();
         List<String> roles = roles(saved);
@@ -143,17 +165,7 @@ public abstract class Crashes extends MemoryRules {
 
     @TestFactory
     Stream<DynamicTest> afterACrashAtAnyWriteTheThreadAgreesWithWhatTheRunFinallyDid() {
-        FaultyStore counting = new FaultyStore(store);
-        drive(attemptsAgent(counting, "counting").build());
-        List<FaultyStore.Write> writes = counting.log();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (FaultyStore.Write w : writes) {
-            for (boolean after : new boolean[] {false, true}) {
-                tests.add(DynamicTest.dynamicTest("crash " + (after ? "after" : "before") + " write " + w.number() + " of "
-                        + writes.size() + " (" + w.operation() + ")", () -> crashAndCompare(w.number(), after)));
-            }
-        }
-        return tests.stream();
+        return atEveryWrite(counting -> attemptsAgent(counting, "counting").build(), this::crashAndCompare);
     }
 
     private void crashAndCompare(int n, boolean after) {
@@ -163,15 +175,7 @@ public abstract class Crashes extends MemoryRules {
         clock.advance(Duration.ofMinutes(5));
         Agent recovered = attemptsAgent(store, "recovered").build();
         modelInputs.clear();
-        for (int round = 0; round < 5; round++) {
-            List<AgentRun> runs = recovered.listSuspendedRuns(dev.baton.agent.AgentListSuspendedRunsOptions.builder()
-                    .threadId(thread).build()).runs();
-            if (runs.isEmpty()) break;
-            AgentRun run = runs.get(0);
-            AgentResult r = run.toolCalls().isEmpty() ? recovered.continueRun(run.runId()).result()
-                    : recovered.approveToolCall(run.runId(), run.toolCalls().get(0).toolCallId()).result();
-            assertThat(r.outcome()).as("%s", r.error()).isIn(RunOutcome.COMPLETED, RunOutcome.SUSPENDED);
-        }
+        finishTheThreadsRuns(recovered);
         if (recovered.memory().orElseThrow().findThread(user, thread).isEmpty()) return;
         List<dev.baton.memory.ThreadMessage> saved = recovered.memory().orElseThrow().listMessages(user, thread, 1000, 0).messages();
         for (int i = 1; i < saved.size(); i++) {
