@@ -90,7 +90,10 @@ class PostgresPlanTest {
                     + "  CASE WHEN g % 10 = 0 THEN 1700000000000 + g * 1000 + 3600000 END,"
                     + "  '{\"calls\":[]}',"
                     + "  CASE WHEN g % 20 = 5 THEN 1700000000000 + g * 1000 + 5 END,"
-                    + "  CASE WHEN g % 20 = 5 THEN '{\"event\":\"SUSPENDED\"}' END"
+                    + "  CASE WHEN g % 20 = 5 THEN '{\"event\":\"SUSPENDED\"}' END,"
+                    // decider labels: finance's on the suspended runs of agent-1, agent-51; ops' with bob excluded on agent-2's, agent-52's
+                    + "  CASE WHEN g % 4 <> 0 AND g % 50 = 1 THEN ARRAY['r:finance']"
+                    + "       WHEN g % 4 <> 0 AND g % 50 = 2 THEN ARRAY['r:ops', 'x:3:ops:bob'] END"
                     + " FROM generate_series(1, 100000) AS g");
             // thread memory: 50 resources x 2,000 threads; the first 1,000 threads have 100 messages each
             h.execute("INSERT INTO " + TABLE + "_threads (id, resource_id, title, metadata, created_at,"
@@ -227,6 +230,18 @@ class PostgresPlanTest {
     }
 
     // ---------------------------------------------------------------- the rules
+
+    /** The "waiting for me" filter (QueryFeature.DECIDERS): on the partial GIN index of the labels, never a scan of the table. */
+    @Test
+    void aWaitingForMePageAndItsTotalReadTheLabelsIndexNotTheTable() {
+        RunQuery q = RunQuery.forAgent("agent-1", NOW).deciders(List.of(new RunQuery.Decider("r:finance", "x:7:finance:bob"),
+                new RunQuery.Decider("r:ops", "x:3:ops:bob"))).page(0, 20).build();
+        PostgresPlan plan = explain(store.listing().listStatement(q));
+        assertNoSequentialScan(plan);
+        assertThat(store.list(q).total()).as("agent-1's suspended runs, each with finance's label").isEqualTo(
+                raw.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + TABLE + " WHERE agent_id = 'agent-1'"
+                        + " AND status = 'SUSPENDED' AND 'r:finance' = ANY(deciders)").mapTo(Long.class).one())).isPositive();
+    }
 
     @Nested
     class Pages {
