@@ -76,8 +76,9 @@ public final class BackendRun {
                     finish(meta, metaFile, 0);
                 }
 
-                String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton)"
-                        : "(thread|resource|unfiltered|threadDates)(Baton|Store|Raw)";
+                String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton|waitingForBaton|waitingForStore)"
+                        : f.raw.deciders() ? "(thread|resource|unfiltered|threadDates|waitingFor)(Baton|Store|Raw)"
+                        : "(thread|resource|unfiltered|threadDates|waitingFor)(Baton|Store)|(thread|resource|unfiltered|threadDates)Raw";
                 long t2 = System.nanoTime();
                 List<String> includes = new java.util.ArrayList<>(List.of("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$",
                         "dev\\.baton\\.bench\\.WriteBenchmark\\.", "dev\\.baton\\.bench\\.ThroughputBenchmark\\."));

@@ -43,7 +43,7 @@ final class RedisBackend extends Backend {
 
     private final String url;
     /** The seeded hash layout, beside {@link DataSet#VERSION}: "s" since the hashes carry the listing summary. */
-    static final String LAYOUT = "s";
+    static final String LAYOUT = "s";   // with DataSet version 3: the decider labels (field "deciders", sets dl:HEX(label))
     /** What the store's payload-free listing reads of a run hash (common.lua): every field but the payload. */
     static final String[] LISTED = {"runId", "agentId", "status", "threadId", "resourceId", "createdAt", "suspendedAt",
         "version", "leaseOwner", "leaseExpiresAt", "expiresAt", "summary"};
@@ -147,9 +147,13 @@ final class RedisBackend extends Backend {
                     h.put("payload", s.payload());
                     h.put("summary", Objects.requireNonNull(s.summary(), "summary"));   // what a listing reads instead of the payload
                     h.put("rsv", nonce);
+                    if (!s.deciders().isEmpty()) h.put("deciders", String.join("\0", s.deciders()));   // RunHashes: NUL between labels
                     pending.add(async.hset(base + "run:" + hex(s.runId()), h));
                     pending.add(async.set(prefix + ":id:{" + hex(s.runId()) + "}", nonce + s.agentId()));
                     ScoredValue<String> member = ScoredValue.just(s.createdAt().toEpochMilli(), s.runId());
+                    for (String label : s.deciders()) {   // common.lua labelKey: the runs stored SUSPENDED with the label
+                        zadds.computeIfAbsent(base + "dl:" + hex(label), k -> new ArrayList<>()).add(member);
+                    }
                     for (String fam : new String[] {"all", "sus"}) {
                         zadds.computeIfAbsent(indexKey(base, fam, null, null), k -> new ArrayList<>()).add(member);
                         zadds.computeIfAbsent(indexKey(base, fam, s.threadId(), null), k -> new ArrayList<>()).add(member);
