@@ -90,7 +90,10 @@ public final class BackendRun {
                 }
                 String only = System.getProperty("bench.only", "");
                 if (!only.isEmpty()) includes = List.of(only);   // --only: JMH's own include pattern instead
-                measure(includes, name, n, size, wi, w, i, r, results);
+                // a backend without a raw query (memory), or without the raw waiting-for-me one, skips those even under --only
+                String noRaw = f.raw == null ? "dev\\.baton\\.bench\\.ListingBenchmark\\.\\w+Raw$"
+                        : f.raw.deciders() ? null : "dev\\.baton\\.bench\\.ListingBenchmark\\.waitingForRaw$";
+                measure(includes, noRaw, name, n, size, wi, w, i, r, results);
                 meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
             } finally {
                 Fixture.current = null;
@@ -108,8 +111,15 @@ public final class BackendRun {
     /** Runs the benchmarks matching {@code includes} in this JVM (no forks) with the data set's parameters. */
     static void measure(List<String> includes, String backend, int n, int size, int wi, long w, int i, long r, Path results)
             throws RunnerException {
+        measure(includes, null, backend, n, size, wi, w, i, r, results);
+    }
+
+    /** The same, leaving out the benchmarks matching {@code exclude} (if not null). */
+    static void measure(List<String> includes, @org.jspecify.annotations.Nullable String exclude, String backend, int n, int size,
+                        int wi, long w, int i, long r, Path results) throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder();
         for (String include : includes) o.include(include);
+        if (exclude != null) o.exclude(exclude);
         o.param("backend", backend)
                 .param("n", Integer.toString(n))
                 .param("size", Integer.toString(size))
