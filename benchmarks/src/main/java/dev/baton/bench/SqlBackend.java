@@ -232,7 +232,7 @@ final class SqlBackend extends Backend {
     }
 
     private static final java.util.regex.Pattern CREATE_INDEX =
-            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON (\\w+) (\\(.*)");
+            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON (\\w+) ((?:USING \\w+ )?\\(.*)");   // PostgreSQL: the labels GIN index too
     private static final java.util.regex.Pattern DROP_INDEX =
             java.util.regex.Pattern.compile("DROP INDEX (?:IF EXISTS )?(\\w+)(?: ON \\w+)?");
     private static final java.util.regex.Pattern INLINE_INDEX = java.util.regex.Pattern.compile("INDEX (\\w+) \\(.*\\)");
