@@ -60,8 +60,9 @@ public final class BackendRun {
                     finish(meta, metaFile, 0);
                 }
 
-                String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton)"
-                        : "(thread|resource|unfiltered|threadDates)(Baton|Store|Raw)";
+                String methods = f.raw == null ? "(threadBaton|threadStore|resourceBaton|unfilteredBaton|threadDatesBaton|waitingForBaton|waitingForStore)"
+                        : f.raw.deciders() ? "(thread|resource|unfiltered|threadDates|waitingFor)(Baton|Store|Raw)"
+                        : "(thread|resource|unfiltered|threadDates|waitingFor)(Baton|Store)|(thread|resource|unfiltered|threadDates)Raw";
                 long t2 = System.nanoTime();
                 List<String> includes = new java.util.ArrayList<>(List.of("dev\\.baton\\.bench\\.ListingBenchmark\\." + methods + "$",
                         "dev\\.baton\\.bench\\.WriteBenchmark\\.", "dev\\.baton\\.bench\\.ThroughputBenchmark\\."));
@@ -73,7 +74,10 @@ public final class BackendRun {
                 }
                 String only = System.getProperty("bench.only", "");
                 if (!only.isEmpty()) includes = List.of(only);   // --only: JMH's own include pattern instead
-                measure(includes, name, n, size, jmh);
+                // a backend without a raw query (memory), or without the raw waiting-for-me one, skips those even under --only
+                String noRaw = f.raw == null ? "dev\\.baton\\.bench\\.ListingBenchmark\\.\\w+Raw$"
+                        : f.raw.deciders() ? null : "dev\\.baton\\.bench\\.ListingBenchmark\\.waitingForRaw$";
+                measure(includes, noRaw, name, n, size, jmh);
                 meta.put("benchSeconds", (System.nanoTime() - t2) / 1e9);
             } finally {
                 Fixture.current = null;
@@ -144,8 +148,15 @@ public final class BackendRun {
 
     /** Runs the benchmarks matching {@code includes} in this JVM (no forks) with the data set's parameters. */
     static void measure(List<String> includes, String backend, int n, int size, Jmh jmh) throws RunnerException {
+        measure(includes, null, backend, n, size, jmh);
+    }
+
+    /** The same, leaving out the benchmarks matching {@code exclude} (if not null). */
+    static void measure(List<String> includes, @org.jspecify.annotations.Nullable String exclude, String backend, int n, int size,
+                        Jmh jmh) throws RunnerException {
         ChainedOptionsBuilder o = new OptionsBuilder();
         for (String include : includes) o.include(include);
+        if (exclude != null) o.exclude(exclude);
         o.param("backend", backend)
                 .param("n", Integer.toString(n))
                 .param("size", Integer.toString(size))

@@ -31,13 +31,16 @@ import java.util.UUID;
  *   <li>10,000 resources: each agent owns 100 ({@code user-00000} .. {@code user-09999}, same rule);</li>
  *   <li>creation times uniform over the 30 days from {@link #START}; suspended up to 2 minutes later;</li>
  *   <li>the payload is what core writes for a run waiting for the approval of {@code bookFlight},
- *       with the user's prompt padded with words to {@code size} characters in total.</li>
+ *       with the user's prompt padded with words to {@code size} characters in total;</li>
+ *   <li>one run in four carries decider labels (the "waiting for me" filter, {@link RunSnapshot#deciders()}),
+ *       as core computes them for {@code bookFlight} under one approver rule and a requester ({@link #deciders(int)});
+ *       the other runs have none, as runs stored before the labels existed.</li>
  * </ul>
  * So at 1,000,000 runs an agent has 10,000 runs, a thread about 1,000 and a resource about 100.
  */
 public final class DataSet {
     /** Bump when the generated rows change: seeded databases with another version are re-seeded. */
-    public static final int VERSION = 2;   // 2: every run has the listing summary core writes beside the payload
+    public static final int VERSION = 3;   // 2: every run has the listing summary core writes beside the payload; 3: decider labels on a quarter of the runs
     public static final int AGENTS = 100;
     public static final int THREADS = 1_000;
     public static final int RESOURCES = 10_000;
@@ -46,7 +49,22 @@ public final class DataSet {
     public static final String TOOL = "bookFlight";
     public static final String PROMPT = "Book me a flight to SFO. ";
 
+    /** The principal of the "waiting for me" listing: two roles, and the requester of some labelled runs. */
+    public static final String ASKING_NAME = "alice";
+    public static final String[] ASKING_ROLES = {"finance", "ops"};
+    /** Who started the labelled runs (the rule excludes the requester: separation of duties). */
+    static final String[] REQUESTERS = {"alice", "bob", "carol", "dave"};
+    /**
+     * The approver roles of the rule a labelled run's call falls under, by kind: finance (4 in 10), ops (2 in 10),
+     * finance or ops (1 in 10), legal (1 in 10, a role the principal lacks), no role (2 in 10: any named
+     * principal but the requester, label {@code *}).
+     */
+    static final String[][] KINDS = {{"finance"}, {"finance"}, {"finance"}, {"finance"}, {"ops"}, {"ops"},
+        {"finance", "ops"}, {"legal"}, {}, {}};
+
     private static final String[] WORDS = words();
+    /** The labels core computes, per kind and requester: {@code LABELS[kind][requester]}. */
+    private static final java.util.List<java.util.List<java.util.Set<String>>> LABELS = labels();
     /** Stands for the padding in the encoded template; plain ASCII, so JSON leaves it as it is. */
     private static final String MARK = "@@padding@@";
 
@@ -129,7 +147,63 @@ public final class DataSet {
                 .createdAt(createdAt).suspendedAt(Instant.ofEpochMilli(suspended))
                 .payload(payload(runId, agentId, threadId, resourceId, createdAt, r))
                 .summary(summary)
+                .deciders(deciders(i))
                 .build();
+    }
+
+    /**
+     * The decider labels of run {@code i}: empty for three runs in four; else what core writes for a run of
+     * {@code bookFlight} under the rule of kind {@link #KINDS}, started by one of {@link #REQUESTERS}
+     * (drawn from the run index apart from the other draws, so the rest of the run is as in version 2).
+     */
+    public java.util.Set<String> deciders(int i) {
+        long h = mix(i + 0xDEC1DE5L);
+        if ((h & 3) != 0) return java.util.Set.of();
+        int kind = (int) Long.remainderUnsigned(h >>> 2, KINDS.length);
+        int requester = (int) Long.remainderUnsigned(h >>> 20, REQUESTERS.length);
+        return LABELS.get(kind).get(requester);
+    }
+
+    /** The label pairs {@link #ASKING_NAME} with {@link #ASKING_ROLES} asks with, spelled as core spells them. */
+    public static java.util.List<dev.baton.store.RunQuery.Decider> askingDeciders() {
+        java.util.List<dev.baton.store.RunQuery.Decider> out = new java.util.ArrayList<>();
+        out.add(new dev.baton.store.RunQuery.Decider("*", "x:*:" + ASKING_NAME));
+        for (String role : ASKING_ROLES) {
+            out.add(new dev.baton.store.RunQuery.Decider("r:" + role, "x:" + role.length() + ":" + role + ":" + ASKING_NAME));
+        }
+        return out;
+    }
+
+    /** The asking principal as core's API takes it. */
+    public static dev.baton.agent.Approver asking() {
+        return dev.baton.agent.Approver.of(ASKING_NAME, ASKING_ROLES);
+    }
+
+    /**
+     * Core's own labels for every kind and requester: a real agent with the kind's approver rule (the requester
+     * may not approve) runs {@code bookFlight} started by the requester, on the memory store, and the stored
+     * snapshot's {@link RunSnapshot#deciders()} are read back.
+     */
+    private static java.util.List<java.util.List<java.util.Set<String>>> labels() {
+        java.util.List<java.util.List<java.util.Set<String>>> out = new java.util.ArrayList<>();
+        for (String[] roles : KINDS) {
+            java.util.List<java.util.Set<String>> per = new java.util.ArrayList<>();
+            for (String requester : REQUESTERS) {
+                try (SnapshotStore store = MemorySnapshotStore.create()) {
+                    dev.baton.agent.ApproverRule rule = dev.baton.agent.ApproverRule.builder("bench-" + String.join("-", roles))
+                            .tool(TOOL).approveRoles(roles).requesterMayApprove(false).build();
+                    Agent a = Agent.builder("labels").instructions("You book flights.").model(model()).tools(bookFlight())
+                            .approverRules(rule).store(store).build();
+                    AgentResult r = a.generate(PROMPT, RunOptions.builder().threadId("t").startedBy(requester).build());
+                    if (r.outcome() != RunOutcome.SUSPENDED) throw new IllegalStateException("label run did not suspend: " + r);
+                    java.util.Set<String> labels = store.find(r.runId()).orElseThrow().deciders();
+                    if (labels.isEmpty()) throw new IllegalStateException("core wrote no labels for " + rule);
+                    per.add(labels);
+                }
+            }
+            out.add(java.util.List.copyOf(per));
+        }
+        return java.util.List.copyOf(out);
     }
 
     /** The runId of run {@code i}, without building the run (same draws as {@link #run}). */
@@ -160,10 +234,14 @@ public final class DataSet {
     }
 
     private static SplittableRandom random(int i) {
-        long z = (i + 0x5EEDL) * 0x9E3779B97F4A7C15L;
+        return new SplittableRandom(mix(i + 0x5EEDL));
+    }
+
+    private static long mix(long x) {
+        long z = x * 0x9E3779B97F4A7C15L;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return new SplittableRandom(z ^ (z >>> 31));
+        return z ^ (z >>> 31);
     }
 
     /** The payload core would write for this run, its prompt padded so the JSON is {@code size} characters. */

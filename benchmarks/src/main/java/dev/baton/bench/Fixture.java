@@ -42,13 +42,15 @@ public final class Fixture {
     public final Target[] resource = new Target[TARGETS];
     public final Target[] unfiltered = new Target[TARGETS];
     public final Target[] threadDates = new Target[TARGETS];
+    /** "Waiting for me": the agent's runs whose waiting call {@link DataSet#asking()} may decide, page of 20 and the total. */
+    public final Target[] waitingFor = new Target[TARGETS];
 
     /** One listing: which agent asks, Baton's options, the store's query parts and the raw query. */
     public record Target(Agent agent, AgentListSuspendedRunsOptions options, RawQueries.Query raw) {
         RunQuery storeQuery() {
             RunQuery.Builder b = RunQuery.forAgent(raw.agentId(), Instant.now())
                     .threadId(raw.threadId()).resourceId(raw.resourceId())
-                    .createdFrom(options.fromDate()).createdTo(options.toDate());
+                    .createdFrom(options.fromDate()).createdTo(options.toDate()).deciders(raw.deciders());
             return b.page(0, PAGE).withPayload(false).build();   // as core lists: summaries, not payloads
         }
     }
@@ -68,6 +70,8 @@ public final class Fixture {
             resource[k] = target(r % DataSet.AGENTS, null, DataSet.resourceId(r), null, null);
             unfiltered[k] = target(a, null, null, null, null);
             threadDates[k] = target(t % DataSet.AGENTS, DataSet.threadId(t), null, FROM, TO);
+            waitingFor[k] = new Target(agents[a], AgentListSuspendedRunsOptions.builder().waitingFor(DataSet.asking()).perPage(PAGE).page(0).build(),
+                    new RawQueries.Query(DataSet.agentId(a), null, null, null, null, PAGE, DataSet.askingDeciders()));
         }
     }
 
@@ -116,11 +120,23 @@ public final class Fixture {
         purgeWriter();
         int compared = 0;
         long listed = 0;
-        for (Target[] kind : List.of(thread, resource, unfiltered, threadDates)) {
+        long waiting = 0;
+        long labelled = 0;
+        for (Target[] kind : List.of(thread, resource, unfiltered, threadDates, waitingFor)) {
             for (Target t : kind) {
                 AgentListSuspendedRunsResult baton = t.agent().listSuspendedRuns(t.options());
                 listed += baton.total();
-                if (raw != null) {
+                if (kind == waitingFor) {
+                    waiting += baton.total();
+                    for (AgentRun run : baton.runs()) {
+                        if (store.find(run.runId()).orElseThrow().deciders().isEmpty()) {
+                            throw new IllegalStateException(backend.name() + ": run " + run.runId() + " has no labels but is waiting for "
+                                    + DataSet.ASKING_NAME);
+                        }
+                        labelled++;
+                    }
+                }
+                if (raw != null && (kind != waitingFor || raw.deciders())) {
                     RawQueries.Page r = raw.page(t.raw());
                     List<String> batonIds = baton.runs().stream().map(AgentRun::runId).toList();
                     List<String> rawIds = r.rows().stream().map(RawQueries.Row::runId).toList();
@@ -139,6 +155,12 @@ public final class Fixture {
             }
         }
         if (listed == 0) throw new IllegalStateException(backend.name() + ": the seeded data set lists nothing");
+        long agentTotals = 0;
+        for (Target t : unfiltered) agentTotals += t.agent().listSuspendedRuns(t.options()).total();
+        if (waiting == 0 || waiting >= agentTotals) {
+            throw new IllegalStateException(backend.name() + ": the waiting-for-me listing found " + waiting + " of " + agentTotals
+                    + " runs: the labels are not seeded, or the filter filters nothing");
+        }
         // approve one seeded run to completion through Baton, then put it back
         Target t = unfiltered[0];
         for (Target c : thread) {
@@ -166,7 +188,8 @@ public final class Fixture {
         if (suspended.outcome() != RunOutcome.SUSPENDED) throw new IllegalStateException("writer run did not suspend");
         purgeWriter();
         return "sanity: " + (raw == null ? "no raw query (memory)" : compared + " listings identical to the raw query") + ", " + listed
-                + " runs listed in total, a seeded run approved to completion and restored";
+                + " runs listed in total, waiting for " + DataSet.ASKING_NAME + " " + waiting + " of " + agentTotals + " (" + labelled
+                + " on the pages, every one labelled), a seeded run approved to completion and restored";
     }
 
     void close() {

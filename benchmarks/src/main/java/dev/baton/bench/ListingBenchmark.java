@@ -103,4 +103,22 @@ public class ListingBenchmark {
     public RawQueries.Page threadDatesRaw(Cursor c) {
         return f.raw.page(f.threadDates[c.next()].raw());
     }
+
+    // ---- "waiting for me": the runs a principal with two roles may decide, page of 20 with the total ----
+
+    @Benchmark
+    public AgentListSuspendedRunsResult waitingForBaton(Cursor c) {
+        Fixture.Target t = f.waitingFor[c.next()];
+        return t.agent().listSuspendedRuns(t.options());
+    }
+
+    @Benchmark
+    public RunPage waitingForStore(Cursor c) {
+        return f.store.list(f.waitingFor[c.next()].storeQuery());
+    }
+
+    @Benchmark
+    public RawQueries.Page waitingForRaw(Cursor c) {
+        return f.raw.page(f.waitingFor[c.next()].raw());
+    }
 }

@@ -137,7 +137,8 @@ final class MongoBackend extends Backend {
                 .append("leaseExpiresAt", null)
                 .append("payload", s.payload())
                 .append("expiresAt", null)
-                .append("summary", s.summary());   // what a listing reads instead of the payload
+                .append("summary", s.summary())   // what a listing reads instead of the payload
+                .append("deciders", List.copyOf(s.deciders()));   // the "waiting for me" labels, an array (empty for none)
     }
 
     @Override
@@ -151,6 +152,11 @@ final class MongoBackend extends Backend {
         Bson order = Sorts.orderBy(Sorts.descending("createdAt"), Sorts.descending("_id"));
         return new RawQueries() {
             @Override
+            public boolean deciders() {
+                return true;
+            }
+
+            @Override
             public Page page(Query q) {
                 List<Bson> parts = new ArrayList<>();
                 parts.add(eq("agentId", q.agentId()));
@@ -158,7 +164,16 @@ final class MongoBackend extends Backend {
                 if (q.resourceId() != null) parts.add(eq("resourceId", q.resourceId()));
                 if (q.from() != null) parts.add(gte("createdAt", new Date(q.from())));
                 if (q.to() != null) parts.add(lte("createdAt", new Date(q.to())));
-                parts.add(or(eq("status", SUSPENDED), and(eq("status", "RESUMING"), lte("leaseExpiresAt", new Date()))));
+                if (q.deciders() != null) {   // stored status SUSPENDED, and some pair's granting label held and its excluding one not
+                    parts.add(eq("status", SUSPENDED));
+                    List<Bson> any = new ArrayList<>();
+                    for (dev.baton.store.RunQuery.Decider d : q.deciders()) {
+                        any.add(and(eq("deciders", d.granted()), com.mongodb.client.model.Filters.ne("deciders", d.unlessExcluded())));
+                    }
+                    parts.add(or(any));
+                } else {
+                    parts.add(or(eq("status", SUSPENDED), and(eq("status", "RESUMING"), lte("leaseExpiresAt", new Date()))));
+                }
                 Bson filter = and(parts);
                 List<Row> rows = new ArrayList<>(q.limit());
                 for (Document d : c.find(filter).projection(Projections.exclude("payload")).sort(order).limit(q.limit())) {

@@ -1,5 +1,6 @@
 package dev.baton.bench;
 
+import dev.baton.store.RunQuery;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -18,9 +19,24 @@ public interface RawQueries extends AutoCloseable {
     @Override
     void close();
 
-    /** What one listing asks for; dates are inclusive epoch milliseconds on createdAt. */
+    /**
+     * Whether {@link #page} answers a query with {@link Query#deciders()} (the "waiting for me" filter); a
+     * backend without it has no raw baseline for that listing.
+     */
+    default boolean deciders() {
+        return false;
+    }
+
+    /**
+     * What one listing asks for; dates are inclusive epoch milliseconds on createdAt. {@code deciders}: the
+     * "waiting for me" label pairs ({@code RunQuery.deciders()}: stored status SUSPENDED, and for some pair the
+     * granting label held and the excluding one not), or null for none.
+     */
     record Query(String agentId, @Nullable String threadId, @Nullable String resourceId,
-                 @Nullable Long from, @Nullable Long to, int limit) {
+                 @Nullable Long from, @Nullable Long to, int limit, @Nullable List<RunQuery.Decider> deciders) {
+        Query(String agentId, @Nullable String threadId, @Nullable String resourceId, @Nullable Long from, @Nullable Long to, int limit) {
+            this(agentId, threadId, resourceId, from, to, limit, null);
+        }
     }
 
     /** One stored run as the driver returns it. */

@@ -43,7 +43,7 @@ final class RedisBackend extends Backend {
 
     private final String url;
     /** The seeded hash layout, beside {@link DataSet#VERSION}: "s" since the hashes carry the listing summary. */
-    static final String LAYOUT = "s";
+    static final String LAYOUT = "s";   // with DataSet version 3: the decider labels (field "deciders", sets dl:HEX(label))
     /** What the store's payload-free listing reads of a run hash (common.lua): every field but the payload. */
     static final String[] LISTED = {"runId", "agentId", "status", "threadId", "resourceId", "createdAt", "suspendedAt",
         "version", "leaseOwner", "leaseExpiresAt", "expiresAt", "summary"};
@@ -147,9 +147,13 @@ final class RedisBackend extends Backend {
                     h.put("payload", s.payload());
                     h.put("summary", Objects.requireNonNull(s.summary(), "summary"));   // what a listing reads instead of the payload
                     h.put("rsv", nonce);
+                    if (!s.deciders().isEmpty()) h.put("deciders", String.join("\0", s.deciders()));   // RunHashes: NUL between labels
                     pending.add(async.hset(base + "run:" + hex(s.runId()), h));
                     pending.add(async.set(prefix + ":id:{" + hex(s.runId()) + "}", nonce + s.agentId()));
                     ScoredValue<String> member = ScoredValue.just(s.createdAt().toEpochMilli(), s.runId());
+                    for (String label : s.deciders()) {   // common.lua labelKey: the runs stored SUSPENDED with the label
+                        zadds.computeIfAbsent(base + "dl:" + hex(label), k -> new ArrayList<>()).add(member);
+                    }
                     for (String fam : new String[] {"all", "sus"}) {
                         zadds.computeIfAbsent(indexKey(base, fam, null, null), k -> new ArrayList<>()).add(member);
                         zadds.computeIfAbsent(indexKey(base, fam, s.threadId(), null), k -> new ArrayList<>()).add(member);
@@ -235,6 +239,10 @@ final class RedisBackend extends Backend {
      * Raw sorted-set commands on the store's own "sus" (effectively suspended) index of the
      * filter: {@code ZCOUNT} and {@code ZREVRANGEBYSCORE ... LIMIT 0 20} sent together, then one
      * pipelined {@code HMGET} per run of the page of the fields a listing reads (all but the payload): two round trips.
+     * "Waiting for me" ({@link Query#deciders()}): on the store's per-label sets {@code dl:HEX(label)} (runs stored
+     * SUSPENDED, scored by createdAt), one pipeline of {@code ZDIFFSTORE} (granting minus excluding label) per pair
+     * into scratch keys, {@code ZUNIONSTORE ... AGGREGATE MAX} of them, {@code ZCARD}, {@code ZREVRANGE 0 19} and
+     * {@code DEL} of the scratch keys, then the pipelined {@code HMGET}s: also two round trips.
      */
     static final class Raw implements RawQueries {
         private final StatefulRedisConnection<String, String> c;
@@ -248,16 +256,50 @@ final class RedisBackend extends Backend {
         }
 
         @Override
+        public boolean deciders() {
+            return true;
+        }
+
+        @Override
         public Page page(Query q) {
             String base = base(prefix, q.agentId());
+            if (q.deciders() != null) return waitingFor(base, q);
             String key = indexKey(base, "sus", q.threadId(), q.resourceId());
             Range<Long> range = Range.from(
                     q.from() == null ? Range.Boundary.unbounded() : Range.Boundary.including(q.from()),
                     q.to() == null ? Range.Boundary.unbounded() : Range.Boundary.including(q.to()));
             RedisFuture<Long> count = async.zcount(key, range);
             RedisFuture<List<String>> ids = async.zrevrangebyscore(key, range, Limit.create(0, q.limit()));
+            return rows(base, await(ids), await(count));
+        }
+
+        /** The deciders filter (no thread, resource or dates with it in the benchmark). */
+        private Page waitingFor(String base, Query q) {
+            if (q.threadId() != null || q.resourceId() != null || q.from() != null || q.to() != null) {
+                throw new UnsupportedOperationException("the raw waiting-for-me query takes no other filter");
+            }
+            List<dev.baton.store.RunQuery.Decider> deciders = q.deciders();
+            String[] scratch = new String[deciders.size()];
+            List<RedisFuture<?>> writes = new ArrayList<>();
+            for (int k = 0; k < deciders.size(); k++) {
+                scratch[k] = base + "bench:wf:" + k;   // in the agent's hash slot, like the store's scratch sets
+                writes.add(async.zdiffstore(scratch[k], base + "dl:" + hex(deciders.get(k).granted()),
+                        base + "dl:" + hex(deciders.get(k).unlessExcluded())));
+            }
+            String union = base + "bench:wf";
+            writes.add(async.zunionstore(union, io.lettuce.core.ZStoreArgs.Builder.max(), scratch));
+            RedisFuture<Long> count = async.zcard(union);
+            RedisFuture<List<String>> ids = async.zrevrange(union, 0, q.limit() - 1);
+            String[] all = java.util.Arrays.copyOf(scratch, scratch.length + 1);
+            all[scratch.length] = union;
+            writes.add(async.del(all));
             List<String> page = await(ids);
             long total = await(count);
+            for (RedisFuture<?> w : writes) await(w);
+            return rows(base, page, total);
+        }
+
+        private Page rows(String base, List<String> page, long total) {
             List<RedisFuture<List<KeyValue<String, String>>>> hashes = new ArrayList<>(page.size());
             for (String id : page) hashes.add(async.hmget(base + "run:" + hex(id), LISTED));
             List<Row> rows = new ArrayList<>(page.size());

@@ -210,6 +210,9 @@ public final class Report {
                 "the total counts every run of the agent: N/100");
         listingTable(md, "Thread and a 7-day creation window, page of 20 (with the total)", "threadDates", false,
                 "about 7/30 of the thread's runs match");
+        listingTable(md, "Waiting for me, page of 20 with the total", "waitingFor", true,
+                "the agent's runs whose waiting call a principal with two roles (finance, ops) may decide now: about 17 % of them"
+                        + " (one run in four carries decider labels, and of those the rule's role or the requester rules out a third)");
         tables.writes(md);
         tables.rawCycles(md);
         tables.memory(md);

@@ -33,6 +33,8 @@ final class SqlBackend extends Backend {
     /** The store's columns, in its own order (JdbcSnapshotStore / Schema.COLUMNS). */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
             + " version, lease_owner, lease_expires_at, payload, expires_at, summary";
+    /** The seed's columns: the store's, and the decider labels (migration V007). */
+    static final String SEED_COLUMNS = COLUMNS + ", deciders";
     static final String MARKER = NAMESPACE + "_seed";
 
     private final String url;
@@ -230,14 +232,14 @@ final class SqlBackend extends Backend {
     }
 
     private static final java.util.regex.Pattern CREATE_INDEX =
-            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON (\\w+) (\\(.*)");
+            java.util.regex.Pattern.compile("CREATE INDEX (?:IF NOT EXISTS )?(\\w+) ON (\\w+) ((?:USING \\w+ )?\\(.*)");   // PostgreSQL: the labels GIN index too
     private static final java.util.regex.Pattern DROP_INDEX =
             java.util.regex.Pattern.compile("DROP INDEX (?:IF EXISTS )?(\\w+)(?: ON \\w+)?");
     private static final java.util.regex.Pattern INLINE_INDEX = java.util.regex.Pattern.compile("INDEX (\\w+) \\(.*\\)");
 
     /** PostgreSQL: COPY ... FROM STDIN in text format, 1 MB at a time. */
     private void copy(Connection c, String t, DataSet data, int[] order, long start) throws SQLException {
-        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + t + " (" + COLUMNS + ") FROM STDIN");
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY " + t + " (" + SEED_COLUMNS + ") FROM STDIN");
         try {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 21);
             StringBuilder line = new StringBuilder(data.size + 256);
@@ -255,7 +257,8 @@ final class SqlBackend extends Backend {
                 line.append("\\N\t\\N\t");
                 copyField(line, s.payload()).append('\t');
                 line.append(s.expiresAt() == null ? "\\N" : Long.toString(s.expiresAt().toEpochMilli())).append('\t');
-                copyField(line, s.summary()).append('\n');
+                copyField(line, s.summary()).append('\t');
+                copyField(line, pgArray(s.deciders())).append('\n');
                 byte[] b = line.toString().getBytes(StandardCharsets.UTF_8);
                 buf.write(b, 0, b.length);
                 if (buf.size() > (1 << 20)) {
@@ -269,6 +272,25 @@ final class SqlBackend extends Backend {
         } finally {
             if (in.isActive()) in.cancelCopy();
         }
+    }
+
+    /** PostgreSQL's text form of a {@code TEXT[]} (the store's {@code deciders} column), or null for no labels. */
+    static @Nullable String pgArray(java.util.Set<String> labels) {
+        if (labels.isEmpty()) return null;
+        StringBuilder b = new StringBuilder("{");
+        for (String l : labels) {
+            if (b.length() > 1) b.append(',');
+            b.append('"').append(l.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        return b.append('}').toString();
+    }
+
+    /** The {@code deciders} column outside PostgreSQL, as the store writes it: each label as {@code <length>:<label>}, in order. */
+    static @Nullable String labelsText(java.util.Set<String> labels) {
+        if (labels.isEmpty()) return null;
+        StringBuilder b = new StringBuilder();
+        for (String l : labels) b.append(l.length()).append(':').append(l);
+        return b.toString();
     }
 
     private static StringBuilder copyField(StringBuilder b, @Nullable String v) {
@@ -289,8 +311,11 @@ final class SqlBackend extends Backend {
     /** MariaDB, H2, SQLite: multi-row INSERTs of 100 rows, committed every 10,000 (SQLite: once). */
     private void insert(Connection c, String t, DataSet data, int[] order, long start) throws SQLException {
         int perStatement = 100;
-        StringBuilder sql = new StringBuilder("INSERT INTO " + t + " (" + COLUMNS + ") VALUES ");
-        for (int r = 0; r < perStatement; r++) sql.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)");
+        StringBuilder sql = new StringBuilder("INSERT INTO " + t + " (" + SEED_COLUMNS + ") VALUES ");
+        for (int r = 0; r < perStatement; r++) sql.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)");
+        // the labels' side table (run_id, label, agent_id, version), one row per label, as the store writes them
+        PreparedStatement labels = c.prepareStatement("INSERT INTO " + t + "_deciders (run_id, label, agent_id, version) VALUES (?, ?, ?, ?)");
+        int pendingLabels = 0;
         boolean binary = dialect == JdbcDialect.MYSQL;
         c.setAutoCommit(false);
         try (PreparedStatement full = c.prepareStatement(sql.toString())) {
@@ -300,8 +325,8 @@ final class SqlBackend extends Backend {
                 PreparedStatement p = full;
                 PreparedStatement partial = null;
                 if (rows < perStatement) {
-                    StringBuilder tail = new StringBuilder("INSERT INTO " + t + " (" + COLUMNS + ") VALUES ");
-                    for (int r = 0; r < rows; r++) tail.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)");
+                    StringBuilder tail = new StringBuilder("INSERT INTO " + t + " (" + SEED_COLUMNS + ") VALUES ");
+                    for (int r = 0; r < rows; r++) tail.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)");
                     partial = c.prepareStatement(tail.toString());
                     p = partial;
                 }
@@ -320,14 +345,30 @@ final class SqlBackend extends Backend {
                     if (s.expiresAt() == null) p.setNull(k++, java.sql.Types.BIGINT);
                     else p.setLong(k++, s.expiresAt().toEpochMilli());
                     p.setString(k++, s.summary());
+                    String text = labelsText(s.deciders());
+                    if (text == null) p.setNull(k++, java.sql.Types.VARCHAR);
+                    else p.setString(k++, text);
+                    for (String label : s.deciders()) {
+                        bindId(labels, 1, s.runId(), binary);
+                        bindId(labels, 2, label, binary);
+                        bindId(labels, 3, s.agentId(), binary);
+                        labels.setLong(4, s.version());
+                        labels.addBatch();
+                        pendingLabels++;
+                    }
                     progress(name + " " + t, i + 1, data.n, start);
                 }
                 p.executeUpdate();
+                if (pendingLabels > 0) {   // after their runs: the side table's foreign key
+                    labels.executeBatch();
+                    pendingLabels = 0;
+                }
                 if (partial != null) partial.close();
                 if (dialect != JdbcDialect.SQLITE && i % 10_000 == 0) c.commit();
             }
             c.commit();
         } finally {
+            labels.close();
             c.setAutoCommit(true);
         }
     }
@@ -370,7 +411,7 @@ final class SqlBackend extends Backend {
     @Override
     public RawQueries raw(DataSet data) {
         try {
-            return new SqlRawQueries(connect(), table(data), dialect == JdbcDialect.MYSQL);   // MySQL: binary ids, lease_state
+            return new SqlRawQueries(connect(), table(data), dialect);   // MySQL: binary ids, lease_state
         } catch (SQLException e) {
             throw new StorageException(name + ": cannot connect: " + e.getMessage(), e);
         }

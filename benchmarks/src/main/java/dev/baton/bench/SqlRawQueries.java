@@ -33,27 +33,37 @@ final class SqlRawQueries implements RawQueries {
     private final Connection c;
     private final String table;
     private final boolean binary;
+    private final dev.baton.store.jdbc.JdbcDialect dialect;
     private final Map<String, PreparedStatement[]> statements = new HashMap<>();
 
-    SqlRawQueries(Connection c, String table, boolean binary) {
+    SqlRawQueries(Connection c, String table, dev.baton.store.jdbc.JdbcDialect dialect) {
         this.c = c;
         this.table = table;
-        this.binary = binary;
+        this.dialect = dialect;
+        this.binary = dialect == dev.baton.store.jdbc.JdbcDialect.MYSQL;
+    }
+
+    @Override
+    public boolean deciders() {
+        return true;
     }
 
     @Override
     public Page page(Query q) {
         String shape = (q.threadId() != null ? "t" : "") + (q.resourceId() != null ? "r" : "")
-                + (q.from() != null ? "f" : "") + (q.to() != null ? "u" : "") + q.limit();
+                + (q.from() != null ? "f" : "") + (q.to() != null ? "u" : "") + q.limit()
+                + (q.deciders() != null ? "d" + q.deciders().size() : "");
         try {
             PreparedStatement[] ps = statements.get(shape);
             if (ps == null) {
-                StringBuilder where = new StringBuilder(" WHERE agent_id = ?");
+                StringBuilder where = new StringBuilder(q.deciders() != null && dialect == dev.baton.store.jdbc.JdbcDialect.SQLITE
+                        ? " WHERE +agent_id = ?" : " WHERE agent_id = ?");   // SQLite: the label index drives, as the store's statement says
                 if (q.threadId() != null) where.append(" AND thread_id = ?");
                 if (q.resourceId() != null) where.append(" AND resource_id = ?");
                 if (q.from() != null) where.append(" AND created_at >= ?");
                 if (q.to() != null) where.append(" AND created_at <= ?");
-                where.append(binary ? SUSPENDED_NOW_MYSQL : SUSPENDED_NOW);
+                if (q.deciders() != null) where.append(waitingFor(q.deciders()));
+                else where.append(binary ? SUSPENDED_NOW_MYSQL : SUSPENDED_NOW);
                 ps = new PreparedStatement[] {
                     c.prepareStatement("SELECT " + LISTED + " FROM " + table + where
                             + " ORDER BY created_at DESC, run_id DESC LIMIT " + q.limit()),
@@ -82,13 +92,64 @@ final class SqlRawQueries implements RawQueries {
         }
     }
 
+    /**
+     * "Waiting for me": stored status SUSPENDED and, for some pair, the granting label held and the excluding
+     * one not. PostgreSQL: on the {@code deciders} array, its overlap with the granting labels answered by the
+     * partial GIN index. The others: the label rows of the side table {@code <table>_deciders} at the run's
+     * version, driven by its {@code (agent_id, label, run_id, version)} index, then the runs by primary key
+     * (H2 checks the version inside, as its row-value {@code IN} would scan the agent's runs).
+     */
+    private String waitingFor(List<dev.baton.store.RunQuery.Decider> deciders) {
+        StringBuilder b = new StringBuilder(" AND status = 'SUSPENDED'");
+        if (dialect == dev.baton.store.jdbc.JdbcDialect.POSTGRESQL) {
+            b.append(" AND deciders && ARRAY[");
+            for (int k = 0; k < grants(deciders).size(); k++) b.append(k == 0 ? "?" : ", ?");
+            b.append("]::text[] AND (");
+            for (int k = 0; k < deciders.size(); k++) b.append(k == 0 ? "" : " OR ").append("(? = ANY(deciders) AND NOT ? = ANY(deciders))");
+            return b.append(')').toString();
+        }
+        String side = table + "_deciders";
+        boolean h2 = dialect == dev.baton.store.jdbc.JdbcDialect.H2;
+        b.append(h2 ? " AND run_id IN (SELECT g.run_id FROM " : " AND (run_id, version) IN (SELECT g.run_id, g.version FROM ")
+                .append(side).append(" g WHERE g.agent_id = ? AND (");
+        for (int k = 0; k < deciders.size(); k++) {
+            b.append(k == 0 ? "" : " OR ").append("(g.label = ? AND NOT EXISTS (SELECT 1 FROM ").append(side)
+                    .append(" x WHERE x.run_id = g.run_id AND x.label = ? AND x.version = g.version))");
+        }
+        b.append(')');
+        if (h2) b.append(" AND g.version = (SELECT v.version FROM ").append(table).append(" v WHERE v.run_id = g.run_id)");
+        return b.append(')').toString();
+    }
+
+    private static java.util.Set<String> grants(List<dev.baton.store.RunQuery.Decider> deciders) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (dev.baton.store.RunQuery.Decider d : deciders) out.add(d.granted());
+        return out;
+    }
+
     private void bind(PreparedStatement p, Query q, long now) throws SQLException {
         int k = SqlBackend.bindId(p, 1, q.agentId(), binary);
         if (q.threadId() != null) k = SqlBackend.bindId(p, k, q.threadId(), binary);
         if (q.resourceId() != null) k = SqlBackend.bindId(p, k, q.resourceId(), binary);
         if (q.from() != null) p.setLong(k++, q.from());
         if (q.to() != null) p.setLong(k++, q.to());
-        p.setLong(k, now);
+        if (q.deciders() == null) {
+            p.setLong(k, now);
+            return;
+        }
+        if (dialect == dev.baton.store.jdbc.JdbcDialect.POSTGRESQL) {
+            for (String g : grants(q.deciders())) p.setString(k++, g);
+            for (dev.baton.store.RunQuery.Decider d : q.deciders()) {
+                p.setString(k++, d.granted());
+                p.setString(k++, d.unlessExcluded());
+            }
+            return;
+        }
+        k = SqlBackend.bindId(p, k, q.agentId(), binary);
+        for (dev.baton.store.RunQuery.Decider d : q.deciders()) {
+            k = SqlBackend.bindId(p, k, d.granted(), binary);
+            k = SqlBackend.bindId(p, k, d.unlessExcluded(), binary);
+        }
     }
 
     private @Nullable String id(ResultSet rs, int i) throws SQLException {
