@@ -71,7 +71,7 @@ final class RunJson {
             CallPermissions may = agent.permissions(r, c, caller);
             ArrayNode youMay = call.putArray("youMay");
             for (ApproverRule.Action a : may.allowed()) youMay.add(a.wireName());
-            Json.putNullable(call, "whyNot", may.why());
+            call.put("whyNot", may.why());
             calls.add(call);
         }
         ArrayNode approved = n.putArray("approvedCalls");
@@ -92,7 +92,7 @@ final class RunJson {
         ArrayNode approvedBy = n.putArray("approvedBy");
         c.approvedBy().forEach(approvedBy::add);
         n.put("approvalsNeeded", c.approvalsNeeded());
-        Json.putNullable(n, "escalatedAt", c.escalatedAt() == null ? null : Json.instant(c.escalatedAt()));
+        n.put("escalatedAt", c.escalatedAt() == null ? null : Json.instant(c.escalatedAt()));
         return n;
     }
 }
