@@ -17,6 +17,13 @@ interface RawCycle extends AutoCloseable {
     /** The claim alone on run {@code runId}, inserted just before: the compare-and-set and the decision record, atomically. */
     void claim(String runId);
 
+    /**
+     * The notification write alone on run {@code runId}, stored at {@code version} with {@code expectedNotifyAt}: moves
+     * its {@code notifyAt} to {@code notifyAt} and sets {@code notifyState}, only if both still hold (what
+     * {@code SnapshotStore.updateNotification} does).
+     */
+    void notify(String runId, long version, java.time.Instant expectedNotifyAt, java.time.Instant notifyAt, String notifyState);
+
     /** Removes run {@code runId} (inserted by {@link #suspend} or left by {@link #claim}), whatever its version. */
     void remove(String runId);
 

@@ -66,6 +66,16 @@ final class RedisRawCycle implements RawCycle {
             return 1
             """;
 
+    // KEYS[1] run hash; ARGV[1] notification set, ARGV[2] runId, ARGV[3] expected version, ARGV[4] expected notifyAt,
+    // ARGV[5] new notifyAt, ARGV[6] new notifyState
+    private static final String NOTIFY = """
+            local cur = redis.call('HMGET', KEYS[1], 'version', 'notifyAt')
+            if cur[1] ~= ARGV[3] or cur[2] ~= ARGV[4] then return 0 end
+            redis.call('HSET', KEYS[1], 'notifyAt', ARGV[5], 'notifyState', ARGV[6])
+            redis.call('ZADD', ARGV[1], ARGV[5], ARGV[2])
+            return 1
+            """;
+
     private final StatefulRedisConnection<String, String> connection;
     private final RedisCommands<String, String> redis;
     private final CycleTemplate t;
@@ -76,6 +86,7 @@ final class RedisRawCycle implements RawCycle {
     private final String claimSha;
     private final String resultSha;
     private final String deleteSha;
+    private final String notifySha;
 
     RedisRawCycle(StatefulRedisConnection<String, String> connection, String prefix, CycleTemplate t) {
         this.connection = connection;
@@ -91,6 +102,7 @@ final class RedisRawCycle implements RawCycle {
         this.claimSha = redis.scriptLoad(CLAIM);
         this.resultSha = redis.scriptLoad(RESULT);
         this.deleteSha = redis.scriptLoad(DELETE);
+        this.notifySha = redis.scriptLoad(NOTIFY);
     }
 
     private String runKey(String runId) {
@@ -178,6 +190,12 @@ final class RedisRawCycle implements RawCycle {
         fields(c, args);
         one(redis.evalsha(claimSha, ScriptOutputType.INTEGER, new String[] {runKey(runId)}, args.toArray(String[]::new)),
                 "claim");
+    }
+
+    @Override
+    public void notify(String runId, long version, Instant expectedNotifyAt, Instant notifyAt, String notifyState) {
+        one(redis.evalsha(notifySha, ScriptOutputType.INTEGER, new String[] {runKey(runId)}, base + "notify", runId,
+                Long.toString(version), millis(expectedNotifyAt), millis(notifyAt), notifyState), "notification");
     }
 
     @Override

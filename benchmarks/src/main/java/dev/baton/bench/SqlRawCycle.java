@@ -37,6 +37,7 @@ final class SqlRawCycle implements RawCycle {
     private final PreparedStatement decision;
     private final PreparedStatement delete;
     private final PreparedStatement remove;
+    private final PreparedStatement notify;
 
     SqlRawCycle(Connection c, String table, boolean binary, boolean sqlite, CycleTemplate t) throws SQLException {
         this.c = c;
@@ -51,6 +52,8 @@ final class SqlRawCycle implements RawCycle {
                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         delete = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ? AND version = ?");
         remove = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?");
+        notify = c.prepareStatement("UPDATE " + table + " SET notify_at = ?, notify_state = ? WHERE run_id = ? AND version = ?"
+                + " AND notify_at = ?");
     }
 
     /** SQLite takes one writer at a time: by hand, the threads take turns (one lock in this JVM) instead of failing busy. */
@@ -112,6 +115,22 @@ final class SqlRawCycle implements RawCycle {
         } catch (SQLException e) {
             throw new IllegalStateException("raw claim of " + runId + ": " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public void notify(String runId, long version, Instant expectedNotifyAt, Instant notifyAt, String notifyState) {
+        asTheWriter(() -> {
+            try {
+                millis(notify, 1, notifyAt);
+                text(notify, 2, notifyState);
+                id(notify, 3, runId);
+                notify.setLong(4, version);
+                millis(notify, 5, expectedNotifyAt);
+                one(notify.executeUpdate(), "notification");
+            } catch (SQLException e) {
+                throw new IllegalStateException("raw notification of " + runId + ": " + e.getMessage(), e);
+            }
+        });
     }
 
     @Override

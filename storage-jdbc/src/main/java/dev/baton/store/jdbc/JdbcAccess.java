@@ -259,11 +259,6 @@ final class JdbcAccess {
         else st.bind(index, value);
     }
 
-    static void bindMillis(SqlStatement<?> st, int index, @Nullable Instant value) {
-        if (value == null) st.bindNull(index, Types.BIGINT);
-        else st.bind(index, value.toEpochMilli());
-    }
-
     /** Binds {@code params} from position 0 on; ids must already be in their bound form ({@link #id}). */
     static void bindAll(SqlStatement<?> st, java.util.List<Object> params) {
         for (int i = 0; i < params.size(); i++) st.bind(i, params.get(i));

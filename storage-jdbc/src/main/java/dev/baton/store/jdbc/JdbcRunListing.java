@@ -189,15 +189,17 @@ final class JdbcRunListing {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
         if (!db.fits(runId)) return false;   // too long to have been stored
-        return db.call("notification update", runId, h -> {
-            var u = h.createUpdate("UPDATE " + table + " SET notify_at = ?, notify_state = ?"
-                    + " WHERE run_id = ? AND version = ? AND notify_at = ?");
-            JdbcAccess.bindMillis(u, 0, notifyAt);
-            JdbcAccess.bindText(u, 1, notifyState);
-            db.bindId(u, 2, runId);
-            u.bind(3, expectedVersion);
-            u.bind(4, expectedNotifyAt.toEpochMilli());
-            return u.execute() == 1;
+        // plain JDBC, as the other writes of one run (JdbcAccess#withConnection): a Jdbi handle cost twice the statement
+        return db.withConnection("notification update", runId, c -> {
+            try (var p = db.prepare(c, "UPDATE " + table + " SET notify_at = ?, notify_state = ?"
+                    + " WHERE run_id = ? AND version = ? AND notify_at = ?")) {
+                JdbcAccess.setMillis(p, 1, notifyAt);
+                JdbcAccess.setText(p, 2, notifyState);
+                db.setId(p, 3, runId);
+                p.setLong(4, expectedVersion);
+                p.setLong(5, expectedNotifyAt.toEpochMilli());
+                return p.executeUpdate() == 1;
+            }
         });
     }
 
