@@ -36,6 +36,11 @@ final class SqlBackend extends Backend {
     /** The seed's columns: the store's, and the decider labels (migration V007). */
     static final String SEED_COLUMNS = COLUMNS + ", deciders";
     static final String MARKER = NAMESPACE + "_seed";
+    /**
+     * PostgreSQL's label layout, recorded beside {@link DataSet#VERSION} ({@link #seedVersion}): 8 since the labels are
+     * stored qualified by the run's agent, as the store writes them from its migration V008 on.
+     */
+    static final int PG_LABELS = 8;
 
     private final String url;
     private final JdbcDialect dialect;
@@ -110,7 +115,7 @@ final class SqlBackend extends Backend {
                 p.setString(1, table(data));
                 try (ResultSet rs = p.executeQuery()) {
                     if (!rs.next() || rs.getLong(1) != data.n || rs.getInt(2) != data.size
-                            || rs.getInt(3) != DataSet.VERSION) return false;
+                            || rs.getInt(3) != seedVersion()) return false;
                 }
             }
             try (Statement s = c.createStatement()) {
@@ -122,6 +127,15 @@ final class SqlBackend extends Backend {
         } catch (SQLException e) {
             throw new StorageException(name + ": checking the seed marker failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The data version the marker records: {@link DataSet#VERSION}; on PostgreSQL with the layout of its labels
+     * ({@code VERSION * 100 + PG_LABELS}), so that a seed whose labels are not qualified by the agent (made before
+     * the store's migration V008) is seeded again, not reused. The other databases store the labels as before.
+     */
+    int seedVersion() {
+        return dialect == JdbcDialect.POSTGRESQL ? DataSet.VERSION * 100 + PG_LABELS : DataSet.VERSION;
     }
 
     private void createMarker(Connection c) throws SQLException {
@@ -186,7 +200,7 @@ final class SqlBackend extends Backend {
                 p.setString(1, t);
                 p.setLong(2, data.n);
                 p.setInt(3, data.size);
-                p.setInt(4, DataSet.VERSION);
+                p.setInt(4, seedVersion());
                 p.setLong(5, System.currentTimeMillis());
                 p.executeUpdate();
             }
@@ -258,7 +272,7 @@ final class SqlBackend extends Backend {
                 copyField(line, s.payload()).append('\t');
                 line.append(s.expiresAt() == null ? "\\N" : Long.toString(s.expiresAt().toEpochMilli())).append('\t');
                 copyField(line, s.summary()).append('\t');
-                copyField(line, pgArray(s.deciders())).append('\n');
+                copyField(line, pgArray(s.agentId(), s.deciders())).append('\n');
                 byte[] b = line.toString().getBytes(StandardCharsets.UTF_8);
                 buf.write(b, 0, b.length);
                 if (buf.size() > (1 << 20)) {
@@ -274,15 +288,28 @@ final class SqlBackend extends Backend {
         }
     }
 
-    /** PostgreSQL's text form of a {@code TEXT[]} (the store's {@code deciders} column), or null for no labels. */
-    static @Nullable String pgArray(java.util.Set<String> labels) {
+    /**
+     * PostgreSQL's text form of a {@code TEXT[]} (the store's {@code deciders} column) of a run of {@code agentId},
+     * each label qualified by the agent as the store writes it ({@link #pgQualifier}), or null for no labels.
+     */
+    static @Nullable String pgArray(String agentId, java.util.Set<String> labels) {
         if (labels.isEmpty()) return null;
+        String q = pgQualifier(agentId);
         StringBuilder b = new StringBuilder("{");
         for (String l : labels) {
             if (b.length() > 1) b.append(',');
-            b.append('"').append(l.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+            b.append('"').append((q + l).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
         }
         return b.append('}').toString();
+    }
+
+    /**
+     * What PostgreSQL's {@code deciders} column puts before each label of a run of {@code agentId} (the store's
+     * migration V008): {@code <length of agent_id in characters>:<agent_id>}, so that its GIN index keeps each
+     * agent's labels apart.
+     */
+    static String pgQualifier(String agentId) {
+        return agentId.codePointCount(0, agentId.length()) + ":" + agentId;
     }
 
     /** The {@code deciders} column outside PostgreSQL, as the store writes it: each label as {@code <length>:<label>}, in order. */

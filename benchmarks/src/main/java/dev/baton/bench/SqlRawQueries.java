@@ -94,9 +94,11 @@ final class SqlRawQueries implements RawQueries {
 
     /**
      * "Waiting for me": stored status SUSPENDED and, for some pair, the granting label held and the excluding
-     * one not. PostgreSQL: on the {@code deciders} array, its overlap with the granting labels answered by the
-     * partial GIN index. The others: the label rows of the side table {@code <table>_deciders} at the run's
-     * version, driven by its {@code (agent_id, label, run_id, version)} index, then the runs by primary key
+     * one not. PostgreSQL: on the {@code deciders} array, whose labels are qualified by the run's agent
+     * ({@link SqlBackend#pgQualifier}, bound in {@link #bind}), its overlap with the agent's granting labels answered
+     * by the partial GIN index, which so yields the agent's labelled runs only. The others: the label rows of the
+     * side table {@code <table>_deciders} at the run's version, driven by its {@code (agent_id, label, run_id,
+     * version)} index, then the runs by primary key
      * (H2 checks the version inside, as its row-value {@code IN} would scan the agent's runs).
      */
     private String waitingFor(List<dev.baton.store.RunQuery.Decider> deciders) {
@@ -138,10 +140,11 @@ final class SqlRawQueries implements RawQueries {
             return;
         }
         if (dialect == dev.baton.store.jdbc.JdbcDialect.POSTGRESQL) {
-            for (String g : grants(q.deciders())) p.setString(k++, g);
+            String agent = SqlBackend.pgQualifier(q.agentId());   // the labels as the agent's runs store them
+            for (String g : grants(q.deciders())) p.setString(k++, agent + g);
             for (dev.baton.store.RunQuery.Decider d : q.deciders()) {
-                p.setString(k++, d.granted());
-                p.setString(k++, d.unlessExcluded());
+                p.setString(k++, agent + d.granted());
+                p.setString(k++, agent + d.unlessExcluded());
             }
             return;
         }

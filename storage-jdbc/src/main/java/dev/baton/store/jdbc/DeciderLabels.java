@@ -21,8 +21,12 @@ import java.util.TreeSet;
  *
  * <ul>
  *   <li>PostgreSQL: the column {@code deciders TEXT[]} (NULL for none), written by the run's own
- *       {@code INSERT}/{@code UPDATE}; the filter is {@code status = 'SUSPENDED' AND deciders && ARRAY[granted...]}
- *       (a partial GIN index of SUSPENDED runs) and the exact rule per {@link RunQuery.Decider} on the row.</li>
+ *       {@code INSERT}/{@code UPDATE}, each label qualified by the run's agent ({@link #qualifier}:
+ *       {@code <length of agent_id>:<agent_id><label>}, since migration V008); the filter is
+ *       {@code status = 'SUSPENDED' AND deciders && ARRAY[granted...]} on the labels qualified by the listing's
+ *       agent (a partial GIN index of SUSPENDED runs, whose scan so yields only that agent's runs, not those of
+ *       every agent holding the same labels) and the exact rule per {@link RunQuery.Decider} on the row.
+ *       Reading a run strips its agent's qualifier again.</li>
  *   <li>MySQL/MariaDB, H2, SQLite: the column {@code deciders} holds the labels as text (each
  *       {@code <length>:<label>}), for reading the run back; the filter runs on the side table
  *       {@code <table>_deciders (run_id, label, agent_id, version)}: one row per label of a snapshot
@@ -57,6 +61,15 @@ final class DeciderLabels {
 
     // ---------------------------------------------------------------- the column
 
+    /**
+     * What PostgreSQL's {@code deciders} column puts before each label of a run of {@code agentId}:
+     * {@code <length>:<agentId>}, the length in characters (code points) as PostgreSQL's {@code length(agent_id)}
+     * counts them in migration V008. Unambiguous: the length says where the agent id ends and the label begins.
+     */
+    static String qualifier(String agentId) {
+        return agentId.codePointCount(0, agentId.length()) + ":" + agentId;
+    }
+
     /** Binds the {@code deciders} column of {@code s} at {@code index} (1-based). */
     void set(PreparedStatement p, int index, RunSnapshot s) throws SQLException {
         Set<String> labels = s.deciders();
@@ -64,8 +77,12 @@ final class DeciderLabels {
             if (labels.isEmpty()) {
                 p.setNull(index, Types.ARRAY);
             } else {
+                String q = qualifier(s.agentId());
+                String[] qualified = new String[labels.size()];
+                int k = 0;
+                for (String l : labels) qualified[k++] = q + l;
                 Connection c = p.getConnection();
-                p.setArray(index, c.createArrayOf("text", labels.toArray(String[]::new)));
+                p.setArray(index, c.createArrayOf("text", qualified));
             }
             return;
         }
@@ -73,15 +90,23 @@ final class DeciderLabels {
         else p.setString(index, encode(labels));
     }
 
-    /** Reads the {@code deciders} column at {@code index}; empty for NULL. */
-    Set<String> read(ResultSet rs, int index) throws SQLException {
+    /**
+     * Reads the {@code deciders} column at {@code index} of a run of {@code agentId}; empty for NULL. On PostgreSQL
+     * without the agent's qualifier; a label without it (written by a release before V008 while a newer one had
+     * already migrated the table) is read as it is.
+     */
+    Set<String> read(ResultSet rs, int index, String agentId) throws SQLException {
         if (inArray()) {
             Array a = rs.getArray(index);
             if (a == null) return Set.of();
             try {
                 Object[] values = (Object[]) a.getArray();
+                String q = qualifier(agentId);
                 Set<String> out = new TreeSet<>();
-                for (Object v : values) out.add((String) v);
+                for (Object v : values) {
+                    String l = (String) v;
+                    out.add(l.startsWith(q) ? l.substring(q.length()) : l);
+                }
                 return out;
             } finally {
                 a.free();
@@ -151,8 +176,10 @@ final class DeciderLabels {
     void appendFilter(String agentId, List<RunQuery.Decider> deciders, StringBuilder sql, List<Object> params) {
         sql.append(" AND status = 'SUSPENDED'");
         if (inArray()) {
+            // the labels as the agent's runs store them: the GIN index then holds only this agent's runs under them
+            String q = qualifier(agentId);
             Set<String> granted = new LinkedHashSet<>();
-            for (RunQuery.Decider d : deciders) granted.add(d.granted());
+            for (RunQuery.Decider d : deciders) granted.add(q + d.granted());
             sql.append(" AND deciders && ARRAY[");
             int k = 0;
             for (String g : granted) {
@@ -163,8 +190,8 @@ final class DeciderLabels {
             k = 0;
             for (RunQuery.Decider d : deciders) {
                 sql.append(k++ == 0 ? "" : " OR ").append("(? = ANY(deciders) AND NOT ? = ANY(deciders))");
-                params.add(d.granted());
-                params.add(d.unlessExcluded());
+                params.add(q + d.granted());
+                params.add(q + d.unlessExcluded());
             }
             sql.append(')');
             return;

@@ -99,7 +99,7 @@ final class RunRows {
             String summary = required(runId, "summary", rs.getString(13));
             Instant notifyAt = millis(rs, 14);
             String notifyState = rs.getString(15);
-            java.util.Set<String> deciders = labels.read(rs, 16);
+            java.util.Set<String> deciders = labels.read(rs, 16, agentId);
             return RunSnapshot.builder()
                     .runId(runId).agentId(agentId).status(status)
                     .threadId(threadId).resourceId(resourceId)

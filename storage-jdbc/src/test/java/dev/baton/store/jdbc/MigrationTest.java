@@ -332,6 +332,64 @@ class MigrationTest {
     }
 
 
+    /**
+     * V008 qualifies PostgreSQL's decider labels by the run's agent, so that the GIN index yields one agent's runs
+     * (elsewhere it has no statement). A run whose labels a store of the seventh schema wrote reads back with them,
+     * unqualified, and is found by them, apart from another agent's run with the same labels; on PostgreSQL the
+     * column then holds {@code <length of agent_id>:<agent_id><label>}, the length in characters as the store counts
+     * them (an agent id with a character beyond the BMP), and the migration run a second time changes nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anUpgradeToLabelsQualifiedByTheAgentKeepsEveryRunsLabelsAndItsMatches(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
+            applyByHand(url, table, 1, 2, 3, 4, 5, 6, 7);   // the schema before V008
+            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+            String agent = uniqueId("mig-agent-\uD83D\uDE00");
+            RunSnapshot old = suspended(agent, uniqueId("run"), "t", "r", 0).toBuilder()
+                    .deciders(List.of("r:admin", "x:admin:bob")).build();
+            if (dialect == JdbcDialect.POSTGRESQL) {
+                // the seventh schema's store wrote the labels as they are
+                insertByHand(url, table, old, ", expires_at, summary, deciders", ", NULL, ?, CAST(? AS TEXT[])", old.summary(),
+                        "{r:admin,x:admin:bob}");
+            } else {
+                try (SnapshotStore before = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
+                    assertThat(before.insert(old)).isTrue();   // as the seventh schema's store wrote it: V008 changes nothing here
+                }
+            }
+            dev.baton.store.RunQuery alice = dev.baton.store.RunQuery.forAgent(agent, old.createdAt().plusSeconds(60))
+                    .deciders(List.of(new dev.baton.store.RunQuery.Decider("r:admin", "x:admin:alice"))).build();
+            dev.baton.store.RunQuery bob = dev.baton.store.RunQuery.forAgent(agent, old.createdAt().plusSeconds(60))
+                    .deciders(List.of(new dev.baton.store.RunQuery.Decider("r:admin", "x:admin:bob"))).build();
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                assertThat(store.find(old.runId())).contains(old);
+                assertThat(store.list(alice).items()).containsExactly(old);
+                assertThat(store.list(bob).total()).isZero();
+                RunSnapshot other = suspended(uniqueId("mig-other"), uniqueId("run"), "t", "r", 1).toBuilder()
+                        .deciders(old.deciders()).build();
+                assertThat(store.insert(other)).isTrue();
+                assertThat(store.list(alice).items()).as("not another agent's run with the same labels").containsExactly(old);
+                assertThat(store.find(other.runId())).contains(other);
+            }
+            if (dialect == JdbcDialect.POSTGRESQL) {
+                String qualifier = agent.codePointCount(0, agent.length()) + ":" + agent;
+                List<String> expected = List.of(qualifier + "r:admin", qualifier + "x:admin:bob");
+                assertThat(storedLabels(url, table, old.runId())).isEqualTo(expected);
+                Jdbi.create(url).useHandle(h -> {
+                    for (String stmt : Schema.statements(dialect, table, Schema.MIGRATIONS.get(7))) h.execute(stmt);
+                });
+                assertThat(storedLabels(url, table, old.runId())).as("V008 again").isEqualTo(expected);
+            }
+            assertEveryMigrationRecorded(url, table);
+        });
+    }
+
+    /** PostgreSQL: the {@code deciders} column of run {@code runId} as stored, in order. */
+    private static List<String> storedLabels(String url, String table, String runId) {
+        return Jdbi.create(url).withHandle(h -> h.createQuery("SELECT d FROM " + table + ", unnest(deciders) WITH ORDINALITY AS u(d, n)"
+                + " WHERE run_id = ? ORDER BY n").bind(0, runId).mapTo(String.class).list());
+    }
+
     /** Every migration is in the history table, each once. */
     private static void assertEveryMigrationRecorded(String url, String table) {
         List<Integer> versions = Jdbi.create(url).withHandle(h ->
@@ -374,8 +432,10 @@ class MigrationTest {
                 .contains("-- V005__notifications.sql").contains("my_runs_notify ").contains("notify_at").contains("notify_state")
                 .contains("-- V006__thread_keys.sql")
                 .contains("-- V007__deciders.sql").contains("deciders")
+                .contains("-- V008__deciders_by_agent.sql")
                 .doesNotContain("${table}");
-        if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("my_runs_list_deciders ON my_runs USING GIN (deciders)");
+        if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("my_runs_list_deciders ON my_runs USING GIN (deciders)")
+                .contains("UPDATE my_runs SET deciders = ARRAY(");
         else assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS my_runs_deciders (").contains("my_runs_deciders_label ");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("INCLUDE (status, lease_owner, lease_expires_at)");
         if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("lease_state BIGINT AS (");

@@ -80,7 +80,7 @@ class PostgresPlanTest {
             // a tenth with a deadline; a twentieth (every run of agent-5, ...) with a notification due; every run
             // with its summary
             h.execute("INSERT INTO " + TABLE + " (" + Schema.COLUMNS + ")"
-                    + " SELECT 'run-' || g, 'agent-' || (g % 100),"
+                    + " SELECT 'run-' || g, a.agent,"
                     + "  CASE WHEN g % 4 = 0 THEN 'RESUMING' ELSE 'SUSPENDED' END,"
                     + "  'thread-' || (g % 20000), 'user-' || (g % 5000),"
                     + "  1700000000000 + g * 1000, 1700000000000 + g * 1000 + 5, 1,"
@@ -91,10 +91,14 @@ class PostgresPlanTest {
                     + "  '{\"calls\":[]}',"
                     + "  CASE WHEN g % 20 = 5 THEN 1700000000000 + g * 1000 + 5 END,"
                     + "  CASE WHEN g % 20 = 5 THEN '{\"event\":\"SUSPENDED\"}' END,"
-                    // decider labels: finance's on the suspended runs of agent-1, agent-51; ops' with bob excluded on agent-2's, agent-52's
-                    + "  CASE WHEN g % 4 <> 0 AND g % 50 = 1 THEN ARRAY['r:finance']"
-                    + "       WHEN g % 4 <> 0 AND g % 50 = 2 THEN ARRAY['r:ops', 'x:3:ops:bob'] END"
-                    + " FROM generate_series(1, 100000) AS g");
+                    // decider labels, as the store writes them (each qualified by the run's agent: "7:agent-1r:finance"),
+                    // on every agent's runs: finance's on 20 of each agent's 1,000 ((g / 100) % 50 = 0), ops' with bob
+                    // excluded on 20 others ((g / 100) % 50 = 1); so the partial GIN index holds 40 labelled runs of each of
+                    // the 75 agents whose runs are suspended (agent-0, agent-4, ... have all theirs claimed), 3,000 in all
+                    + "  CASE WHEN (g / 100) % 50 = 0 THEN ARRAY[a.q || 'r:finance']"
+                    + "       WHEN (g / 100) % 50 = 1 THEN ARRAY[a.q || 'r:ops', a.q || 'x:3:ops:bob'] END"
+                    + " FROM generate_series(1, 100000) AS g,"
+                    + " LATERAL (SELECT 'agent-' || (g % 100) AS agent, length('agent-' || (g % 100)) || ':agent-' || (g % 100) AS q) AS a");
             // thread memory: 50 resources x 2,000 threads; the first 1,000 threads have 100 messages each
             h.execute("INSERT INTO " + TABLE + "_threads (id, resource_id, title, metadata, created_at,"
                     + " updated_at, next_seq) SELECT 'thread-' || g, 'user-' || (g % 50), NULL, '{}', 1700000000000,"
@@ -231,16 +235,31 @@ class PostgresPlanTest {
 
     // ---------------------------------------------------------------- the rules
 
-    /** The "waiting for me" filter (QueryFeature.DECIDERS): on the partial GIN index of the labels, never a scan of the table. */
+    /**
+     * The "waiting for me" filter (QueryFeature.DECIDERS): on the partial GIN index of the labels, never a scan of the
+     * table, and that index yields the agent's own labelled runs only: the labels are stored qualified by the run's
+     * agent (migration V008), so another agent's run holding {@code r:finance} is another index entry. Before V008
+     * this scan returned every agent's runs with the granting labels (here 3,000 for agent-1's 40).
+     */
     @Test
-    void aWaitingForMePageAndItsTotalReadTheLabelsIndexNotTheTable() {
+    void aWaitingForMePageAndItsTotalReadOnlyTheAgentsEntriesOfTheLabelsIndexNotTheTable() {
         RunQuery q = RunQuery.forAgent("agent-1", NOW).deciders(List.of(new RunQuery.Decider("r:finance", "x:7:finance:bob"),
                 new RunQuery.Decider("r:ops", "x:3:ops:bob"))).page(0, 20).build();
         PostgresPlan plan = explain(store.listing().listStatement(q));
         assertNoSequentialScan(plan);
-        assertThat(store.list(q).total()).as("agent-1's suspended runs, each with finance's label").isEqualTo(
+        long entries = raw.withHandle(h -> h.createQuery("SELECT COALESCE(SUM(cardinality(deciders)), 0) FROM " + TABLE
+                + " WHERE status = 'SUSPENDED'").mapTo(Long.class).one());
+        assertThat(entries).as("the labels of every agent's suspended runs").isEqualTo(75 * (20 + 2 * 20));
+        // agent-1's runs holding a granting label of the query: 20 with finance's, 20 with ops'
+        assertThat(plan.nodes().filter(n -> n.index().equals(TABLE + "_list_deciders"))).as(on(plan)).isNotEmpty()
+                .allSatisfy(n -> assertThat(n.rows()).isLessThanOrEqualTo(40));
+        var page = store.list(q);
+        assertThat(page.total()).as("agent-1's suspended runs with finance's label (ops' excludes bob)").isEqualTo(
                 raw.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + TABLE + " WHERE agent_id = 'agent-1'"
-                        + " AND status = 'SUSPENDED' AND 'r:finance' = ANY(deciders)").mapTo(Long.class).one())).isPositive();
+                        + " AND status = 'SUSPENDED' AND '7:agent-1r:finance' = ANY(deciders)").mapTo(Long.class).one()))
+                .isEqualTo(20);
+        assertThat(page.items()).hasSize(20).allSatisfy(r -> assertThat(r.deciders()).as("read back without the qualifier")
+                .containsExactly("r:finance"));
     }
 
     @Nested

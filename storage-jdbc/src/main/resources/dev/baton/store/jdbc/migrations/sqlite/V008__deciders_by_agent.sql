@@ -1,0 +1,5 @@
+-- Schema version 8: nothing to do here. It qualifies PostgreSQL's decider labels by the run's agent (its GIN
+-- index of V007 held the labels of every agent together). This database keeps its labels in the side table
+-- <table>_deciders, whose index already leads with agent_id, and the deciders column holds the run's own labels
+-- as they are. This migration has no statement: applying it records version 8 in the history table, and nothing
+-- else.
