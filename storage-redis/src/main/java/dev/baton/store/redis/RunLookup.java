@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * insert re-pointed it since). The callers run these steps inside their {@link RedisAccess#call}.
  */
 final class RunLookup {
-    private static final LuaScript RESERVE = LuaScript.load("reserve", false);
-    private static final LuaScript SWAP = LuaScript.load("swap", false);
+    private static final LuaScript RESERVE = LuaScript.compose("reserve", "lookup");
+    private static final LuaScript SWAP = LuaScript.compose("swap", "lookup");
     private static final SecureRandom RANDOM = new SecureRandom();
     static final int NONCE_LENGTH = 16;
     static final char BUCKET_MARK = '\u0001';
