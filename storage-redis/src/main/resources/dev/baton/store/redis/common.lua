@@ -2,6 +2,8 @@
 -- Every key below starts with it, so one agent's keys share one hash tag (one Cluster slot).
 -- Ids in key names are hex of their UTF-8 bytes: no character of an id can break the hash tag,
 -- act as a separator or make two keys collide. Sorted-set members are the raw runIds.
+-- A script on one run by id on a standalone server (s*.lua: RedisAccess#oneScript) passes the key prefix instead
+-- and takes the base from the run-id lookup key (locateRun below, which calls useBase).
 local base, HELD, LAPSED, DUE, NOTIFY
 
 -- gsub with a table looks each character up in C; the table formats a character the first time it is
@@ -172,7 +174,9 @@ local function pageRanks(key, above, min, cursorScore, cursorId)
   return first, last
 end
 
--- The writes of one run (insert, delete, renew, notify), as functions other scripts can share.
+-- The writes of one run, shared by the scripts that get the run's key space from the caller (insert, delete, renew,
+-- notify: two round trips with the run-id lookup, the Cluster's way) and those that find it in the run-id lookup
+-- key themselves (sinsert, sdelete, srenew, snotify: one round trip, standalone only).
 
 -- Stores run `id` as hash `key`, fields ARGV[from..], unless the hash exists.
 -- Returns {1} when stored, {0, rsv of the existing run} when the run already exists (nothing changed).
@@ -233,3 +237,17 @@ local function notifyRun(key, id, expected, expectedAt, newAt, state)
   return 1
 end
 
+-- Reads the run-id lookup key `lookup` (RunLookup: nonce .. agentId) of a one-bucket layout whose key prefix is
+-- `prefix`, and points this file's keys at the agent's key space it names (useBase), as RunLookup.find and
+-- RunLookup.parse do in two round trips. Returns the value and what follows the nonce; nil when the key names
+-- nothing. A value in the bucketed form (U+0001 after the nonce: only mid-migration between layouts) is returned
+-- with false as third value and base unchanged: the caller then reads it as RunLookup.parse does.
+-- Standalone servers only: the run's keys are in another slot than the lookup key.
+local function locateRun(lookup, prefix)
+  local v = redis.call('GET', lookup)
+  if not v or string.len(v) <= 16 then return nil end
+  local s = string.sub(v, 17)
+  if string.byte(s, 1) == 1 then return v, s, false end
+  useBase(prefix .. ':{' .. hex(s) .. '}:')
+  return v, s, true
+end
