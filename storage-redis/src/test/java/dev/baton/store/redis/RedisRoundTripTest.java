@@ -119,6 +119,35 @@ class RedisRoundTripTest {
         }
     }
 
+    /**
+     * A lookup value in the bucketed form seen by a one-bucket store (mid-migration between layouts): the scripts change
+     * nothing and answer so, and the call is made in steps, which read that form.
+     */
+    @Test
+    void aLookupValueInTheBucketedFormIsReadInSteps() {
+        String prefix = PREFIX + "-m";
+        RunSnapshot s = run();
+        RunSnapshot d = run();
+        try (RedisSnapshotStore bucketed = RedisSnapshotStore.builder(client).keyPrefix(prefix).buckets(2).build()) {
+            assertThat(bucketed.insert(s)).isTrue();
+            assertThat(bucketed.insert(d)).isTrue();
+            bucketed.access().redis.del(bucketed.access().layoutKey());   // as if a migration to one bucket had begun
+        }
+        try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(prefix).build()) {
+            assertThat(store.access().oneScript).isTrue();
+            assertThat(trips(() -> assertThat(store.find(s.runId())).contains(s))).containsExactly("EVALSHA", "GET", "HGETALL");
+            assertThat(store.renewLease(s.runId(), 1, "me", T0)).isFalse();
+            assertThat(store.updateNotification(s.runId(), 1, T0.plusSeconds(10), T0.plusSeconds(20), null)).isTrue();
+            assertThat(store.insert(s)).as("the run is another bucket's").isFalse();
+            assertThat(store.delete(s.runId(), 1)).isTrue();
+            assertThat(store.find(s.runId())).isEmpty();
+            assertThat(trips(() -> assertThat(store.delete(d.runId(), 1)).isTrue())).containsExactly("EVALSHA", "GET", "EVALSHA", "EVALSHA");
+            assertThat(store.find(d.runId())).isEmpty();
+        } finally {
+            RedisTestServer.deleteKeys(prefix);
+        }
+    }
+
     @Test
     void aBucketedLayoutKeepsTheLookupsOwnRoundTrip() {
         try (RedisSnapshotStore store = RedisSnapshotStore.builder(client).keyPrefix(PREFIX + "-b").buckets(2).build()) {
