@@ -27,7 +27,7 @@ final class IdempotencyReservations {
     static final long DANGLING_AFTER_MILLIS = 60_000;
 
     private static final LuaScript RESERVE = LuaScript.load("dreserve", false);
-    private static final LuaScript SWAP = LuaScript.load("swap", false);
+    private static final LuaScript SWAP = LuaScript.compose("swap", "lookup");
 
     private final RedisAccess access;
 

@@ -28,13 +28,22 @@ final class LuaScript {
 
     /** Loads {@code name}.lua, preceded by common.lua when {@code withCommon}. */
     static LuaScript load(String name, boolean withCommon) {
-        String body = resource(name + ".lua");
-        return new LuaScript(name, withCommon ? resource("common.lua") + "\n" + body : body);
+        return withCommon ? compose(name, "common") : compose(name);
     }
 
     /** Loads {@code name}.lua, preceded by common.lua and decisions.lua (the audit trail's keys and helpers). */
     static LuaScript loadWithDecisions(String name) {
-        return new LuaScript(name, resource("common.lua") + "\n" + resource("decisions.lua") + "\n" + resource(name + ".lua"));
+        return compose(name, "common", "decisions");
+    }
+
+    /**
+     * Loads {@code name}.lua, preceded by the files of shared functions {@code preludes} (names without ".lua", in
+     * that order: common, then decisions or lookup), in one chunk: the script calls their local functions.
+     */
+    static LuaScript compose(String name, String... preludes) {
+        StringBuilder source = new StringBuilder();
+        for (String p : preludes) source.append(resource(p + ".lua")).append('\n');
+        return new LuaScript(name, source.append(resource(name + ".lua")).toString());
     }
 
     String name() {

@@ -31,6 +31,14 @@ final class RedisAccess {
     final RedisKeys keys;
     final RedisBuckets buckets;
     final String description;
+    /**
+     * True on a standalone server with one bucket: a call on one run by id (find, delete, lease renewal, notification
+     * update) reads the run-id lookup key in the same script as the run's hash, and an insert reserves it in the
+     * insert's script, one round trip each (the s*.lua scripts). A standalone server lets one script touch keys of
+     * several slots; a Cluster does not, so there (and in a bucketed layout) the lookup key takes a round trip of its
+     * own ({@link RunLookup}).
+     */
+    final boolean oneScript;
     private final @Nullable RedisClusterAsyncCommands<String, String> async;
     private final Duration timeout;
     private volatile boolean closed;
@@ -43,8 +51,9 @@ final class RedisAccess {
     volatile boolean migrating;
 
     RedisAccess(RedisClusterCommands<String, String> redis, @Nullable RedisClusterAsyncCommands<String, String> async,
-            Duration timeout, RedisBuckets buckets, String description) {
+            Duration timeout, RedisBuckets buckets, String description, boolean cluster) {
         this.redis = redis;
+        this.oneScript = !cluster && buckets.count() == 1;
         this.async = async;
         this.timeout = timeout;
         this.keys = buckets.keys();

@@ -50,11 +50,14 @@ final class RedisConnection {
 
     /** The redacted URL or "(application client)", for messages. */
     final String where;
+    /** True on a Redis Cluster: a script may touch only keys of one slot. */
+    final boolean cluster;
 
     private RedisConnection(@Nullable AbstractRedisClient ownedClient, StatefulConnection<String, String> connection,
                             RedisClusterCommands<String, String> commands, RedisClusterAsyncCommands<String, String> async,
-                            String where) {
+                            String where, boolean cluster) {
         this.ownedClient = ownedClient;
+        this.cluster = cluster;
         this.connection = connection;
         this.commands = commands;
         this.async = async;
@@ -119,13 +122,30 @@ final class RedisConnection {
         } catch (RedisException e) {
             throw new StorageException("Redis " + where + ": cannot connect: " + e.getMessage(), e);
         }
+        boolean cluster;
         try {
             connection.setTimeout(timeout);
+            cluster = client instanceof RedisClusterClient || clusterEnabled(commands);
+        } catch (RedisException e) {
+            connection.close();
+            throw new StorageException("Redis " + where + ": cannot connect: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             connection.close();
             throw e;
         }
-        return new RedisConnection(owned, connection, commands, async, where);
+        return new RedisConnection(owned, connection, commands, async, where, cluster);
+    }
+
+    /**
+     * Whether the server runs in cluster mode, also when reached through a plain {@link RedisClient} (a one-node
+     * cluster): then a script may touch only keys of one slot. A server that refuses {@code INFO} counts as one.
+     */
+    private static boolean clusterEnabled(RedisClusterCommands<String, String> commands) {
+        try {
+            return !commands.info("cluster").contains("cluster_enabled:0");
+        } catch (RedisCommandExecutionException e) {
+            return true;
+        }
     }
 
     static Duration requirePositive(Duration timeout) {

@@ -33,6 +33,7 @@ final class RedisDecisions {
     private static final LuaScript LIST = LuaScript.loadWithDecisions("dlist");
     private static final LuaScript FIND = LuaScript.loadWithDecisions("dfind");
     private static final LuaScript PURGE = LuaScript.loadWithDecisions("dpurge");
+    private static final LuaScript DELETE_ONE = LuaScript.compose("sddelete", "common", "decisions", "lookup");
 
     private final RedisAccess access;
     private final IdempotencyReservations reservations;
@@ -76,6 +77,31 @@ final class RedisDecisions {
                 args.toArray(String[]::new));
         if (nonce == null) reservations.release(held);
         return nonce;
+    }
+
+    /**
+     * sddelete.lua on a standalone server with one bucket ({@link RedisAccess#oneScript}): the run-id lookup, ddelete.lua
+     * and the release of the lookup key in one script, one round trip; atomic, so at least as strong as those steps.
+     *
+     * @return whether the run was deleted and the records stored; null when the call must be made in steps (records
+     *         of several agents or runs, whose refusal is the steps' to make, or a lookup value in the bucketed form):
+     *         nothing changed then
+     */
+    @Nullable Boolean deleteInOneScript(String runId, long expectedVersion, @Nullable List<DecisionRecord> decisions) {
+        if (decisions == null || decisions.isEmpty()) return null;
+        String agentId = decisions.get(0).agentId();
+        for (DecisionRecord d : decisions) if (!d.agentId().equals(agentId) || !d.runId().equals(runId)) return null;
+        List<String> args = new ArrayList<>(List.of(access.keys.prefix(), runId, Long.toString(expectedVersion)));
+        appendDecisions(decisions, args);
+        args.add(agentId);
+        List<Object> r = DELETE_ONE.run(access.redis, ScriptOutputType.MULTI, new String[] {access.keys.lookup(runId)},
+                args.toArray(String[]::new));
+        long code = (Long) r.get(0);
+        if (code == 3L) {
+            check((String) r.get(1), runId, decisions);   // the run is another agent's: refused as the steps refuse it
+            return null;
+        }
+        return code == RedisRunWrites.IN_STEPS ? null : code == 1L;
     }
 
     /** The reservations of the records' idempotency keys in a bucketed layout (none with one bucket: the script checks). */

@@ -59,7 +59,7 @@ final class RedisMemoryStore implements MemoryStore {
     private static final int CACHE_LIMIT = 10_000;
 
     private static final LuaScript RESERVE = LuaScript.load("mreserve", false);
-    private static final LuaScript SWAP = LuaScript.load("swap", false);
+    private static final LuaScript SWAP = LuaScript.compose("swap", "lookup");
     private static final LuaScript CREATE = LuaScript.load("mcreate", false);
     private static final LuaScript WIPE = LuaScript.load("mwipe", false);
     private static final LuaScript UPDATE = LuaScript.load("mupdate", false);

@@ -25,6 +25,7 @@ final class RedisRunListing {
     private static final LuaScript DUE = LuaScript.load("due", true);
     private static final LuaScript NOTIFY_DUE = LuaScript.load("notifydue", true);
     private static final LuaScript NOTIFY = LuaScript.load("notify", true);
+    private static final LuaScript NOTIFY_ONE = LuaScript.compose("snotify", "common");
     private static final LuaScript ROWS = LuaScript.load("rows", true);
 
     private final RedisAccess access;
@@ -189,12 +190,20 @@ final class RedisRunListing {
         return bases.length == 1 ? pages.get(0) : ShardMerge.merge(pages, order, 0, limit);
     }
 
-    /** notify.lua on the run's hash and the agent's notification set; the version stays. */
+    /** notify.lua on the run's hash and the agent's notification set (snotify.lua, with the run-id lookup, when {@link RedisAccess#oneScript}); the version stays. */
     boolean updateNotification(String runId, long expectedVersion, Instant expectedNotifyAt, @Nullable Instant notifyAt,
             @Nullable String notifyState) {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(expectedNotifyAt, "expectedNotifyAt");
         return access.call("notification update", runId, () -> {
+            if (access.oneScript) {
+                // the run-id lookup and notify.lua in one script (RedisAccess#oneScript)
+                Long r = NOTIFY_ONE.run(access.redis, ScriptOutputType.INTEGER, new String[] {access.keys.lookup(runId)},
+                        access.keys.prefix(), runId, Long.toString(expectedVersion), Long.toString(expectedNotifyAt.toEpochMilli()),
+                        notifyAt == null ? "" : Long.toString(notifyAt.toEpochMilli()), notifyState == null ? "0" : "1",
+                        notifyState == null ? "" : notifyState);
+                if (r == null || r != RedisRunWrites.IN_STEPS) return r != null && r == 1L;
+            }
             RunLookup.Located at = lookup.find(runId);
             if (at == null) return false;
             Long r = NOTIFY.run(access.redis, ScriptOutputType.INTEGER, new String[] {at.runKey(runId)},

@@ -92,7 +92,7 @@ public final class RedisSnapshotStore implements SnapshotStore {
         this.connection = connection;
         this.keys = buckets.keys();
         this.access = new RedisAccess(connection.commands, connection.async, connection.timeout(), buckets, "Redis " + connection.where + " (key prefix '" + keys.prefix() + "'"
-                + (buckets.count() == 1 ? "" : ", " + buckets.count() + " buckets") + ")");
+                + (buckets.count() == 1 ? "" : ", " + buckets.count() + " buckets") + ")", connection.cluster);
         this.hashes = new RunHashes(access.description);
         this.lookup = new RunLookup(access);
         this.writes = new RedisRunWrites(access, hashes, lookup);
@@ -271,6 +271,10 @@ public final class RedisSnapshotStore implements SnapshotStore {
     @Override
     public boolean delete(String runId, long expectedVersion, List<DecisionRecord> decisions) {
         return access.call("delete", runId, () -> {
+            if (access.oneScript) {
+                Boolean done = this.decisions.deleteInOneScript(runId, expectedVersion, decisions);
+                if (done != null) return done;
+            }
             RunLookup.Located at = lookup.find(runId);
             if (at == null) return false;
             RedisDecisions.check(at.agentId(), runId, decisions);

@@ -4,6 +4,7 @@ import dev.baton.StorageException;
 import dev.baton.store.RunSnapshot;
 import dev.baton.store.RunStatus;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +57,14 @@ final class RunHashes {
         if (value == null) return; // absent field = null; an empty string stays a value
         out.add(field);
         out.add(value);
+    }
+
+    /** A hash as a script returns HGETALL's reply: a flat list of fields and values. */
+    static Map<String, String> map(Object reply) {
+        List<?> flat = (List<?>) reply;
+        Map<String, String> h = new HashMap<>(flat.size());
+        for (int i = 0; i + 1 < flat.size(); i += 2) h.put((String) flat.get(i), (String) flat.get(i + 1));
+        return h;
     }
 
     /** A run from its whole hash. */

@@ -15,10 +15,18 @@ import org.jspecify.annotations.Nullable;
  * ({@code reserve.lua}, with a fresh nonce), and points it back at the run it finds there if the run already
  * existed; a delete frees it afterwards, with the nonce its script returned ({@code swap.lua}: only if no
  * insert re-pointed it since). The callers run these steps inside their {@link RedisAccess#call}.
+ *
+ * <p>On a standalone server with one bucket ({@link RedisAccess#oneScript}) the same steps run inside the run's own
+ * script instead (sinsert.lua, sfind.lua, sdelete.lua, sddelete.lua, srenew.lua, snotify.lua, through the same Lua
+ * functions as reserve.lua and swap.lua: lookup.lua's reserveLookup and swapLookup, common.lua's locateRun). One
+ * script is atomic, so that is at least as strong as the steps: the same nonces and checks, and none of the
+ * interleavings the steps guard against (a delete between an insert and its restore, an insert re-pointing the key
+ * between a delete and its release) can happen. A Cluster forbids a script keys of two slots, and a bucketed layout
+ * names buckets Lua cannot compute: both keep the steps.
  */
 final class RunLookup {
-    private static final LuaScript RESERVE = LuaScript.load("reserve", false);
-    private static final LuaScript SWAP = LuaScript.load("swap", false);
+    private static final LuaScript RESERVE = LuaScript.compose("reserve", "lookup");
+    private static final LuaScript SWAP = LuaScript.compose("swap", "lookup");
     private static final SecureRandom RANDOM = new SecureRandom();
     static final int NONCE_LENGTH = 16;
     static final char BUCKET_MARK = '\u0001';
@@ -102,7 +110,8 @@ final class RunLookup {
         SWAP.run(access.redis, ScriptOutputType.INTEGER, new String[] {access.keys.lookup(runId)}, nonce + at.suffix(), "");
     }
 
-    private static String nonce() {
+    /** A fresh reservation nonce, {@link #NONCE_LENGTH} hex characters. */
+    static String nonce() {
         byte[] b = new byte[NONCE_LENGTH / 2];
         RANDOM.nextBytes(b);
         return HexFormat.of().formatHex(b);

@@ -2,7 +2,9 @@
 -- Every key below starts with it, so one agent's keys share one hash tag (one Cluster slot).
 -- Ids in key names are hex of their UTF-8 bytes: no character of an id can break the hash tag,
 -- act as a separator or make two keys collide. Sorted-set members are the raw runIds.
-local base = ARGV[1]
+-- A script on one run by id on a standalone server (s*.lua: RedisAccess#oneScript) passes the key prefix instead
+-- and takes the base from the run-id lookup key (locateRun below, which calls useBase).
+local base, HELD, LAPSED, DUE, NOTIFY
 
 -- gsub with a table looks each character up in C; the table formats a character the first time it is
 -- asked for (a script sees only a few distinct characters), since string.format per character costs
@@ -74,12 +76,18 @@ local function removeFrom(fam, thread, res, id)
   for _, k in ipairs(indexKeys(fam, thread, res)) do redis.call('ZREM', k, id) end
 end
 
-local HELD = base .. 'lease:held'
-local LAPSED = base .. 'lease:lapsed'
--- The runs with a deadline, scored by expiresAt: listDue is a range of it.
-local DUE = base .. 'due'
--- The runs with a notification due, scored by notifyAt: listNotificationsDue is a range of it.
-local NOTIFY = base .. 'notify'
+-- Points every key of this file at the key space whose base is b (the agent's, or a bucket's).
+-- HELD and LAPSED: the RESUMING runs filed as live / as expired, scored by leaseExpiresAt.
+-- DUE: the runs with a deadline, scored by expiresAt: listDue is a range of it.
+-- NOTIFY: the runs with a notification due, scored by notifyAt: listNotificationsDue is a range of it.
+local function useBase(b)
+  base = b
+  HELD = b .. 'lease:held'
+  LAPSED = b .. 'lease:lapsed'
+  DUE = b .. 'due'
+  NOTIFY = b .. 'notify'
+end
+useBase(ARGV[1])
 
 -- Files a run that was just written. A RESUMING run goes to the "res" family and the held-lease set;
 -- the next listing moves it to "sus" if its lease has expired by then.
@@ -164,4 +172,82 @@ local function pageRanks(key, above, min, cursorScore, cursorId)
   local last = redis.call('ZCARD', key) - 1
   if min ~= '-inf' then last = redis.call('ZCOUNT', key, min, '+inf') - 1 end
   return first, last
+end
+
+-- The writes of one run, shared by the scripts that get the run's key space from the caller (insert, delete, renew,
+-- notify: two round trips with the run-id lookup, the Cluster's way) and those that find it in the run-id lookup
+-- key themselves (sinsert, sdelete, srenew, snotify: one round trip, standalone only).
+
+-- Stores run `id` as hash `key`, fields ARGV[from..], unless the hash exists.
+-- Returns {1} when stored, {0, rsv of the existing run} when the run already exists (nothing changed).
+local function insertRun(key, id, from)
+  if redis.call('EXISTS', key) == 1 then
+    return { 0, redis.call('HGET', key, 'rsv') or '' }
+  end
+  local f, flat = fieldsFrom(from)
+  redis.call('HSET', key, unpack(flat))
+  fileRun(id, f)
+  return { 1 }
+end
+
+-- Deletes run `id` (hash `key`) at version `expected`, and its index entries.
+-- Returns the deleted run's reservation nonce, or false when missing or at another version.
+local function deleteRun(key, id, expected)
+  local cur = redis.call('HMGET', key, 'version', 'threadId', 'resourceId', 'rsv', 'deciders')
+  if cur[1] ~= expected then return false end
+  unfileRun(id, opt(cur[2]), opt(cur[3]), opt(cur[5]))
+  redis.call('DEL', key)
+  return cur[4] or ''
+end
+
+-- Renews the lease of a RESUMING run held by `owner` at version `expected`: sets leaseExpiresAt (`expiry`, epoch millis)
+-- and the version (`nextVersion`), and files the run as a compare-and-set writing that snapshot would (cas.lua:
+-- unfile, then fileRun): in the "res" family and the held-lease set, scored by the new expiry, out of "sus" and the
+-- lapsed-lease set where a listing may have moved it. The "all" family keeps it (its score, createdAt, does not
+-- change). The payload is neither read nor written.
+-- Returns 1 when renewed, 0 (nothing changed) when the run is missing, at another version, not RESUMING, or held by
+-- someone else.
+local function renewRun(key, id, expected, owner, expiry, nextVersion)
+  local cur = redis.call('HMGET', key, 'version', 'status', 'leaseOwner', 'threadId', 'resourceId', 'createdAt')
+  if cur[1] ~= expected or cur[2] ~= 'RESUMING' or cur[3] ~= owner then return 0 end
+  local thread, res = opt(cur[4]), opt(cur[5])
+  removeFrom('sus', thread, res, id)
+  redis.call('ZREM', LAPSED, id)
+  addTo('res', thread, res, cur[6], id)
+  redis.call('ZADD', HELD, expiry, id)
+  redis.call('HSET', key, 'leaseExpiresAt', expiry, 'version', nextVersion)
+  return 1
+end
+
+-- Moves the notification of run `id` (hash `key`): if the run is at version `expected` and its notifyAt is
+-- `expectedAt` (epoch millis), sets notifyAt to `newAt` ('' for none; and its place in the notification set) and
+-- notifyState to `state` (nil for none); the version and every other field stay.
+-- Returns 1 when moved, 0 (nothing changed) when the run is missing, at another version, or its notifyAt differs.
+local function notifyRun(key, id, expected, expectedAt, newAt, state)
+  local cur = redis.call('HMGET', key, 'version', 'notifyAt')
+  if cur[1] ~= expected or cur[2] ~= expectedAt then return 0 end
+  if newAt == '' then
+    redis.call('HDEL', key, 'notifyAt')
+    redis.call('ZREM', NOTIFY, id)
+  else
+    redis.call('HSET', key, 'notifyAt', newAt)
+    redis.call('ZADD', NOTIFY, newAt, id)
+  end
+  if state then redis.call('HSET', key, 'notifyState', state) else redis.call('HDEL', key, 'notifyState') end
+  return 1
+end
+
+-- Reads the run-id lookup key `lookup` (RunLookup: nonce .. agentId) of a one-bucket layout whose key prefix is
+-- `prefix`, and points this file's keys at the agent's key space it names (useBase), as RunLookup.find and
+-- RunLookup.parse do in two round trips. Returns the value and what follows the nonce; nil when the key names
+-- nothing. A value in the bucketed form (U+0001 after the nonce: only mid-migration between layouts) is returned
+-- with false as third value and base unchanged: the caller then reads it as RunLookup.parse does.
+-- Standalone servers only: the run's keys are in another slot than the lookup key.
+local function locateRun(lookup, prefix)
+  local v = redis.call('GET', lookup)
+  if not v or string.len(v) <= 16 then return nil end
+  local s = string.sub(v, 17)
+  if string.byte(s, 1) == 1 then return v, s, false end
+  useBase(prefix .. ':{' .. hex(s) .. '}:')
+  return v, s, true
 end

@@ -9,8 +9,15 @@
 --   base .. 'dec:k:' .. hex(key)           string: the decisionId that carries this idempotency key
 -- Equal scores order members by their bytes, so a reverse range is the listing order: decidedAt descending,
 -- then decisionId descending (binary).
-local DEC = base .. 'dec:'
-local DEC_ALL = DEC .. 'a'
+local DEC, DEC_ALL
+
+-- Points the decision keys at common.lua's base: at load, and again after useBase in a script that finds the
+-- run's key space in the run-id lookup key (sddelete.lua).
+local function useDecisionBase()
+  DEC = base .. 'dec:'
+  DEC_ALL = DEC .. 'a'
+end
+useDecisionBase()
 
 local function decKey(id)
   return DEC .. 'h:' .. hex(id)
@@ -69,4 +76,18 @@ local function storeDecisions(ds)
     for _, k in ipairs(decIndexes(f)) do redis.call('ZADD', k, f.decidedAt, f.decisionId) end
     if f.idempotencyKey then redis.call('SET', idemKey(f.idempotencyKey), f.decisionId) end
   end
+end
+
+-- delete (common.lua's deleteRun) and the decisions ARGV[at + 1 ..] hold (ARGV[at] of them, see readDecisions), both
+-- or nothing; the records stay after the run. Shared by ddelete.lua and sddelete.lua.
+-- Returns the deleted run's reservation nonce, or false (nothing changed) when the run is missing, at another version,
+-- or a record's decisionId or idempotency key is taken.
+local function deleteRunRecorded(key, id, expected, at)
+  local cur = redis.call('HMGET', key, 'version')
+  if cur[1] ~= expected then return false end
+  local ds = readDecisions(at, tonumber(ARGV[at]))
+  if decisionsTaken(ds) then return false end
+  local nonce = deleteRun(key, id, expected)
+  storeDecisions(ds)
+  return nonce
 end

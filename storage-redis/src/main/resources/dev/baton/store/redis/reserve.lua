@@ -2,7 +2,4 @@
 -- mark, k/N: and the agentId, see RunLookup), ARGV[2] a fresh 16-character nonce.
 -- The lookup key holds nonce .. ARGV[1]: which agent's (bucket's) slot has the run. Returns 0, changing
 -- nothing, when another agent (or another bucket) holds this run id; else points the key at it and returns 1.
-local v = redis.call('GET', KEYS[1])
-if v and string.sub(v, 17) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2] .. ARGV[1])
-return 1
+return reserveLookup(KEYS[1], ARGV[1], ARGV[2])
