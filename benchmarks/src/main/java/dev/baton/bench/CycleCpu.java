@@ -5,7 +5,6 @@ import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -26,50 +25,36 @@ public final class CycleCpu {
         int n = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
         int size = args.length > 3 ? Integer.parseInt(args[3]) : 2048;
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        int exit = 0;
-        try (Backend backend = Backend.create(name, Path.of("benchmarks", "target", "bench-data"))) {
-            DataSet data = new DataSet(n, size);
-            if (!backend.isSeeded(data)) backend.seed(data);
-            Fixture f = new Fixture(backend, data);
-            try {
-                CycleTemplate t = f.template();
-                RawCycle raw = backend.rawCycle(data, t);
-                RawCycleBenchmark.StoreCycle store = new RawCycleBenchmark.StoreCycle(f.store, t);
-                String prompt = DataSet.paddedPrompt(size, new java.util.SplittableRandom(3));
-                RunOptions options = RunOptions.builder().threadId("w-thread-0").resourceId("w-user-1").build();
-                long[] k = {0};
-                Runnable batonCycle = () -> {
-                    AgentResult s = f.writer.generate(prompt, options);
-                    AgentResult r = f.writer.approveToolCall(s.runId(), s.waitingCalls().get(0).toolCallId()).result();
-                    if (r.outcome() != RunOutcome.COMPLETED) throw new IllegalStateException("cycle ended " + r.outcome());
-                };
-                Runnable storeCycle = () -> store.cycle("cpu-store-" + ProcessHandle.current().pid() + "-" + (k[0]++));
-                Runnable rawCycle = raw == null ? null : () -> raw.cycle("cpu-raw-" + ProcessHandle.current().pid() + "-" + (k[0]++));
-                for (int round = 0; round < 2; round++) {   // the first round warms up
-                    for (String what : new String[] {"raw", "store", "baton"}) {
-                        Runnable r = what.equals("raw") ? rawCycle : what.equals("store") ? storeCycle : batonCycle;
-                        if (r == null) continue;
-                        long cpu0 = mx.getCurrentThreadCpuTime();
-                        long wall0 = System.nanoTime();
-                        for (int c = 0; c < cycles; c++) r.run();
-                        long cpu = mx.getCurrentThreadCpuTime() - cpu0;
-                        long wall = System.nanoTime() - wall0;
-                        if (round == 1) {
-                            System.out.printf(Locale.ROOT, "%s %s: %.0f us CPU a cycle, %.0f us wall a cycle (%d cycles)%n",
-                                    name, what, cpu / 1e3 / cycles, wall / 1e3 / cycles, cycles);
-                        }
+        Fixture.runStandalone(name, n, size, f -> {
+            CycleTemplate t = f.template();
+            RawCycle raw = f.backend.rawCycle(f.data, t);
+            RawCycleBenchmark.StoreCycle store = new RawCycleBenchmark.StoreCycle(f.store, t);
+            String prompt = DataSet.paddedPrompt(size, new java.util.SplittableRandom(3));
+            RunOptions options = RunOptions.builder().threadId("w-thread-0").resourceId("w-user-1").build();
+            long[] k = {0};
+            Runnable batonCycle = () -> {
+                AgentResult s = f.writer.generate(prompt, options);
+                AgentResult r = f.writer.approveToolCall(s.runId(), s.waitingCalls().get(0).toolCallId()).result();
+                if (r.outcome() != RunOutcome.COMPLETED) throw new IllegalStateException("cycle ended " + r.outcome());
+            };
+            Runnable storeCycle = () -> store.cycle("cpu-store-" + ProcessHandle.current().pid() + "-" + (k[0]++));
+            Runnable rawCycle = raw == null ? null : () -> raw.cycle("cpu-raw-" + ProcessHandle.current().pid() + "-" + (k[0]++));
+            for (int round = 0; round < 2; round++) {   // the first round warms up
+                for (String what : new String[] {"raw", "store", "baton"}) {
+                    Runnable r = what.equals("raw") ? rawCycle : what.equals("store") ? storeCycle : batonCycle;
+                    if (r == null) continue;
+                    long cpu0 = mx.getCurrentThreadCpuTime();
+                    long wall0 = System.nanoTime();
+                    for (int c = 0; c < cycles; c++) r.run();
+                    long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+                    long wall = System.nanoTime() - wall0;
+                    if (round == 1) {
+                        System.out.printf(Locale.ROOT, "%s %s: %.0f us CPU a cycle, %.0f us wall a cycle (%d cycles)%n",
+                                name, what, cpu / 1e3 / cycles, wall / 1e3 / cycles, cycles);
                     }
                 }
-                if (raw != null) raw.close();
-            } finally {
-                f.purgeWriter();
-                backend.purgeRaw(data);
-                f.close();
             }
-        } catch (Throwable e) {
-            e.printStackTrace();
-            exit = 1;
-        }
-        System.exit(exit);
+            if (raw != null) raw.close();
+        });
     }
 }

@@ -4,7 +4,6 @@ import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
 import dev.baton.store.RunSnapshot;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -61,25 +60,7 @@ public final class CycleMix {
         int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 10;
         int n = args.length > 4 ? Integer.parseInt(args[4]) : 10_000;
         int size = args.length > 5 ? Integer.parseInt(args[5]) : 2048;
-        int exit = 0;
-        try (Backend backend = Backend.create(name, Path.of("benchmarks", "target", "bench-data"))) {
-            DataSet data = new DataSet(n, size);
-            if (!backend.isSeeded(data)) backend.seed(data);
-            Fixture f = new Fixture(backend, data);
-            try {
-                backend.purgeRaw(data);
-                f.purgeWriter();
-                System.out.println(run(name, f, threads, seconds, warmup, size));
-            } finally {
-                f.purgeWriter();
-                backend.purgeRaw(data);
-                f.close();
-            }
-        } catch (Throwable e) {
-            e.printStackTrace();
-            exit = 1;
-        }
-        System.exit(exit);
+        Fixture.runStandalone(name, n, size, f -> System.out.println(run(name, f, threads, seconds, warmup, size)));
     }
 
     /** Runs the mix and returns its report. */

@@ -84,6 +84,39 @@ public final class Fixture {
         return new Target(agents[agent], o, q);
     }
 
+    /** Work of a stand-alone tool ({@link CycleCpu}, {@link CycleMix}) on a fixture. */
+    @FunctionalInterface
+    interface Work {
+        void run(Fixture f) throws Exception;
+    }
+
+    /**
+     * For the stand-alone tools' {@code main}: opens backend {@code name}, seeds the data set if an earlier run
+     * has not, runs {@code work} on a fixture with the writer's and the raw baseline's runs purged before and after,
+     * and exits the JVM (status 1 if anything failed, its stack trace printed).
+     */
+    static void runStandalone(String name, int n, int size, Work work) {
+        int exit = 0;
+        try (Backend backend = Backend.create(name, java.nio.file.Path.of("benchmarks", "target", "bench-data"))) {
+            DataSet data = new DataSet(n, size);
+            if (!backend.isSeeded(data)) backend.seed(data);
+            Fixture f = new Fixture(backend, data);
+            try {
+                backend.purgeRaw(data);
+                f.purgeWriter();
+                work.run(f);
+            } finally {
+                f.purgeWriter();
+                backend.purgeRaw(data);
+                f.close();
+            }
+        } catch (Throwable e) {
+            e.printStackTrace();
+            exit = 1;
+        }
+        System.exit(exit);
+    }
+
     static Fixture require(String backend, int n, int size) {
         Fixture f = current;
         if (f == null || !f.backend.name().equals(backend) || f.data.n != n || f.data.size != size) {
