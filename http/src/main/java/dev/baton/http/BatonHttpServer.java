@@ -97,7 +97,7 @@ public final class BatonHttpServer implements AutoCloseable {
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
         // ids may hold %2F, "..", "%2e": the API splits the raw path and decodes each segment itself, and serves no
-        // file by its path (a segment that is not UTF-8 or holds a control character is its 400, naming the path).
+        // file by its path (a segment that is not UTF-8 is its 400 naming the path; core refuses ids with control characters).
         // Jetty's parser refuses a bad escape and %00 itself; that 400, like its 414 and 431, is a problem document too.
         config.setUriCompliance(UriCompliance.DEFAULT.with("baton", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
                 UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
