@@ -163,11 +163,6 @@ public final class BatonHttpApi {
         return guard.admit(request, router.match(request));
     }
 
-    /** 413 thrown if a declared body length (or -1) is over the limit. */
-    void checkLength(long declared) {
-        guard.checkLength(declared);
-    }
-
     /** 413, for a body found over the limit while it was read. */
     Problem.Raised tooLarge() {
         return guard.tooLarge();

@@ -29,7 +29,6 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.Slf4jRequestLogWriter;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -97,9 +96,8 @@ public final class BatonHttpServer implements AutoCloseable {
         this.server = new Server(pool);
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
-        config.setIdleTimeout(b.idleTimeout.toMillis());
         // ids may hold %2F, "..", "%2e": the API splits the raw path and decodes each segment itself, and serves no
-        // file by its path (a segment that is not UTF-8 or holds a control character is its 400, naming the path).
+        // file by its path (a segment that is not UTF-8 is its 400 naming the path; core refuses ids with control characters).
         // Jetty's parser refuses a bad escape and %00 itself; that 400, like its 414 and 431, is a problem document too.
         config.setUriCompliance(UriCompliance.DEFAULT.with("baton", UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
                 UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
@@ -112,8 +110,7 @@ public final class BatonHttpServer implements AutoCloseable {
         if (b.keyStore != null) {
             config.addCustomizer(new SecureRequestCustomizer());
             SslContextFactory.Server ssl = new SslContextFactory.Server();
-            ssl.setKeyStorePath(b.keyStore.toString());
-            ssl.setKeyStoreType("PKCS12");
+            ssl.setKeyStorePath(b.keyStore.toString());   // PKCS#12, Jetty's default type
             ssl.setKeyStorePassword(b.keyStorePassword);
             HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(config);
             ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
@@ -134,14 +131,10 @@ public final class BatonHttpServer implements AutoCloseable {
         context.setAllowNullPathInContext(true);   // the servlet sends /baton to /baton/ with a 308
         context.getServletHandler().setDecodeAmbiguousURIs(true);
         context.addServlet(new ServletHolder("baton", servlet), "/*");
-        ProblemErrors errors = new ProblemErrors();
-        server.setErrorHandler(errors);
+        server.setErrorHandler(new ProblemErrors());
         deadline.setHandler(context);
         server.setHandler(new GracefulHandler(deadline));
-        Slf4jRequestLogWriter log = new Slf4jRequestLogWriter();
-        log.setLoggerName("org.eclipse.jetty.server.RequestLog");
-        server.setRequestLog(new CustomRequestLog(log, CustomRequestLog.EXTENDED_NCSA_FORMAT));
-        server.setStopAtShutdown(false);
+        server.setRequestLog(new CustomRequestLog());   // NCSA (extended) to the SLF4J logger org.eclipse.jetty.server.RequestLog
         try {
             server.start();
         } catch (Exception e) {
@@ -235,71 +228,55 @@ public final class BatonHttpServer implements AutoCloseable {
 
     /**
      * Closes an HTTP/1 connection whose request headers are not in within the request time: Jetty
-     * holds no thread for them, but a client that dribbles them would hold its connection for as long
-     * as it keeps sending. A connection is checked four times per request time; it is cut when, two
+     * holds no thread for them, but its idle timeout restarts on every byte, so a client that
+     * dribbles them would hold its connection for as long as it keeps sending (Jetty 12 has no header
+     * timeout of its own). A connection is checked four times per request time; it is cut when, two
      * checks apart at least a request time, the same request has begun (its line or first bytes read)
      * and not reached the servlet.
      */
     private static final class HeaderDeadline extends Handler.Wrapper implements Connection.Listener {
-        private final long timeoutMillis;
-        private final Map<Connection, Watch> watched = new ConcurrentHashMap<>();
-
-        /** Requests handed to the servlet, and the request seen waiting (its number, since when). */
-        private static final class Watch {
-            final AtomicLong handled = new AtomicLong();
-            long waitingIn = -1;
-            long since;
-        }
+        private final long timeoutNanos;
+        /** Per open connection: the requests it handed to the servlet. */
+        private final Map<Connection, AtomicLong> handled = new ConcurrentHashMap<>();
 
         HeaderDeadline(long timeoutMillis) {
-            this.timeoutMillis = timeoutMillis;
+            this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            Watch w = watched.get(request.getConnectionMetaData().getConnection());
-            if (w != null) w.handled.incrementAndGet();
+            AtomicLong n = handled.get(request.getConnectionMetaData().getConnection());
+            if (n != null) n.incrementAndGet();
             return super.handle(request, response, callback);
         }
 
         @Override
         public void onOpened(Connection connection) {
-            watched.put(connection, new Watch());
-            schedule(connection);
+            handled.put(connection, new AtomicLong());
+            check(connection, -1, 0);
         }
 
         @Override
         public void onClosed(Connection connection) {
-            watched.remove(connection);
+            handled.remove(connection);
         }
 
-        private void schedule(Connection connection) {
+        /** {@code waiting}: the request seen begun and not handed over at the last check (-1: none), since {@code since}. */
+        private void check(Connection connection, long waiting, long since) {
+            AtomicLong n = handled.get(connection);
             Server server = getServer();
-            if (server == null || !server.isRunning()) return;
-            server.getScheduler().schedule(() -> check(connection), Math.max(1, timeoutMillis / 4), TimeUnit.MILLISECONDS);
-        }
-
-        private void check(Connection connection) {
-            Watch w = watched.get(connection);
-            if (w == null) return;
+            if (n == null || server == null || !server.isRunning()) return;
             long in = connection.getMessagesIn();
-            long bytes = connection.getBytesIn();
             // begun and not handed over: a request line parsed (in > handled), or the first bytes of the first one
-            boolean waiting = in > w.handled.get() || (in == 0 && bytes > 0);
             long now = System.nanoTime();
-            synchronized (w) {
-                if (!waiting) {
-                    w.waitingIn = -1;
-                } else if (w.waitingIn != in) {
-                    w.waitingIn = in;
-                    w.since = now;
-                } else if (now - w.since >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis)) {
-                    LOG.debug("request headers not in within {} ms: connection {} closed", timeoutMillis, connection);
-                    connection.close();
-                    return;
-                }
+            long begun = in > n.get() || (in == 0 && connection.getBytesIn() > 0) ? in : -1;
+            if (begun >= 0 && begun == waiting && now - since >= timeoutNanos) {
+                LOG.debug("request headers not in within {} ms: connection {} closed", timeoutNanos / 1_000_000, connection);
+                connection.close();
+                return;
             }
-            schedule(connection);
+            long from = begun >= 0 && begun == waiting ? since : now;
+            server.getScheduler().schedule(() -> check(connection, begun, from), Math.max(1, timeoutNanos / 4), TimeUnit.NANOSECONDS);
         }
     }
 

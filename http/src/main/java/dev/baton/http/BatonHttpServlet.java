@@ -99,7 +99,7 @@ public final class BatonHttpServlet extends HttpServlet {
         try {
             if (below == null || !below.startsWith("/")) throw Problem.notFound(req.getMethod(), uri).raise();
             admitted = api.admit(new Request(req, below));
-            if (admitted.takesBody()) api.checkLength(req.getContentLengthLong());
+            if (admitted.takesBody() && req.getContentLengthLong() > api.maxBodyBytes()) throw api.tooLarge();
         } catch (RuntimeException e) {
             write(req, resp, ApiResponse.problem(Problem.from(e)));
             return;

@@ -46,7 +46,10 @@ final class DecisionListHandler {
         if (!agent.store().capabilities().contains(StoreCapability.DECISIONS)) throw DecisionProblems.unsupported(agent.id()).raise();
         Principal principal = request.caller();
         Map<String, String> q = ListingHandler.query(request.rawQuery(), PARAMETERS);
-        int perPage = perPage(q.get("perPage"));
+        int perPage = ListingHandler.intParameter(q, "perPage", BatonHttpApi.DEFAULT_PER_PAGE);
+        if (perPage < 1 || perPage > BatonHttpApi.MAX_PER_PAGE) {
+            throw Problem.invalidOption("perPage", "must be 1.." + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
+        }
         Instant from = q.containsKey("from") ? ListingHandler.date("from", q.get("from"), false) : null;
         // "to" is inclusive, as in the listing of runs and in core
         Instant to = q.containsKey("to") ? ListingHandler.date("to", q.get("to"), true) : null;
@@ -84,20 +87,6 @@ final class DecisionListHandler {
         all.sort(DecisionQuery.ORDER);
         int n = listing.perPage();
         return new DecisionPage(all.subList(0, Math.min(n, all.size())), more || all.size() > n);
-    }
-
-    private static int perPage(@Nullable String v) {
-        if (v == null) return BatonHttpApi.DEFAULT_PER_PAGE;
-        int n;
-        try {
-            n = Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw Problem.invalidOption("perPage", "must be an integer, was '" + v + "'").raise();
-        }
-        if (n < 1 || n > BatonHttpApi.MAX_PER_PAGE) {
-            throw Problem.invalidOption("perPage", "must be 1.." + BatonHttpApi.MAX_PER_PAGE + ", was " + n).raise();
-        }
-        return n;
     }
 
     // ---- JSON (DecisionPage, Decision in openapi.json) ------------------------------------------

@@ -1,11 +1,11 @@
 package dev.baton.http;
 
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.jwk.AsymmetricJWK;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.proc.BadJWSException;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.BadJWTException;
@@ -106,8 +106,7 @@ public final class JwtAuthenticator implements Authenticator {
         // nimbus checks: a JWS (alg none is not one), an allowed algorithm, a configured key of its type and
         // kid verifying it (the token's own jwk, jku, x5u headers are never used), any typ; then the claims
         processor.setJWSTypeVerifier((type, context) -> { });
-        processor.setJWSKeySelector((header, context) -> algorithms.contains(header.getAlgorithm())
-                ? keys.candidates(header).stream().map(JwtAuthenticator::publicKey).toList() : List.of());
+        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(algorithms, keys));
         DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(Set.of(Objects.requireNonNull(b.audience)),
                 new JWTClaimsSet.Builder().issuer(Objects.requireNonNull(b.issuer)).build(), Set.of("exp", nameClaim), null) {
             @Override
@@ -174,14 +173,6 @@ public final class JwtAuthenticator implements Authenticator {
         if (unrestricted) return Optional.of(p.build());
         if (defaultResources == null) REFUSALS.refused("bearer JWT refused", "no resources");
         return defaultResources == null ? Optional.empty() : Optional.of(p.resourceIds(defaultResources).build());
-    }
-
-    private static java.security.Key publicKey(JWK key) {
-        try {
-            return ((AsymmetricJWK) key).toPublicKey();
-        } catch (com.nimbusds.jose.JOSEException e) {
-            throw new IllegalStateException("a key that is no public key: " + key.getKeyType(), e);
-        }
     }
 
     /** A string is one resource id, an array of strings several; anything else none. */

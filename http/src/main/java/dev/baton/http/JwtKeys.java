@@ -1,10 +1,11 @@
 package dev.baton.http;
 
-import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKMatcher;
 import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.util.Resource;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * once per {@code minRefetchInterval}: tokens with made-up key ids cannot make it hammer the provider.
  * A failed fetch keeps the keys it had. Thread-safe: readers see a snapshot; one fetch at a time.
  */
-final class JwtKeys {
+final class JwtKeys implements JWKSource<SecurityContext> {
     private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
     /** The largest JWKS document read. */
     static final int MAX_JWKS_BYTES = 64 * 1024;
@@ -67,20 +69,21 @@ final class JwtKeys {
     }
 
     /**
-     * The keys that may have signed a token with this header: of its algorithm's key type (and
-     * curve), meant for signatures, with its key id if it names one (nimbus' {@link JWKMatcher}).
+     * The keys that may have signed a token ({@link JWSVerificationKeySelector} asks with a matcher of
+     * the header's algorithm, key type, curve and key id); a key id not held fetches the JWKS again.
      */
-    List<JWK> candidates(JWSHeader header) {
-        String kid = header.getKeyID();
-        if (jwksUri == null) return select(keys, header);
+    @Override
+    public List<JWK> get(JWKSelector selector, @Nullable SecurityContext context) {
+        if (jwksUri == null) return selector.select(new JWKSet(keys));
         Instant now = clock.instant();
         Instant fetched = fetchedAt;
         if (fetched == null || !now.isBefore(fetched.plus(cacheLifetime))) refresh(now, fetched);
-        List<JWK> found = select(keys, header);
-        if (found.isEmpty() && kid != null && keys.stream().noneMatch(k -> kid.equals(k.getKeyID()))) {
+        List<JWK> found = selector.select(new JWKSet(keys));
+        Set<String> kid = selector.getMatcher().getKeyIDs();   // the token's key id, or null when it names none
+        if (found.isEmpty() && kid != null && keys.stream().noneMatch(k -> kid.contains(k.getKeyID()))) {
             // a key id it does not know: perhaps the provider rotated its keys
             refresh(now, fetchedAt);
-            found = select(keys, header);
+            found = selector.select(new JWKSet(keys));
         }
         return found;
     }
@@ -111,9 +114,5 @@ final class JwtKeys {
         } finally {
             fetchLock.unlock();
         }
-    }
-
-    private static List<JWK> select(List<JWK> keys, JWSHeader header) {
-        return new JWKSelector(JWKMatcher.forJWSHeader(header)).select(new JWKSet(keys));
     }
 }

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ListingETag {
     /** The last field of a page ({@link RunJson#page}): excluded from the tag. */
-    private static final byte[] AS_OF = ",\"asOf\":".getBytes(StandardCharsets.US_ASCII);
+    private static final String AS_OF = ",\"asOf\":";
 
     private ListingETag() {
     }
@@ -46,11 +46,10 @@ final class ListingETag {
 
     /** {@code W/"..."}: the first 128 bits of the SHA-256 of the page without its {@code asOf}, base64url. */
     static String tag(byte[] page) {
-        int end = lastIndexOf(page, AS_OF);
+        String text = new String(page, StandardCharsets.UTF_8);
+        int end = text.lastIndexOf(AS_OF);
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(page, 0, end < 0 ? page.length : end);
-            byte[] d = sha.digest();
+            byte[] d = MessageDigest.getInstance("SHA-256").digest((end < 0 ? text : text.substring(0, end)).getBytes(StandardCharsets.UTF_8));
             return "W/\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(d, 16)) + "\"";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
@@ -68,16 +67,5 @@ final class ListingETag {
             if (s.equals(opaque)) return true;
         }
         return false;
-    }
-
-    private static int lastIndexOf(byte[] in, byte[] what) {
-        outer:
-        for (int i = in.length - what.length; i >= 0; i--) {
-            for (int j = 0; j < what.length; j++) {
-                if (in[i + j] != what[j]) continue outer;
-            }
-            return i;
-        }
-        return -1;
     }
 }

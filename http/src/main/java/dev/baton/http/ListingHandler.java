@@ -153,7 +153,7 @@ final class ListingHandler {
         }
     }
 
-    private static int intParameter(Map<String, String> q, String name, int fallback) {
+    static int intParameter(Map<String, String> q, String name, int fallback) {
         String v = q.get(name);
         if (v == null) return fallback;
         try {

@@ -109,17 +109,12 @@ final class RequestGuard {
         return body;
     }
 
-    /** 413 if the declared {@code Content-Length} (a number, or -1 for none) is over the limit. */
-    void checkLength(long declared) {
-        if (declared > maxBodyBytes) throw tooLarge();
-    }
-
     /** The body of a request given in memory ({@link BatonHttpApi#handle}), within the limit. */
     byte[] read(ApiRequest request) {
         String length = request.header("Content-Length");
         if (length != null) {
             try {
-                checkLength(Long.parseLong(length.trim()));
+                if (Long.parseLong(length.trim()) > maxBodyBytes) throw tooLarge();   // declared too long: not read
             } catch (NumberFormatException e) {
                 throw Problem.invalidOption("Content-Length", "not a number").raise();
             }

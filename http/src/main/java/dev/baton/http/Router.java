@@ -3,9 +3,9 @@ package dev.baton.http;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -149,35 +149,24 @@ final class Router {
         return out;
     }
 
-    /** RFC 3986 percent-decoding of one path segment, as UTF-8; {@code +} stays {@code +}. */
+    /** RFC 3986 percent-decoding of one path segment, as UTF-8 (strict: a bad escape or byte is a 400); {@code +} stays {@code +}. */
     static String decodePathSegment(String s) {
         if (s.indexOf('%') < 0) return s;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= s.length()) throw badEscape();
-                int hi = Character.digit(s.charAt(i + 1), 16);
-                int lo = Character.digit(s.charAt(i + 2), 16);
-                if (hi < 0 || lo < 0) throw badEscape();
-                bytes.write(hi << 4 | lo);
-                i += 2;
-            } else {
-                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                bytes.write(b, 0, b.length);
-            }
-        }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
-        } catch (CharacterCodingException e) {
+            for (int i = 0; i < s.length(); i++) {
+                if (s.charAt(i) == '%') {
+                    bytes.write(HexFormat.fromHexDigits(s, i + 1, i + 3));   // throws for a bad or short escape
+                    i += 2;
+                } else {
+                    bytes.writeBytes(String.valueOf(s.charAt(i)).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw Problem.invalidOption("path", "bad percent-escape in a path segment").raise();
+        } catch (CharacterCodingException e) {   // newDecoder() reports malformed input: no silent U+FFFD
             throw Problem.invalidOption("path", "a segment is not UTF-8 once percent-decoded").raise();
         }
-    }
-
-    private static Problem.Raised badEscape() {
-        return Problem.invalidOption("path", "bad percent-escape in a path segment").raise();
     }
 }
