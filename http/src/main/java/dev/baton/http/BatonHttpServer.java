@@ -222,6 +222,11 @@ public final class BatonHttpServer implements AutoCloseable {
                                         @Nullable Throwable cause, Callback callback) {
             ApiResponse answer = ApiResponse.problem(Problem.container(code));
             answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+            // a request Jetty refused itself leaves its HTTP/1 connection unusable: say so, so that a client does not send
+            // its next request on it while Jetty closes it (HTTP/2 has no Connection header; its stream alone ends)
+            if (request.getConnectionMetaData().getHttpVersion().getVersion() < 20) {
+                response.getHeaders().put("Connection", "close");
+            }
             response.write(true, ByteBuffer.wrap(answer.body()), callback);
         }
     }
