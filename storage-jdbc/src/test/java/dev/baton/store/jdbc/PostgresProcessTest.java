@@ -1,15 +1,18 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.tck.ProcessContract;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
-/** The cross-process TCK: separate JVMs race on and are killed around runs stored in Postgres. */
+/**
+ * The cross-process TCK: separate JVMs race on and are killed around runs stored in Postgres. Beside the other classes,
+ * one scenario at a time ({@link TestDatabases#WORKER_JVMS}: scenariosAtOnce() would be true, but the lock keeps the
+ * scenarios in the class's thread).
+ */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(TestDatabases.WORKER_JVMS)
 class PostgresProcessTest extends ProcessContract {
-    /** The scenarios run at the same time: each has its own agent, and every write is on the server when it returns. */
-    @Override
-    protected boolean scenariosAtOnce() {
-        return true;
-    }
-
     @Override
     protected String storeUrl() {
         return TestDatabases.postgresUrl();

@@ -153,6 +153,17 @@ final class TestDatabases {
         }
     }
 
+    /**
+     * The JUnit resource lock of the {@code *ProcessTest} classes. They run beside the other classes
+     * ({@code @Execution(CONCURRENT)}, the module turns JUnit's parallel execution on): a scenario mostly waits, on worker
+     * JVMs starting and leases lapsing, and the other classes mostly wait on their database. Holding this lock, they run
+     * one class after another, and so one scenario at a time (JUnit runs the tests of a class that holds a lock in its
+     * thread): at most two worker JVMs at once, as when every class ran in turn. Each works on a database no other
+     * class writes: H2 and SQLite files of their own, on MariaDB a table of its own (its gap locks are not shared with
+     * the other classes' writes); on PostgreSQL the runs table, whose writes lock only their own rows.
+     */
+    static final String WORKER_JVMS = "baton.worker-jvms";
+
     /** Short timeouts, so that a dead or silent server fails a call within seconds. */
     static final java.util.Map<String, String> SHORT_TIMEOUTS =
             java.util.Map.of("connectTimeout", "2", "socketTimeout", "3", "queryTimeout", "3");

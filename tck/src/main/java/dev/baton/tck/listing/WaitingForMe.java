@@ -1,6 +1,7 @@
 package dev.baton.tck.listing;
 
 import static dev.baton.tck.support.Snapshots.T0;
+import static dev.baton.tck.support.Snapshots.uniqueId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -313,7 +314,10 @@ public abstract class WaitingForMe extends ListingRules {
         return new RunQuery.Decider(granted, unlessExcluded);
     }
 
-    /** Rule A17: the labels are stored with the run, read back in order, replaced by each suspended write, kept by a claim. */
+    /**
+     * Rule A17: the labels are stored with the run, read back in order (listed too), replaced by each suspended write, kept
+     * by a claim, gone with the run (a new run under its id has none of them); another agent's labels never count.
+     */
     @Test
     void theLabelsAreStoredWithTheRunReplacedByEachWriteAndKeptByAClaim() {
         String longest = "r:" + "é".repeat(126);
@@ -327,6 +331,15 @@ public abstract class WaitingForMe extends ListingRules {
                 .as("granted, but excluded").isZero();
         assertThat(store.list(query().deciders(List.of(d("r:ops", "x:3:ops:ann"))).build()).total()).isEqualTo(1);
         assertThat(store.list(query().deciders(List.of()).build()).total()).as("an empty list matches nothing").isZero();
+        for (boolean withPayload : new boolean[] {false, true}) {
+            assertThat(store.list(query().deciders(List.of(d("r:ops", "x:3:ops:ann"))).withPayload(withPayload).build()).items())
+                    .singleElement().satisfies(listed -> assertThat(listed.deciders()).as("a listed run carries its labels,"
+                            + " with payload %s", withPayload).isEqualTo(s.deciders()));
+        }
+        String other = uniqueId("tck-listing-other");
+        insert(s.toBuilder().agentId(other).runId(other + "/a").build());
+        assertThat(store.list(query().deciders(List.of(d("r:ops", "x:3:ops:ann"))).build()).total())
+                .as("another agent's run with the same labels never counts").isEqualTo(1);
         RunSnapshot next = s.suspended(T0.plusSeconds(5), s.payload(), null, s.summary(), List.of("r:finance"));
         assertThat(store.compareAndSet(s.version(), next)).isTrue();
         assertThat(store.find(s.runId()).orElseThrow().deciders()).containsExactly("r:finance");
@@ -336,6 +349,8 @@ public abstract class WaitingForMe extends ListingRules {
         assertThat(store.compareAndSet(next.version(), claimed)).isTrue();
         assertThat(store.find(s.runId()).orElseThrow().deciders()).as("a claim keeps the labels").containsExactly("r:finance");
         assertThat(store.list(query().deciders(List.of(d("r:finance", "x"))).build()).total()).as("but matches no decider").isZero();
+        assertThat(store.list(query().status(RunStatus.RESUMING).deciders(List.of(d("r:finance", "x"))).build()).total())
+                .as("not even asked for by its status").isZero();
         assertThat(store.renewLease(s.runId(), claimed.version(), "me", T0.plusSeconds(7_300))).isTrue();
         assertThat(store.find(s.runId()).orElseThrow().deciders()).as("so does a renewal").containsExactly("r:finance");
         RunSnapshot renewed = store.find(s.runId()).orElseThrow();
@@ -343,6 +358,13 @@ public abstract class WaitingForMe extends ListingRules {
         assertThat(store.compareAndSet(renewed.version(), none)).isTrue();
         assertThat(store.find(s.runId()).orElseThrow().deciders()).isEmpty();
         assertThat(store.list(query().deciders(List.of(d("r:finance", "x"))).build()).total()).isZero();
+        RunSnapshot relabelled = none.suspended(T0.plusSeconds(10), none.payload(), null, none.summary(), List.of("r:finance"));
+        assertThat(store.compareAndSet(none.version(), relabelled)).isTrue();
+        assertThat(store.list(query().deciders(List.of(d("r:finance", "x"))).build()).total()).as("labelled again").isEqualTo(1);
+        assertThat(store.delete(s.runId(), relabelled.version())).isTrue();
+        insert(run("a", "t", 0, null));
+        assertThat(store.list(query().deciders(List.of(d("r:finance", "x"))).build()).total())
+                .as("a new run under a deleted run's id, without labels, has none of the old ones").isZero();
         RunSnapshot again = insert(labelled("b", "t", "u", 1, "r:finance"));
         assertThat(store.delete(again.runId(), again.version())).isTrue();
         assertThat(store.list(query().deciders(List.of(d("r:finance", "x"))).build()).total()).as("deleted with the run").isZero();

@@ -31,6 +31,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean blackhole;
+    private volatile boolean killed;
 
     /**
      * Listens on a free loopback port and forwards every connection to {@code targetHost:targetPort}.
@@ -62,9 +63,16 @@ public final class TcpProxy implements AutoCloseable {
             try {
                 Socket client = server.accept();
                 Socket upstream = new Socket();
-                upstream.connect(new InetSocketAddress(targetHost, targetPort), 5000);
+                // known to kill() before they carry anything: a connection accepted while kill() ran (the pool
+                // opening one in the background, on a loaded machine) is closed by it, or here, never forwarded
                 sockets.add(client);
                 sockets.add(upstream);
+                if (!killed) upstream.connect(new InetSocketAddress(targetHost, targetPort), 5000);
+                if (killed) {
+                    closeQuietly(client);
+                    closeQuietly(upstream);
+                    continue;
+                }
                 pump(client, upstream);
                 pump(upstream, client);
             } catch (IOException e) {
@@ -103,6 +111,7 @@ public final class TcpProxy implements AutoCloseable {
 
     /** Closes the port and every connection through it. */
     public void kill() {
+        killed = true;
         closeQuietly(server);
         for (Socket s : sockets) closeQuietly(s);
     }
