@@ -272,11 +272,40 @@ final class SqlRawCycle implements RawCycle {
     /** Removes the rows and decision records of the raw baseline's agent. */
     static void purge(Connection c, String table, boolean binary) throws SQLException {
         for (String t : List.of(table, table + "_decisions")) {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM " + t + " WHERE agent_id = ?")) {
-                if (binary) p.setBytes(1, CycleTemplate.RAW_AGENT.getBytes(StandardCharsets.UTF_8));
-                else p.setString(1, CycleTemplate.RAW_AGENT);
-                p.executeUpdate();
+            for (int attempt = 1; ; attempt++) {
+                try (PreparedStatement p = c.prepareStatement("DELETE FROM " + t + " WHERE agent_id = ?")) {
+                    if (binary) p.setBytes(1, CycleTemplate.RAW_AGENT.getBytes(StandardCharsets.UTF_8));
+                    else p.setString(1, CycleTemplate.RAW_AGENT);
+                    p.executeUpdate();
+                    break;
+                } catch (SQLException e) {
+                    // InnoDB may pick this range delete as a deadlock's victim (gap locks beside the store's own
+                    // writes of the same moment): the statement was rolled back whole, so it is simply run again
+                    if (attempt >= PURGE_ATTEMPTS || !retryable(e)) throw e;
+                    if (!c.getAutoCommit()) c.rollback();
+                    try {
+                        Thread.sleep(20L * attempt);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw e;
+                    }
+                }
             }
         }
+    }
+
+    private static final int PURGE_ATTEMPTS = 10;
+
+    /** A deadlock or lock wait timeout (SQLState class 40, MySQL/MariaDB 1213 and 1205, SQLite busy/locked). */
+    static boolean retryable(SQLException e) {
+        for (Throwable x = e; x != null; x = x.getCause()) {
+            if (x instanceof SQLException s) {
+                String state = s.getSQLState();
+                if (state != null && state.startsWith("40")) return true;
+                int code = s.getErrorCode();
+                if (code == 1213 || code == 1205 || code == 5 || code == 6) return true;
+            }
+        }
+        return false;
     }
 }
