@@ -12,13 +12,25 @@ import java.util.Locale;
  * to completion), the same five calls through the store's SPI, and the raw cycle ({@link RawCycle}), each
  * {@code cycles} times after as many warm-up cycles, on a data set seeded by an earlier run. On a machine
  * whose cores are shared, CPU time per cycle says more about the client's own cost than cycles per second:
- * the server's waits (commits) are not in it.
+ * the server's waits (commits) are not in it. Also printed: what the calling thread allocated a cycle, and the
+ * process's CPU a cycle (the client's I/O threads, JIT and GC included).
  *
  * <pre>
  * java -cp ... dev.baton.bench.CycleCpu postgres [cycles] [n] [size]
  * </pre>
  */
 public final class CycleCpu {
+    /** The calling thread's allocated bytes so far, or 0 where the runtime does not count them. */
+    static long allocated(ThreadMXBean mx) {
+        return mx instanceof com.sun.management.ThreadMXBean sun ? sun.getThreadAllocatedBytes(Thread.currentThread().getId()) : 0;
+    }
+
+    /** The process's CPU time so far (every thread: the client's I/O threads, JIT, GC), or 0 where unknown. */
+    static long processCpu() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
+    }
+
     public static void main(String[] args) throws Exception {
         String name = args[0];
         int cycles = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
@@ -44,13 +56,18 @@ public final class CycleCpu {
                     Runnable r = what.equals("raw") ? rawCycle : what.equals("store") ? storeCycle : batonCycle;
                     if (r == null) continue;
                     long cpu0 = mx.getCurrentThreadCpuTime();
+                    long alloc0 = allocated(mx);
+                    long process0 = processCpu();
                     long wall0 = System.nanoTime();
                     for (int c = 0; c < cycles; c++) r.run();
                     long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+                    long alloc = allocated(mx) - alloc0;
+                    long process = processCpu() - process0;
                     long wall = System.nanoTime() - wall0;
                     if (round == 1) {
-                        System.out.printf(Locale.ROOT, "%s %s: %.0f us CPU a cycle, %.0f us wall a cycle (%d cycles)%n",
-                                name, what, cpu / 1e3 / cycles, wall / 1e3 / cycles, cycles);
+                        System.out.printf(Locale.ROOT, "%s %s: %.0f us CPU a cycle, %.0f us wall a cycle, %.1f KB allocated a cycle,"
+                                + " %.0f us process CPU a cycle (%d cycles)%n",
+                                name, what, cpu / 1e3 / cycles, wall / 1e3 / cycles, alloc / 1024.0 / cycles, process / 1e3 / cycles, cycles);
                     }
                 }
             }

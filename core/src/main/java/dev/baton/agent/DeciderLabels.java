@@ -53,18 +53,24 @@ final class DeciderLabels {
     static Set<String> of(Approvals approvals, RunState state) {
         List<CallState> waiting = state.waitingCalls();
         if (waiting.isEmpty()) return Set.of();
-        List<AgentRunToolCall> listed = RunListing.waitingCalls(state, null);
         // per grant (a role, or ANY): the names every call it grants excludes
         Map<String, Set<String>> excluded = new LinkedHashMap<>();
-        for (int i = 0; i < waiting.size(); i++) {
-            CallState call = waiting.get(i);
-            AgentRunToolCall shown = listed.get(i);
-            boolean approval = shown.requiresApproval();
+        for (CallState call : waiting) {
+            // the call as listed (RunListing.waitingCalls), read from the state without the listing's digest and copies:
+            // a subagent's call shows its inner tool and arguments, and no approved arguments
+            boolean approval = call.status == CallState.Status.AWAITING_APPROVAL;
+            CallState.InnerRun inner = call.inner;
+            boolean innerShown = inner != null && !inner.toolName.isEmpty();
+            String toolName = innerShown ? inner.toolName : call.toolName;
+            com.fasterxml.jackson.databind.JsonNode args = approval ? (innerShown ? inner.args : call.args) : null;
+            com.fasterxml.jackson.databind.JsonNode approvedArgs = innerShown ? null : call.approvedArgs;
             ApproverRule.Action action = approval ? ApproverRule.Action.APPROVE : ApproverRule.Action.ANSWER;
-            // the rule a decision would be checked against (Approvals.check): for an approval, the arguments it would run with
-            ApproverRule rule = approvals.ruleFor(shown.toolName(), approval ? Approvals.current(shown) : call.args);
+            // the rule a decision would be checked against (Approvals.check): for an approval, the arguments it would
+            // run with (Approvals.current); ApproverRule.appliesTo gives its condition a copy of them
+            ApproverRule rule = approvals.ruleFor(toolName, approval ? (approvedArgs != null ? approvedArgs : args) : call.args);
             // after an escalation, the escalation group's roles (ApproverRule.rolesNow, as the checks use)
-            Set<String> roles = rule == null ? Set.of() : rule.rolesNow(action, shown.escalated());
+            boolean escalated = approval && call.escalatedAt != null;
+            Set<String> roles = rule == null ? Set.of() : rule.rolesNow(action, escalated);
             Set<String> grants = roles.isEmpty() ? Set.of(ANY) : roles;
             Set<String> out = new HashSet<>();
             if (approval && rule != null) {

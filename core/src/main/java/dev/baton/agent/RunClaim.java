@@ -31,6 +31,8 @@ final class RunClaim {
     private final ClaimedVersion version;
     private final Clock clock;
     private final Duration lease;
+    /** Half the lease: {@link #fence} renews when less is left ({@code Duration.dividedBy} computes in BigDecimal, so once). */
+    private final Duration halfLease;
     private final RunListeners listeners;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean renewing = new AtomicBoolean();
@@ -55,6 +57,7 @@ final class RunClaim {
         this.version = new ClaimedVersion(store, clock, lease, owner, notifications, claimed, this::lose);
         this.clock = clock;
         this.lease = lease;
+        this.halfLease = lease.dividedBy(2);
         this.listeners = listeners;
         this.heartbeat = LeaseKeeper.register(this, period());
     }
@@ -221,7 +224,7 @@ final class RunClaim {
             version.resolveUncertain();
             Instant expiry = version.current().leaseExpiresAt();
             Instant now = clock.instant();
-            if (expiry == null || Duration.between(now, expiry).compareTo(lease.dividedBy(2)) < 0) version.renew(now);
+            if (expiry == null || Duration.between(now, expiry).compareTo(halfLease) < 0) version.renew(now);
         } finally {
             lock.unlock();
         }

@@ -81,7 +81,7 @@ public final class DeterministicModel implements LanguageModel {
         int step = request.completedSteps() + 1;
         if (last instanceof Message.User user) {
             List<ModelChunk> calls = new ArrayList<>();
-            String lower = user.text().toLowerCase(Locale.ROOT);
+            Lowered lower = new Lowered(user.text());
             for (Answer a : answers) {
                 if (lower.contains(a.keyword())) return words(a.answer().apply(request.messages()));
             }
@@ -104,6 +104,40 @@ public final class DeterministicModel implements LanguageModel {
         if (sentences.isEmpty()) return words("Done.");
         String text = String.join("; ", sentences);
         return words(text.endsWith(".") ? text : text + ".");
+    }
+
+    /**
+     * {@code text.toLowerCase(Locale.ROOT).contains(keyword)} for a lower-case keyword, without lowering the whole
+     * text when it is Latin-1 (each such character lowers to one character, {@link Character#toLowerCase(char)}); any
+     * other text is lowered as before (a character may lower to two, or by its context).
+     */
+    static final class Lowered {
+        private final String text;
+        private final boolean latin1;
+        private String lowered;
+
+        Lowered(String text) {
+            this.text = text;
+            boolean l = true;
+            for (int i = 0; i < text.length() && l; i++) l = text.charAt(i) <= 0xFF;
+            this.latin1 = l;
+        }
+
+        boolean contains(String keyword) {
+            if (!latin1) {
+                if (lowered == null) lowered = text.toLowerCase(Locale.ROOT);
+                return lowered.contains(keyword);
+            }
+            int n = text.length(), k = keyword.length();
+            outer:
+            for (int i = 0; i + k <= n; i++) {
+                for (int j = 0; j < k; j++) {
+                    if (Character.toLowerCase(text.charAt(i + j)) != keyword.charAt(j)) continue outer;
+                }
+                return true;
+            }
+            return false;
+        }
     }
 
     static Stream<ModelChunk> words(String text) {

@@ -43,6 +43,8 @@ public record ModelRequest(String instructions, List<Message> messages, List<Too
      * @return the number of assistant messages
      */
     public int completedSteps() {
-        return (int) messages.stream().filter(m -> m instanceof Message.Assistant).count();
+        int n = 0;
+        for (Message m : messages) if (m instanceof Message.Assistant) n++;
+        return n;
     }
 }
