@@ -326,9 +326,12 @@ public final class RedisSnapshotStore implements SnapshotStore {
      * and notifications. */
     @Override
     public Set<StoreCapability> capabilities() {
-        return Set.of(StoreCapability.SHARED, StoreCapability.DURABLE, StoreCapability.STORE_CLOCK,
-                StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
+        return CAPABILITIES;
     }
+
+    /** What this store declares, the same set at every call (core asks at every decision whether it keeps records). */
+    private static final Set<StoreCapability> CAPABILITIES = Set.of(StoreCapability.SHARED, StoreCapability.DURABLE,
+            StoreCapability.STORE_CLOCK, StoreCapability.THREAD_MEMORY, StoreCapability.DECISIONS, StoreCapability.NOTIFICATIONS);
 
     @Override
     public boolean delete(String runId, long expectedVersion) {
