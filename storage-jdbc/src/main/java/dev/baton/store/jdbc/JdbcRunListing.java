@@ -211,9 +211,7 @@ final class JdbcRunListing {
     /** Every condition of {@code q} but the page and the cursor, on the columns the listing indexes lead with. */
     private Where where(RunQuery q) {
         boolean deciders = q.deciders() != null && !q.deciders().isEmpty();
-        // SQLite without statistics (no ANALYZE) would scan the agent's listing range and test each run against
-        // the label rows; "+agent_id" keeps that term off the index, so the label index drives (see DeciderLabels)
-        StringBuilder sql = new StringBuilder(deciders && db.dialect == JdbcDialect.SQLITE ? " WHERE +agent_id = ?" : " WHERE agent_id = ?");
+        StringBuilder sql = new StringBuilder(" WHERE agent_id = ?");
         List<Object> params = new ArrayList<>();
         params.add(db.id(q.agentId()));
         if (q.threadId() != null) {
@@ -234,7 +232,10 @@ final class JdbcRunListing {
         }
         // The effective status is a residual filter on the rows the listing index yields, answered
         // from the index itself (INCLUDE columns, trailing key columns, MySQL's lease_state).
-        if (q.status() == RunStatus.SUSPENDED) {
+        // With deciders, the filter asks for stored status SUSPENDED (DeciderLabels), and a SUSPENDED snapshot holds no
+        // lease (RunSnapshot): the effective status is then SUSPENDED at any time, and the test is left out, so that
+        // the waiting-for-me indexes of V009 answer the total without the columns of the lease.
+        if (q.status() == RunStatus.SUSPENDED && !deciders) {
             sql.append(" AND ").append(db.dialect.suspendedAt());
             params.add(q.now().toEpochMilli());
         } else if (q.status() == RunStatus.RESUMING) {

@@ -44,7 +44,8 @@ final class Schema {
             new Migration(5, "notifications"),
             new Migration(6, "thread_keys"),
             new Migration(7, "deciders"),
-            new Migration(8, "deciders_by_agent"));
+            new Migration(8, "deciders_by_agent"),
+            new Migration(9, "waiting_for_me_indexes"));
 
     /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
