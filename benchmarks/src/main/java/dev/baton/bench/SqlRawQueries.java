@@ -66,7 +66,8 @@ final class SqlRawQueries implements RawQueries {
                 ps = new PreparedStatement[] {
                     c.prepareStatement("SELECT " + LISTED + " FROM " + table + where
                             + " ORDER BY created_at DESC, run_id DESC LIMIT " + q.limit()),
-                    c.prepareStatement("SELECT COUNT(*) FROM " + table + where)
+                    c.prepareStatement(q.deciders() != null && binary ? "SELECT COUNT(*) FROM " + mysqlWaitingCount(q, where)
+                            : "SELECT COUNT(*) FROM " + table + where)
                 };
                 statements.put(shape, ps);
             }
@@ -79,7 +80,8 @@ final class SqlRawQueries implements RawQueries {
                             rs.getLong(7), rs.getLong(8), rs.getString(11)));
                 }
             }
-            bind(ps[1], q, now);
+            if (q.deciders() != null && binary) bindMysqlWaitingCount(ps[1], q);
+            else bind(ps[1], q, now);
             long total;
             try (ResultSet rs = ps[1].executeQuery()) {
                 rs.next();
@@ -127,6 +129,45 @@ final class SqlRawQueries implements RawQueries {
         b.append(')');
         if (h2) b.append(" AND g.version = (SELECT v.version FROM ").append(table).append(" v WHERE v.run_id = g.run_id)");
         return b.append(')').toString();
+    }
+
+    /**
+     * MySQL/MariaDB's waiting-for-me total, as the store counts it: the agent's label rows of the asked labels (one
+     * range of the label index), grouped by run and version and kept where a pair's granting label is there and its
+     * excluding one is not, joined in that order to the runs table's waiting index (V009) on run and waiting_version.
+     * {@code where} is the page's: the text up to the deciders condition is the other filters.
+     */
+    private String mysqlWaitingCount(Query q, StringBuilder where) {
+        String base = where.substring(0, where.indexOf(" AND (run_id, waiting_version) IN"));
+        StringBuilder b = new StringBuilder("(SELECT g.run_id, g.version FROM ").append(table).append("_deciders g WHERE g.agent_id = ? AND g.label IN (");
+        for (int k = 0; k < asked(q.deciders()).size(); k++) b.append(k == 0 ? "?" : ", ?");
+        b.append(") GROUP BY g.run_id, g.version HAVING ");
+        for (int k = 0; k < q.deciders().size(); k++) b.append(k == 0 ? "" : " OR ").append("(MAX(g.label = ?) = 1 AND MAX(g.label = ?) = 0)");
+        return b.append(") d STRAIGHT_JOIN ").append(table).append(" FORCE INDEX (").append(table).append("_waiting) ON ").append(table)
+                .append(".run_id = d.run_id AND ").append(table).append(".waiting_version = d.version").append(base).toString();
+    }
+
+    private void bindMysqlWaitingCount(PreparedStatement p, Query q) throws SQLException {
+        int k = SqlBackend.bindId(p, 1, q.agentId(), binary);
+        for (String l : asked(q.deciders())) k = SqlBackend.bindId(p, k, l, binary);
+        for (dev.baton.store.RunQuery.Decider d : q.deciders()) {
+            k = SqlBackend.bindId(p, k, d.granted(), binary);
+            k = SqlBackend.bindId(p, k, d.unlessExcluded(), binary);
+        }
+        k = SqlBackend.bindId(p, k, q.agentId(), binary);
+        if (q.threadId() != null) k = SqlBackend.bindId(p, k, q.threadId(), binary);
+        if (q.resourceId() != null) k = SqlBackend.bindId(p, k, q.resourceId(), binary);
+        if (q.from() != null) p.setLong(k++, q.from());
+        if (q.to() != null) p.setLong(k++, q.to());
+    }
+
+    private static java.util.Set<String> asked(List<dev.baton.store.RunQuery.Decider> deciders) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (dev.baton.store.RunQuery.Decider d : deciders) {
+            out.add(d.granted());
+            out.add(d.unlessExcluded());
+        }
+        return out;
     }
 
     private static java.util.Set<String> grants(List<dev.baton.store.RunQuery.Decider> deciders) {

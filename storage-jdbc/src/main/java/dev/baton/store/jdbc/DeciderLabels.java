@@ -174,6 +174,46 @@ final class DeciderLabels {
     // ---------------------------------------------------------------- the filter
 
     /**
+     * MySQL/MariaDB: what the total of a deciders listing counts, as the text after {@code SELECT COUNT(*) FROM}: the
+     * agent's label rows of the pairs' labels, one range of the label index read in order, grouped by run and version
+     * and kept where some pair's granting label is there and its excluding one is not (the rule of {@link #appendFilter},
+     * without a lookup per label row), then joined ({@code STRAIGHT_JOIN}, in that order) to the agent's entries of
+     * {@code <table>_waiting} (migration V009) on the run and its {@code waiting_version}: a match is a SUSPENDED run
+     * at the label rows' version. {@code FORCE INDEX}: the optimizer would otherwise read the runs' rows. The page keeps
+     * the filter of {@link #appendFilter}, which walks the listing index in order and stops at the page's end.
+     *
+     * @param base       the listing's other conditions, starting with {@code " WHERE agent_id = ?"}, on the runs table's columns
+     * @param baseParams their parameters
+     * @param params     receives the parameters of the returned text
+     */
+    String countFrom(String agentId, List<RunQuery.Decider> deciders, String base, List<Object> baseParams, List<Object> params) {
+        Set<String> asked = new LinkedHashSet<>();
+        for (RunQuery.Decider d : deciders) {
+            asked.add(d.granted());
+            asked.add(d.unlessExcluded());
+        }
+        StringBuilder sql = new StringBuilder("(SELECT g.run_id, g.version FROM ").append(sideTable)
+                .append(" g WHERE g.agent_id = ? AND g.label IN (");
+        params.add(db.id(agentId));
+        int k = 0;
+        for (String l : asked) {
+            sql.append(k++ == 0 ? "?" : ", ?");
+            params.add(db.id(l));
+        }
+        sql.append(") GROUP BY g.run_id, g.version HAVING ");
+        k = 0;
+        for (RunQuery.Decider d : deciders) {
+            sql.append(k++ == 0 ? "" : " OR ").append("(MAX(g.label = ?) = 1 AND MAX(g.label = ?) = 0)");
+            params.add(db.id(d.granted()));
+            params.add(db.id(d.unlessExcluded()));
+        }
+        sql.append(") d STRAIGHT_JOIN ").append(table).append(" FORCE INDEX (").append(table).append("_waiting) ON ")
+                .append(table).append(".run_id = d.run_id AND ").append(table).append(".waiting_version = d.version").append(base);
+        params.addAll(baseParams);
+        return sql.toString();
+    }
+
+    /**
      * Appends the condition of {@code deciders} (not empty) on the runs of {@code agentId} to {@code sql},
      * starting with {@code " AND "}, and its parameters to {@code params}.
      */

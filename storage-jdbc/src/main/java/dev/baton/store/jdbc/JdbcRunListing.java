@@ -89,9 +89,9 @@ final class JdbcRunListing {
             pageParams.add(at);
             pageParams.add(db.id(q.after().runId()));
         }
-        List<Object> params = new ArrayList<>(where.params);   // the count's, first in the text
+        List<Object> params = new ArrayList<>(where.countParams);   // the count's, first in the text
         params.addAll(pageParams);
-        return new Statement(PageAndTotal.sql(db.dialect, columns(q), Schema.COLUMNS, table, where.sql, cursor, ORDER,
+        return new Statement(PageAndTotal.sql(db.dialect, columns(q), Schema.COLUMNS, table, where.sql, where.countFrom, cursor, ORDER,
                 PageAndTotal.page(q.limit(), q.offset())), params);
     }
 
@@ -106,12 +106,12 @@ final class JdbcRunListing {
     /** The count of {@code q} alone. */
     Statement countOnly(RunQuery q) {
         Where where = where(q);
-        return new Statement("SELECT COUNT(*) FROM " + table + where.sql, where.params);
+        return new Statement("SELECT COUNT(*) FROM " + where.countFrom, where.countParams);
     }
 
     private long count(Handle h, Where where) {
-        var query = h.createQuery("SELECT COUNT(*) FROM " + table + where.sql);
-        JdbcAccess.bindAll(query, where.params);
+        var query = h.createQuery("SELECT COUNT(*) FROM " + where.countFrom);
+        JdbcAccess.bindAll(query, where.countParams);
         return query.mapTo(Long.class).one();
     }
 
@@ -205,7 +205,12 @@ final class JdbcRunListing {
 
     // ---------------------------------------------------------------- WHERE
 
-    private record Where(String sql, List<Object> params) {
+    /**
+     * The filter ({@code sql}, starting with {@code " WHERE "}) and what the count counts: {@code countFrom}, the text
+     * after {@code SELECT COUNT(*) FROM}, is the table and the same filter, but for a deciders filter on MySQL/MariaDB
+     * ({@link DeciderLabels#countFrom}), which spells the same condition so that the label index drives.
+     */
+    private record Where(String sql, List<Object> params, String countFrom, List<Object> countParams) {
     }
 
     /** Every condition of {@code q} but the page and the cursor, on the columns the listing indexes lead with. */
@@ -242,7 +247,13 @@ final class JdbcRunListing {
             sql.append(" AND ").append(db.dialect.resumingAt());
             params.add(q.now().toEpochMilli());
         }
-        if (deciders) labels.appendFilter(q.agentId(), q.deciders(), sql, params);
-        return new Where(sql.toString(), params);
+        if (!deciders) return new Where(sql.toString(), params, table + sql, params);
+        String base = sql.toString();
+        List<Object> baseParams = List.copyOf(params);
+        labels.appendFilter(q.agentId(), q.deciders(), sql, params);
+        if (db.dialect != JdbcDialect.MYSQL) return new Where(sql.toString(), params, table + sql, params);
+        List<Object> countParams = new ArrayList<>();
+        String countFrom = labels.countFrom(q.agentId(), q.deciders(), base, baseParams, countParams);
+        return new Where(sql.toString(), params, countFrom, countParams);
     }
 }

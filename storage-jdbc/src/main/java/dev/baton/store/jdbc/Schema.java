@@ -237,10 +237,10 @@ final class Schema {
 
     /**
      * Fails unless every table has every column the store uses: the runs table (with MySQL's
-     * {@code lease_state}) and the thread memory's two tables.
+     * {@code lease_state} and {@code waiting_version}) and the thread memory's two tables.
      */
     static void validate(Jdbi jdbi, JdbcDialect dialect, String table) {
-        String runColumns = dialect == JdbcDialect.MYSQL ? COLUMNS + ", lease_state" : COLUMNS;
+        String runColumns = dialect == JdbcDialect.MYSQL ? COLUMNS + ", lease_state, waiting_version" : COLUMNS;
         validate(jdbi, table, table, runColumns);
         validate(jdbi, table, threadsTable(table), THREAD_COLUMNS + ", next_seq");
         validate(jdbi, table, messagesTable(table), MESSAGE_COLUMNS);
