@@ -257,10 +257,13 @@ class PostgresPlanTest {
         assertIndexOnlyCount(plan, plan.count(), Set.of(TABLE + "_list_waiting"), "agent_id");
         assertThat(plan.count().all().filter(PostgresPlan.Node::readsIndex)).as(on(plan))
                 .allSatisfy(n -> assertThat(n.rows()).isLessThanOrEqualTo(40));
-        // the page: the same index, in listing order, no sort
-        assertThat(plan.page().all().filter(PostgresPlan.Node::readsIndex)).as(on(plan)).isNotEmpty()
-                .allSatisfy(n -> assertThat(n.index()).isEqualTo(TABLE + "_list_waiting"));
-        assertThat(plan.page().all().filter(PostgresPlan.Node::isSort)).as(on(plan)).isEmpty();
+        // the page: the agent's labelled runs at most, sorted or read in order (on 100,000 runs the planner takes a
+        // bitmap of the GIN index and sorts those 20; at 1,000,000 it reads <table>_list_waiting in order, see
+        // docs/BENCHMARKS.md)
+        assertThat(plan.page().all().filter(PostgresPlan.Node::isSort)).as(on(plan))
+                .allSatisfy(sort -> assertThat(sort.input()).isLessThanOrEqualTo(40));
+        assertThat(plan.page().all().filter(n -> !n.relation().isEmpty())).as(on(plan))
+                .allSatisfy(n -> assertThat(n.rows()).isLessThanOrEqualTo(40));
         var page = store.list(q);
         assertThat(page.total()).as("agent-1's suspended runs with finance's label (ops' excludes bob)").isEqualTo(
                 raw.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + TABLE + " WHERE agent_id = 'agent-1'"
