@@ -56,8 +56,7 @@ final class SqlRawQueries implements RawQueries {
         try {
             PreparedStatement[] ps = statements.get(shape);
             if (ps == null) {
-                StringBuilder where = new StringBuilder(q.deciders() != null && dialect == dev.baton.store.jdbc.JdbcDialect.SQLITE
-                        ? " WHERE +agent_id = ?" : " WHERE agent_id = ?");   // SQLite: the label index drives, as the store's statement says
+                StringBuilder where = new StringBuilder(" WHERE agent_id = ?");
                 if (q.threadId() != null) where.append(" AND thread_id = ?");
                 if (q.resourceId() != null) where.append(" AND resource_id = ?");
                 if (q.from() != null) where.append(" AND created_at >= ?");
@@ -67,7 +66,8 @@ final class SqlRawQueries implements RawQueries {
                 ps = new PreparedStatement[] {
                     c.prepareStatement("SELECT " + LISTED + " FROM " + table + where
                             + " ORDER BY created_at DESC, run_id DESC LIMIT " + q.limit()),
-                    c.prepareStatement("SELECT COUNT(*) FROM " + table + where)
+                    c.prepareStatement(q.deciders() != null && binary ? "SELECT COUNT(*) FROM " + mysqlWaitingCount(q, where)
+                            : "SELECT COUNT(*) FROM " + table + where)
                 };
                 statements.put(shape, ps);
             }
@@ -80,7 +80,8 @@ final class SqlRawQueries implements RawQueries {
                             rs.getLong(7), rs.getLong(8), rs.getString(11)));
                 }
             }
-            bind(ps[1], q, now);
+            if (q.deciders() != null && binary) bindMysqlWaitingCount(ps[1], q);
+            else bind(ps[1], q, now);
             long total;
             try (ResultSet rs = ps[1].executeQuery()) {
                 rs.next();
@@ -96,13 +97,16 @@ final class SqlRawQueries implements RawQueries {
      * "Waiting for me": stored status SUSPENDED and, for some pair, the granting label held and the excluding
      * one not. PostgreSQL: on the {@code deciders} array, whose labels are qualified by the run's agent
      * ({@link SqlBackend#pgQualifier}, bound in {@link #bind}), its overlap with the agent's granting labels answered
-     * by the partial GIN index, which so yields the agent's labelled runs only. The others: the label rows of the
-     * side table {@code <table>_deciders} at the run's version, driven by its {@code (agent_id, label, run_id,
-     * version)} index, then the runs by primary key
-     * (H2 checks the version inside, as its row-value {@code IN} would scan the agent's runs).
+     * by the partial GIN index, and all of it by the partial index {@code <table>_list_waiting} of V009 (the agent's
+     * SUSPENDED runs with labels, labels included). The others: the label rows of the side table
+     * {@code <table>_deciders} at the run's version, from its {@code (agent_id, label, run_id, version)} index, the
+     * version checked in the runs table's waiting index of V009 (MySQL/MariaDB's {@code waiting_version}, SQLite's
+     * partial covering index); H2 checks the version inside, on the primary key, as its row-value {@code IN} would
+     * scan the agent's runs.
      */
     private String waitingFor(List<dev.baton.store.RunQuery.Decider> deciders) {
-        StringBuilder b = new StringBuilder(" AND status = 'SUSPENDED'");
+        // MySQL/MariaDB: waiting_version (V009) is the version of a SUSPENDED run with labels, so it says SUSPENDED too
+        StringBuilder b = new StringBuilder(dialect == dev.baton.store.jdbc.JdbcDialect.MYSQL ? "" : " AND status = 'SUSPENDED'");
         if (dialect == dev.baton.store.jdbc.JdbcDialect.POSTGRESQL) {
             b.append(" AND deciders && ARRAY[");
             for (int k = 0; k < grants(deciders).size(); k++) b.append(k == 0 ? "?" : ", ?");
@@ -112,15 +116,58 @@ final class SqlRawQueries implements RawQueries {
         }
         String side = table + "_deciders";
         boolean h2 = dialect == dev.baton.store.jdbc.JdbcDialect.H2;
-        b.append(h2 ? " AND run_id IN (SELECT g.run_id FROM " : " AND (run_id, version) IN (SELECT g.run_id, g.version FROM ")
-                .append(side).append(" g WHERE g.agent_id = ? AND (");
+        b.append(switch (dialect) {
+            case H2 -> " AND run_id IN (SELECT g.run_id FROM ";
+            case MYSQL -> " AND (run_id, waiting_version) IN (SELECT g.run_id, g.version FROM ";
+            default -> " AND (run_id, version) IN (SELECT g.run_id, g.version FROM ";
+        }).append(side).append(" g WHERE g.agent_id = ? AND (");
+        String excluded = dialect == dev.baton.store.jdbc.JdbcDialect.SQLITE ? side + " x INDEXED BY " + side + "_label" : side + " x";
         for (int k = 0; k < deciders.size(); k++) {
-            b.append(k == 0 ? "" : " OR ").append("(g.label = ? AND NOT EXISTS (SELECT 1 FROM ").append(side)
-                    .append(" x WHERE x.run_id = g.run_id AND x.label = ? AND x.version = g.version))");
+            b.append(k == 0 ? "" : " OR ").append("(g.label = ? AND NOT EXISTS (SELECT 1 FROM ").append(excluded)
+                    .append(" WHERE x.agent_id = g.agent_id AND x.label = ? AND x.run_id = g.run_id AND x.version = g.version))");
         }
         b.append(')');
         if (h2) b.append(" AND g.version = (SELECT v.version FROM ").append(table).append(" v WHERE v.run_id = g.run_id)");
         return b.append(')').toString();
+    }
+
+    /**
+     * MySQL/MariaDB's waiting-for-me total, as the store counts it: the agent's label rows of the asked labels (one
+     * range of the label index), grouped by run and version and kept where a pair's granting label is there and its
+     * excluding one is not, joined in that order to the runs table's waiting index (V009) on run and waiting_version.
+     * {@code where} is the page's: the text up to the deciders condition is the other filters.
+     */
+    private String mysqlWaitingCount(Query q, StringBuilder where) {
+        String base = where.substring(0, where.indexOf(" AND (run_id, waiting_version) IN"));
+        StringBuilder b = new StringBuilder("(SELECT g.run_id, g.version FROM ").append(table).append("_deciders g WHERE g.agent_id = ? AND g.label IN (");
+        for (int k = 0; k < asked(q.deciders()).size(); k++) b.append(k == 0 ? "?" : ", ?");
+        b.append(") GROUP BY g.run_id, g.version HAVING ");
+        for (int k = 0; k < q.deciders().size(); k++) b.append(k == 0 ? "" : " OR ").append("(MAX(g.label = ?) = 1 AND MAX(g.label = ?) = 0)");
+        return b.append(") d STRAIGHT_JOIN ").append(table).append(" FORCE INDEX (").append(table).append("_waiting) ON ").append(table)
+                .append(".run_id = d.run_id AND ").append(table).append(".waiting_version = d.version").append(base).toString();
+    }
+
+    private void bindMysqlWaitingCount(PreparedStatement p, Query q) throws SQLException {
+        int k = SqlBackend.bindId(p, 1, q.agentId(), binary);
+        for (String l : asked(q.deciders())) k = SqlBackend.bindId(p, k, l, binary);
+        for (dev.baton.store.RunQuery.Decider d : q.deciders()) {
+            k = SqlBackend.bindId(p, k, d.granted(), binary);
+            k = SqlBackend.bindId(p, k, d.unlessExcluded(), binary);
+        }
+        k = SqlBackend.bindId(p, k, q.agentId(), binary);
+        if (q.threadId() != null) k = SqlBackend.bindId(p, k, q.threadId(), binary);
+        if (q.resourceId() != null) k = SqlBackend.bindId(p, k, q.resourceId(), binary);
+        if (q.from() != null) p.setLong(k++, q.from());
+        if (q.to() != null) p.setLong(k++, q.to());
+    }
+
+    private static java.util.Set<String> asked(List<dev.baton.store.RunQuery.Decider> deciders) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (dev.baton.store.RunQuery.Decider d : deciders) {
+            out.add(d.granted());
+            out.add(d.unlessExcluded());
+        }
+        return out;
     }
 
     private static java.util.Set<String> grants(List<dev.baton.store.RunQuery.Decider> deciders) {

@@ -24,8 +24,9 @@ import java.util.TreeSet;
  *       {@code INSERT}/{@code UPDATE}, each label qualified by the run's agent ({@link #qualifier}:
  *       {@code <length of agent_id>:<agent_id><label>}, since migration V008); the filter is
  *       {@code status = 'SUSPENDED' AND deciders && ARRAY[granted...]} on the labels qualified by the listing's
- *       agent (a partial GIN index of SUSPENDED runs, whose scan so yields only that agent's runs, not those of
- *       every agent holding the same labels) and the exact rule per {@link RunQuery.Decider} on the row.
+ *       agent and the exact rule per {@link RunQuery.Decider}, all answered from the partial index
+ *       {@code <table>_list_waiting} (migration V009: the agent's SUSPENDED runs with labels, in listing order, the
+ *       labels included), so the total reads no heap page; the partial GIN index of V007 remains for the planner.
  *       Reading a run strips its agent's qualifier again.</li>
  *   <li>MySQL/MariaDB, H2, SQLite: the column {@code deciders} holds the labels as text (each
  *       {@code <length>:<label>}), for reading the run back; the filter runs on the side table
@@ -34,7 +35,10 @@ import java.util.TreeSet;
  *       write. Only rows at the run's current version count, so a write of a snapshot that is not
  *       {@code SUSPENDED} (a claim) or that has no labels touches no side row (one statement, as before),
  *       and a label a later write dropped stops counting without a {@code DELETE}. The rows go with the
- *       run ({@code ON DELETE CASCADE}; a trigger on SQLite).</li>
+ *       run ({@code ON DELETE CASCADE}; a trigger on SQLite). The check "at the run's current version" is answered
+ *       from an index of the runs table (migration V009): MySQL/MariaDB's {@code (agent_id, run_id, waiting_version)}
+ *       (a virtual column, the version of a SUSPENDED run with labels, else NULL), SQLite's partial
+ *       {@code (agent_id, run_id, version, status)} of SUSPENDED runs; H2 checks it on the primary key.</li>
  * </ul>
  * Not API.
  */
@@ -170,13 +174,57 @@ final class DeciderLabels {
     // ---------------------------------------------------------------- the filter
 
     /**
+     * MySQL/MariaDB: what the total of a deciders listing counts, as the text after {@code SELECT COUNT(*) FROM}: the
+     * agent's label rows of the pairs' labels, one range of the label index read in order, grouped by run and version
+     * and kept where some pair's granting label is there and its excluding one is not (the rule of {@link #appendFilter},
+     * without a lookup per label row), then joined ({@code STRAIGHT_JOIN}, in that order) to the agent's entries of
+     * {@code <table>_waiting} (migration V009) on the run and its {@code waiting_version}: a match is a SUSPENDED run
+     * at the label rows' version. {@code FORCE INDEX}: the optimizer would otherwise read the runs' rows. The page keeps
+     * the filter of {@link #appendFilter}, which walks the listing index in order and stops at the page's end.
+     *
+     * @param base       the listing's other conditions, starting with {@code " WHERE agent_id = ?"}, on the runs table's columns
+     * @param baseParams their parameters
+     * @param params     receives the parameters of the returned text
+     */
+    String countFrom(String agentId, List<RunQuery.Decider> deciders, String base, List<Object> baseParams, List<Object> params) {
+        Set<String> asked = new LinkedHashSet<>();
+        for (RunQuery.Decider d : deciders) {
+            asked.add(d.granted());
+            asked.add(d.unlessExcluded());
+        }
+        StringBuilder sql = new StringBuilder("(SELECT g.run_id, g.version FROM ").append(sideTable)
+                .append(" g WHERE g.agent_id = ? AND g.label IN (");
+        params.add(db.id(agentId));
+        int k = 0;
+        for (String l : asked) {
+            sql.append(k++ == 0 ? "?" : ", ?");
+            params.add(db.id(l));
+        }
+        sql.append(") GROUP BY g.run_id, g.version HAVING ");
+        k = 0;
+        for (RunQuery.Decider d : deciders) {
+            sql.append(k++ == 0 ? "" : " OR ").append("(MAX(g.label = ?) = 1 AND MAX(g.label = ?) = 0)");
+            params.add(db.id(d.granted()));
+            params.add(db.id(d.unlessExcluded()));
+        }
+        sql.append(") d STRAIGHT_JOIN ").append(table).append(" FORCE INDEX (").append(table).append("_waiting) ON ")
+                .append(table).append(".run_id = d.run_id AND ").append(table).append(".waiting_version = d.version").append(base);
+        params.addAll(baseParams);
+        return sql.toString();
+    }
+
+    /**
      * Appends the condition of {@code deciders} (not empty) on the runs of {@code agentId} to {@code sql},
      * starting with {@code " AND "}, and its parameters to {@code params}.
      */
     void appendFilter(String agentId, List<RunQuery.Decider> deciders, StringBuilder sql, List<Object> params) {
-        sql.append(" AND status = 'SUSPENDED'");
+        // MySQL/MariaDB: waiting_version (migration V009) is the version of a SUSPENDED run with labels, else NULL,
+        // so matching it says SUSPENDED too, and the index (agent_id, run_id, waiting_version) answers the total
+        // without the runs' rows
+        if (db.dialect != JdbcDialect.MYSQL) sql.append(" AND status = 'SUSPENDED'");
         if (inArray()) {
-            // the labels as the agent's runs store them: the GIN index then holds only this agent's runs under them
+            // the labels as the agent's runs store them; the partial index <table>_list_waiting (V009) holds the
+            // agent's SUSPENDED runs with labels, the labels included: its total is an index-only scan
             String q = qualifier(agentId);
             Set<String> granted = new LinkedHashSet<>();
             for (RunQuery.Decider d : deciders) granted.add(q + d.granted());
@@ -197,15 +245,23 @@ final class DeciderLabels {
             return;
         }
         // H2 answers the row value IN (run_id, version) by scanning the agent's listing range (14 times slower on
-        // 100,000 runs); with the version checked inside, the label index drives and the runs are primary-key lookups
+        // 100,000 runs); with the version checked inside, the label index drives and the runs are primary-key lookups.
+        // MySQL/MariaDB and SQLite look the (run_id, version) pairs up in the agent's entries of <table>_waiting (V009).
+        // The exclusion is looked up in the label index, among the agent's own entries (SQLite would take the primary
+        // key, then read the row for its version).
         boolean h2 = db.dialect == JdbcDialect.H2;
-        sql.append(h2 ? " AND run_id IN (SELECT g.run_id FROM " : " AND (run_id, version) IN (SELECT g.run_id, g.version FROM ")
-                .append(sideTable).append(" g WHERE g.agent_id = ? AND (");
+        String pair = switch (db.dialect) {
+            case H2 -> " AND run_id IN (SELECT g.run_id FROM ";
+            case MYSQL -> " AND (run_id, waiting_version) IN (SELECT g.run_id, g.version FROM ";
+            default -> " AND (run_id, version) IN (SELECT g.run_id, g.version FROM ";
+        };
+        String excluded = db.dialect == JdbcDialect.SQLITE ? sideTable + " x INDEXED BY " + sideTable + "_label" : sideTable + " x";
+        sql.append(pair).append(sideTable).append(" g WHERE g.agent_id = ? AND (");
         params.add(db.id(agentId));
         int k = 0;
         for (RunQuery.Decider d : deciders) {
-            sql.append(k++ == 0 ? "" : " OR ").append("(g.label = ? AND NOT EXISTS (SELECT 1 FROM ").append(sideTable)
-                    .append(" x WHERE x.run_id = g.run_id AND x.label = ? AND x.version = g.version))");
+            sql.append(k++ == 0 ? "" : " OR ").append("(g.label = ? AND NOT EXISTS (SELECT 1 FROM ").append(excluded)
+                    .append(" WHERE x.agent_id = g.agent_id AND x.label = ? AND x.run_id = g.run_id AND x.version = g.version))");
             params.add(db.id(d.granted()));
             params.add(db.id(d.unlessExcluded()));
         }

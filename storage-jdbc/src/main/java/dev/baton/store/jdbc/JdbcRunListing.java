@@ -89,9 +89,9 @@ final class JdbcRunListing {
             pageParams.add(at);
             pageParams.add(db.id(q.after().runId()));
         }
-        List<Object> params = new ArrayList<>(where.params);   // the count's, first in the text
+        List<Object> params = new ArrayList<>(where.countParams);   // the count's, first in the text
         params.addAll(pageParams);
-        return new Statement(PageAndTotal.sql(db.dialect, columns(q), Schema.COLUMNS, table, where.sql, cursor, ORDER,
+        return new Statement(PageAndTotal.sql(db.dialect, columns(q), Schema.COLUMNS, table, where.sql, where.countFrom, cursor, ORDER,
                 PageAndTotal.page(q.limit(), q.offset())), params);
     }
 
@@ -106,12 +106,12 @@ final class JdbcRunListing {
     /** The count of {@code q} alone. */
     Statement countOnly(RunQuery q) {
         Where where = where(q);
-        return new Statement("SELECT COUNT(*) FROM " + table + where.sql, where.params);
+        return new Statement("SELECT COUNT(*) FROM " + where.countFrom, where.countParams);
     }
 
     private long count(Handle h, Where where) {
-        var query = h.createQuery("SELECT COUNT(*) FROM " + table + where.sql);
-        JdbcAccess.bindAll(query, where.params);
+        var query = h.createQuery("SELECT COUNT(*) FROM " + where.countFrom);
+        JdbcAccess.bindAll(query, where.countParams);
         return query.mapTo(Long.class).one();
     }
 
@@ -205,15 +205,18 @@ final class JdbcRunListing {
 
     // ---------------------------------------------------------------- WHERE
 
-    private record Where(String sql, List<Object> params) {
+    /**
+     * The filter ({@code sql}, starting with {@code " WHERE "}) and what the count counts: {@code countFrom}, the text
+     * after {@code SELECT COUNT(*) FROM}, is the table and the same filter, but for a deciders filter on MySQL/MariaDB
+     * ({@link DeciderLabels#countFrom}), which spells the same condition so that the label index drives.
+     */
+    private record Where(String sql, List<Object> params, String countFrom, List<Object> countParams) {
     }
 
     /** Every condition of {@code q} but the page and the cursor, on the columns the listing indexes lead with. */
     private Where where(RunQuery q) {
         boolean deciders = q.deciders() != null && !q.deciders().isEmpty();
-        // SQLite without statistics (no ANALYZE) would scan the agent's listing range and test each run against
-        // the label rows; "+agent_id" keeps that term off the index, so the label index drives (see DeciderLabels)
-        StringBuilder sql = new StringBuilder(deciders && db.dialect == JdbcDialect.SQLITE ? " WHERE +agent_id = ?" : " WHERE agent_id = ?");
+        StringBuilder sql = new StringBuilder(" WHERE agent_id = ?");
         List<Object> params = new ArrayList<>();
         params.add(db.id(q.agentId()));
         if (q.threadId() != null) {
@@ -234,14 +237,23 @@ final class JdbcRunListing {
         }
         // The effective status is a residual filter on the rows the listing index yields, answered
         // from the index itself (INCLUDE columns, trailing key columns, MySQL's lease_state).
-        if (q.status() == RunStatus.SUSPENDED) {
+        // With deciders, the filter asks for stored status SUSPENDED (DeciderLabels), and a SUSPENDED snapshot holds no
+        // lease (RunSnapshot): the effective status is then SUSPENDED at any time, and the test is left out, so that
+        // the waiting-for-me indexes of V009 answer the total without the columns of the lease.
+        if (q.status() == RunStatus.SUSPENDED && !deciders) {
             sql.append(" AND ").append(db.dialect.suspendedAt());
             params.add(q.now().toEpochMilli());
         } else if (q.status() == RunStatus.RESUMING) {
             sql.append(" AND ").append(db.dialect.resumingAt());
             params.add(q.now().toEpochMilli());
         }
-        if (deciders) labels.appendFilter(q.agentId(), q.deciders(), sql, params);
-        return new Where(sql.toString(), params);
+        if (!deciders) return new Where(sql.toString(), params, table + sql, params);
+        String base = sql.toString();
+        List<Object> baseParams = List.copyOf(params);
+        labels.appendFilter(q.agentId(), q.deciders(), sql, params);
+        if (db.dialect != JdbcDialect.MYSQL) return new Where(sql.toString(), params, table + sql, params);
+        List<Object> countParams = new ArrayList<>();
+        String countFrom = labels.countFrom(q.agentId(), q.deciders(), base, baseParams, countParams);
+        return new Where(sql.toString(), params, countFrom, countParams);
     }
 }

@@ -43,13 +43,22 @@ final class PageAndTotal {
      */
     static String sql(JdbcDialect dialect, String columns, String names, String from, String where, String pageWhere,
                       String order, String page) {
+        return sql(dialect, columns, names, from, where, from + where, pageWhere, order, page);
+    }
+
+    /**
+     * The statement, its count spelled as {@code countFrom} (what follows {@code SELECT COUNT(*) FROM}: the same
+     * matches as {@code from} and {@code where}, read another way); its parameters come first.
+     */
+    static String sql(JdbcDialect dialect, String columns, String names, String from, String where, String countFrom,
+                      String pageWhere, String order, String page) {
         if (dialect == JdbcDialect.POSTGRESQL) {
             String outer = Arrays.stream(names.split(",")).map(c -> "p." + c.strip()).collect(Collectors.joining(", "));
-            return "SELECT " + outer + ", c.total FROM (SELECT COUNT(*) AS total FROM " + from + where + ") c"
+            return "SELECT " + outer + ", c.total FROM (SELECT COUNT(*) AS total FROM " + countFrom + ") c"
                     + " LEFT JOIN LATERAL (SELECT " + columns + " FROM " + from + where + pageWhere + " AND c.total > 0"
                     + order + page + ") p ON TRUE";
         }
-        return "SELECT " + columns + ", (SELECT COUNT(*) FROM " + from + where + ") AS total FROM " + from + where + pageWhere
+        return "SELECT " + columns + ", (SELECT COUNT(*) FROM " + countFrom + ") AS total FROM " + from + where + pageWhere
                 + order + page;
     }
 

@@ -44,7 +44,8 @@ final class Schema {
             new Migration(5, "notifications"),
             new Migration(6, "thread_keys"),
             new Migration(7, "deciders"),
-            new Migration(8, "deciders_by_agent"));
+            new Migration(8, "deciders_by_agent"),
+            new Migration(9, "waiting_for_me_indexes"));
 
     /** The columns of the runs table the store reads and writes, in this order; VALIDATE checks that they exist. */
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at,"
@@ -236,10 +237,10 @@ final class Schema {
 
     /**
      * Fails unless every table has every column the store uses: the runs table (with MySQL's
-     * {@code lease_state}) and the thread memory's two tables.
+     * {@code lease_state} and {@code waiting_version}) and the thread memory's two tables.
      */
     static void validate(Jdbi jdbi, JdbcDialect dialect, String table) {
-        String runColumns = dialect == JdbcDialect.MYSQL ? COLUMNS + ", lease_state" : COLUMNS;
+        String runColumns = dialect == JdbcDialect.MYSQL ? COLUMNS + ", lease_state, waiting_version" : COLUMNS;
         validate(jdbi, table, table, runColumns);
         validate(jdbi, table, threadsTable(table), THREAD_COLUMNS + ", next_seq");
         validate(jdbi, table, messagesTable(table), MESSAGE_COLUMNS);

@@ -181,7 +181,13 @@ class MigrationTest {
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
                     .hasMessageContaining("deciders");
-            applyByHand(url, table, 7);   // the later migrations of the runs table, not V006 of the memory tables
+            applyByHand(url, table, 7);
+            if (JdbcDialect.forUrl(url).orElseThrow() == JdbcDialect.MYSQL) {
+                assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
+                        .isInstanceOf(StorageException.class).hasMessageContaining("table " + table + " ")
+                        .hasMessageContaining("waiting_version");
+            }
+            applyByHand(url, table, 8, 9);   // the later migrations of the runs table, not V006 of the memory tables
             assertThatThrownBy(() -> SnapshotStores.open(url, Map.of("table", table, "schemaMode", "validate")))
                     .isInstanceOf(StorageException.class).hasMessageContaining(table + "_threads");
             applyByHand(url, table, 3);
@@ -384,6 +390,72 @@ class MigrationTest {
         });
     }
 
+    /**
+     * V009 adds the indexes of the "waiting for me" total (PostgreSQL: the partial index {@code <table>_list_waiting};
+     * MySQL/MariaDB: the virtual column {@code waiting_version} and its index {@code <table>_waiting}; SQLite: the
+     * partial index {@code <table>_waiting}; H2: nothing). A labelled run a store of the eighth schema wrote is listed
+     * after it, a claim takes it out of the listing and a decision that suspends it again puts it back; the
+     * migration run a second time changes nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void anUpgradeToTheWaitingForMeIndexesListsTheRunsWrittenBeforeIt(String db) throws Exception {
+        inAFreshTable(db, (url, table) -> {
+            applyByHand(url, table, 1, 2, 3, 4, 5, 6, 7, 8);   // the schema before V009
+            JdbcDialect dialect = JdbcDialect.forUrl(url).orElseThrow();
+            String agent = uniqueId("mig-agent");
+            RunSnapshot old = suspended(agent, uniqueId("run"), "t", "r", 0).toBuilder()
+                    .deciders(List.of("r:admin", "x:admin:bob")).build();
+            RunSnapshot bare = suspended(agent, uniqueId("run"), "t", "r", 1);
+            try (SnapshotStore before = SnapshotStores.open(url, Map.of("table", table, "schemaMode", "none"))) {
+                assertThat(before.insert(old)).isTrue();   // the eighth schema's writes are this release's writes
+                assertThat(before.insert(bare)).isTrue();
+            }
+            dev.baton.store.RunQuery alice = dev.baton.store.RunQuery.forAgent(agent, old.createdAt().plusSeconds(60))
+                    .deciders(List.of(new dev.baton.store.RunQuery.Decider("r:admin", "x:admin:alice"))).page(0, 20).build();
+            dev.baton.store.RunQuery bob = dev.baton.store.RunQuery.forAgent(agent, old.createdAt().plusSeconds(60))
+                    .deciders(List.of(new dev.baton.store.RunQuery.Decider("r:admin", "x:admin:bob"))).page(0, 20).build();
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                assertThat(store.list(alice).items()).containsExactly(old);
+                assertThat(store.list(alice).total()).isEqualTo(1);
+                assertThat(store.list(bob).total()).isZero();
+                RunSnapshot claimed = old.claimed("instance-1", old.createdAt().plusSeconds(3600), old.payload());
+                assertThat(store.compareAndSet(1, claimed)).isTrue();
+                assertThat(store.list(alice).total()).as("claimed: waits for no one").isZero();
+                RunSnapshot again = claimed.suspended(old.createdAt().plusSeconds(2), old.payload(), null, old.summary(),
+                        List.of("r:admin"));
+                assertThat(store.compareAndSet(2, again)).isTrue();
+                assertThat(store.list(alice).items()).containsExactly(again);
+                assertThat(store.list(bob).items()).as("bob's exclusion was dropped").containsExactly(again);
+            }
+            Jdbi.create(url).useHandle(h -> {
+                for (String stmt : Schema.statements(dialect, table, Schema.MIGRATIONS.get(8))) {
+                    try {
+                        h.execute(stmt);
+                    } catch (org.jdbi.v3.core.statement.StatementException e) {
+                        // MySQL's and SQLite's "already exists", as the migration runner accepts it
+                        if (!(e.getCause() instanceof java.sql.SQLException se) || !dialect.isAlreadyApplied(se)) throw e;
+                    }
+                }
+            });
+            if (dialect != JdbcDialect.H2) {
+                String index = dialect == JdbcDialect.POSTGRESQL ? table + "_list_waiting" : table + "_waiting";
+                String sql = switch (dialect) {
+                    case POSTGRESQL -> "SELECT COUNT(*) FROM pg_indexes WHERE indexname = ?";
+                    case MYSQL -> "SELECT COUNT(DISTINCT index_name) FROM information_schema.statistics WHERE table_schema = DATABASE()"
+                            + " AND index_name = ?";
+                    default -> "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?";
+                };
+                int found = Jdbi.create(url).withHandle(h -> h.createQuery(sql).bind(0, index).mapTo(Integer.class).one());
+                assertThat(found).as(index).isEqualTo(1);
+            }
+            try (SnapshotStore store = SnapshotStores.open(url, Map.of("table", table))) {
+                assertThat(store.list(alice).total()).as("V009 again").isEqualTo(1);
+            }
+            assertEveryMigrationRecorded(url, table);
+        });
+    }
+
     /** PostgreSQL: the {@code deciders} column of run {@code runId} as stored, in order. */
     private static List<String> storedLabels(String url, String table, String runId) {
         return Jdbi.create(url).withHandle(h -> h.createQuery("SELECT d FROM " + table + ", unnest(deciders) WITH ORDINALITY AS u(d, n)"
@@ -433,7 +505,13 @@ class MigrationTest {
                 .contains("-- V006__thread_keys.sql")
                 .contains("-- V007__deciders.sql").contains("deciders")
                 .contains("-- V008__deciders_by_agent.sql")
+                .contains("-- V009__waiting_for_me_indexes.sql")
                 .doesNotContain("${table}");
+        if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("my_runs_list_waiting ON my_runs (agent_id, created_at DESC,"
+                + " run_id DESC) INCLUDE (deciders)");
+        if (dialect == JdbcDialect.MYSQL) assertThat(ddl).contains("waiting_version BIGINT AS (")
+                .contains("my_runs_waiting ON my_runs (agent_id, run_id, waiting_version)");
+        if (dialect == JdbcDialect.SQLITE) assertThat(ddl).contains("my_runs_waiting ON my_runs (agent_id, run_id, version, status)");
         if (dialect == JdbcDialect.POSTGRESQL) assertThat(ddl).contains("my_runs_list_deciders ON my_runs USING GIN (deciders)")
                 .contains("UPDATE my_runs SET deciders = ARRAY(");
         else assertThat(ddl).contains("CREATE TABLE IF NOT EXISTS my_runs_deciders (").contains("my_runs_deciders_label ");

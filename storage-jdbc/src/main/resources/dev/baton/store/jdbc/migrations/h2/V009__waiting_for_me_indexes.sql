@@ -1,0 +1,4 @@
+-- Schema version 9: nothing to do here. It adds the indexes that let PostgreSQL, MySQL/MariaDB and SQLite count the
+-- "waiting for me" listing without reading each labelled run's row. This database already checks the version inside
+-- the label subquery on the primary key (see DeciderLabels). This migration has no statement: applying it records
+-- version 9 in the history table, and nothing else.
