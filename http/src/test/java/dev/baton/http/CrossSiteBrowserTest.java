@@ -11,13 +11,11 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -29,9 +27,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * {@code Host} (Chromium resolving {@code attacker.test} to 127.0.0.1). Nothing changes in the store.
  */
 class CrossSiteBrowserTest {
-    @TempDir
-    Path dir;
-
     SnapshotStore store;
     Agent concierge;
     HttpTarget.Served victim;
@@ -46,12 +41,11 @@ class CrossSiteBrowserTest {
         BatonHttpApi api = BatonHttpApi.builder().agents(concierge).authenticator(Authenticator.anonymous()).build();
         victim = HttpTarget.serve(api);
 
-        browser = Chromium.start(dir.resolve("chromium-profile"), "--host-resolver-rules=MAP attacker.test 127.0.0.1");
+        browser = Chromium.page();
     }
 
     @AfterEach
     void stop() {
-        if (browser != null) browser.quit();
         if (attacker != null) attacker.stop(0);
         if (victim != null) victim.close();
         if (store != null) store.close();

@@ -19,7 +19,6 @@ import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -40,9 +39,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class InboxApprovalsBrowserTest {
     static final String MARIA = "maria-token-0123456789";
-
-    @TempDir
-    Path dir;
 
     SnapshotStore store;
     TestAgents.MutableClock clock;
@@ -69,7 +65,7 @@ class InboxApprovalsBrowserTest {
                 .build();
         server = HttpTarget.serve(api);
 
-        browser = Chromium.start(dir.resolve("chromium-profile"));
+        browser = Chromium.page();
         browser.manage().window().setSize(new Dimension(1400, 1000));   // the screenshots docs/approvals.md shows
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     }
@@ -81,7 +77,6 @@ class InboxApprovalsBrowserTest {
 
     @AfterEach
     void stop() {
-        if (browser != null) browser.quit();
         if (server != null) server.close();
         if (concierge != null) concierge.close();
         if (store != null) store.close();

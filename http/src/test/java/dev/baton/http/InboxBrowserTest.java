@@ -78,7 +78,7 @@ class InboxBrowserTest {
                 .build();
         server = HttpTarget.serve(api);
 
-        browser = Chromium.start(dir.resolve("chromium-profile"));
+        browser = Chromium.page();
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     }
 
@@ -89,7 +89,6 @@ class InboxBrowserTest {
 
     @AfterEach
     void stop() {
-        if (browser != null) browser.quit();
         if (server != null) server.close();
         if (store != null) store.close();
     }

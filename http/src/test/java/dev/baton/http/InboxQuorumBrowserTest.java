@@ -9,14 +9,12 @@ import dev.baton.agent.ApproverRule;
 import dev.baton.agent.RunOptions;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -29,9 +27,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class InboxQuorumBrowserTest {
     static final String MARIA = "maria-travel-token-0123456";
     static final String JOHN = "john-travel-token-01234567";
-
-    @TempDir
-    Path dir;
 
     SnapshotStore store;
     Agent desk;
@@ -56,12 +51,11 @@ class InboxQuorumBrowserTest {
                 .build();
         server = HttpTarget.serve(api);
 
-        browser = Chromium.start(dir.resolve("chromium-profile"));
+        browser = Chromium.page();
     }
 
     @AfterEach
     void stop() {
-        if (browser != null) browser.quit();
         if (server != null) server.close();
         if (desk != null) desk.close();
         if (store != null) store.close();

@@ -8,14 +8,12 @@ import dev.baton.model.DeterministicModel;
 import dev.baton.store.SnapshotStore;
 import dev.baton.store.memory.MemorySnapshotStore;
 import dev.baton.tool.Tool;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -31,9 +29,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class InboxRefusalBrowserTest {
     static final String MARIA = "maria-token-0123456789";
-
-    @TempDir
-    Path dir;
 
     SnapshotStore store;
     Agent desk;
@@ -78,13 +73,12 @@ class InboxRefusalBrowserTest {
                 .build();
         server = HttpTarget.serve(api);
 
-        browser = Chromium.start(dir.resolve("chromium-profile"));
+        browser = Chromium.page();
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
     }
 
     @AfterEach
     void stop() {
-        if (browser != null) browser.quit();
         if (server != null) server.close();
         if (desk != null) desk.close();
         if (store != null) store.close();
