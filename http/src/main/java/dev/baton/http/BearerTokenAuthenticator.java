@@ -72,7 +72,8 @@ public final class BearerTokenAuthenticator implements Authenticator {
         return token.isEmpty() ? null : token;
     }
 
-    private static byte[] sha256(String token) {
+    /** The SHA-256 of a string's UTF-8 (the tokens held; the listing's ETag). */
+    static byte[] sha256(String token) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -1,10 +1,12 @@
 package dev.baton.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentRunToolCall;
+import dev.baton.agent.FinishReason;
 
 /**
  * The JSON of what a run does: its events, how its stream ended, a drained result
@@ -18,52 +20,16 @@ final class EventJson {
     static ObjectNode event(AgentEvent e) {
         ObjectNode n = Json.object();
         n.put("type", e.type());
-        n.put("runId", e.runId());
-        if (e instanceof AgentEvent.StepStart s) {
-            n.put("step", s.step());
-        } else if (e instanceof AgentEvent.TextDelta t) {
-            n.put("text", t.text());
-        } else if (e instanceof AgentEvent.ToolCall c) {
-            toolCall(n, c.toolCallId(), c.toolName());
-            n.set("args", c.args());
-        } else if (e instanceof AgentEvent.ToolCallApproval a) {
-            toolCall(n, a.toolCallId(), a.toolName());
-            n.set("args", a.args());
-        } else if (e instanceof AgentEvent.ToolCallApproved a) {
-            toolCall(n, a.toolCallId(), a.toolName());
-            n.set("proposedArgs", a.proposedArgs());
-            n.set("approvedArgs", a.approvedArgs());
-            n.put("actor", a.actor());
-        } else if (e instanceof AgentEvent.ToolCallSuspended s) {
-            toolCall(n, s.toolCallId(), s.toolName());
-            n.set("args", s.args());
-            n.set("suspendPayload", s.suspendPayload());
-        } else if (e instanceof AgentEvent.ToolResult r) {
-            toolCall(n, r.toolCallId(), r.toolName());
-            n.set("result", r.result());
-        } else if (e instanceof AgentEvent.ToolError r) {
-            toolCall(n, r.toolCallId(), r.toolName());
-            n.put("error", r.error());
-        } else if (e instanceof AgentEvent.ToolOutputDenied d) {
-            toolCall(n, d.toolCallId(), d.toolName());
-            n.put("reason", d.reason());
-        } else if (e instanceof AgentEvent.StepFinish f) {
-            n.put("step", f.step());
-            n.put("finishReason", f.finishReason().wireName());
-        } else if (e instanceof AgentEvent.Finish f) {
-            n.put("finishReason", f.finishReason().wireName());
-            n.put("text", f.text());
-        } else if (e instanceof AgentEvent.Cancelled c) {
-            n.put("reason", c.reason());
-        } else if (e instanceof AgentEvent.Error err) {
+        if (e instanceof AgentEvent.Error err) {   // its cause stays in the log: Problem.runError
+            n.put("runId", err.runId());
             n.put("message", err.cause() == null ? err.message() : Problem.runError(err.cause()));
+            return n;
         }
+        // any other event: its record's components, in their order, are its fields (runId first; openapi.json)
+        n.setAll((ObjectNode) Json.MAPPER.valueToTree(e));
+        JsonNode reason = n.get("finishReason");
+        if (reason != null) n.put("finishReason", FinishReason.valueOf(reason.asText()).wireName());
         return n;
-    }
-
-    private static void toolCall(ObjectNode n, String toolCallId, String toolName) {
-        n.put("toolCallId", toolCallId);
-        n.put("toolName", toolName);
     }
 
     /**

@@ -57,11 +57,7 @@ final class Json {
     }
 
     static String text(JsonNode node) {
-        try {
-            return MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new String(bytes(node), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**

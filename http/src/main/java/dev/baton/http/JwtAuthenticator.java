@@ -1,9 +1,19 @@
 package dev.baton.http;
 
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.KeySourceException;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.CachingJWKSetSource;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
+import com.nimbusds.jose.jwk.source.JWKSetSource;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.OutageTolerantJWKSetSource;
+import com.nimbusds.jose.jwk.source.RateLimitedJWKSetSource;
+import com.nimbusds.jose.jwk.source.URLBasedJWKSetSource;
 import com.nimbusds.jose.proc.BadJWSException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
@@ -11,7 +21,9 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.BadJWTException;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import dev.baton.InvalidOptionException;
+import java.net.MalformedURLException;
 import java.net.URI;
 import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
@@ -71,10 +83,10 @@ import org.slf4j.LoggerFactory;
  * them. A token without such a claim, or with one of another shape, gives no role: it is not refused.
  *
  * <p>Keys from a URL are fetched on first use, kept for {@link Builder#cacheLifetime} (5 minutes),
- * and fetched again early when a token names a key id not held (key rotation), at most once per
+ * and fetched again early when a token's key is not held (key rotation), at most twice per
  * {@link Builder#minRefetchInterval} (30 s), so tokens with made-up key ids cannot make Baton hammer
  * the provider. A failed fetch keeps the keys held. The URL must be {@code https}, or {@code http} on
- * a loopback address.
+ * a loopback address. The caching, rate limit and outage tolerance are nimbus' {@code JWKSetSource}s.
  *
  * <p>Thread-safe once built; nothing to close. Its {@link Builder} is not thread-safe.
  */
@@ -89,7 +101,9 @@ public final class JwtAuthenticator implements Authenticator {
     static final Set<JWSAlgorithm> ASYMMETRIC = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
             JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512, JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512);
 
-    private final JwtKeys keys;
+    /** The largest JWKS document read. */
+    static final int MAX_JWKS_BYTES = 64 * 1024;
+
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final String nameClaim;
     private final List<String> roleClaims;
@@ -97,8 +111,7 @@ public final class JwtAuthenticator implements Authenticator {
     private final boolean unrestricted;
     private final @Nullable List<String> defaultResources;
 
-    private JwtAuthenticator(Builder b, JwtKeys keys) {
-        this.keys = keys;
+    private JwtAuthenticator(Builder b, JWKSource<SecurityContext> keys) {
         Set<JWSAlgorithm> algorithms = Set.copyOf(b.algorithms);
         this.nameClaim = b.nameClaim;
         this.roleClaims = b.groupsClaim == null ? List.of(b.rolesClaim) : List.of(b.rolesClaim, b.groupsClaim);
@@ -145,15 +158,37 @@ public final class JwtAuthenticator implements Authenticator {
             REFUSALS.refused("bearer JWT refused", "its claims (exp, nbf, iss, aud, " + nameClaim + ") do not fit");
         } catch (BadJWSException e) {
             REFUSALS.refused("bearer JWT refused", "no configured key verifies its signature");
+        } catch (KeySourceException e) {   // the JWKS could not be fetched, or not again so soon
+            REFUSALS.refused("bearer JWT refused", "its key is not held (" + e.getClass().getSimpleName() + ")");
         } catch (Exception e) {   // the class only: a parser's message may quote the token
             REFUSALS.refused("bearer JWT refused", "not a valid JWS of an allowed algorithm and key (" + e.getClass().getSimpleName() + ")");
         }
         return Optional.empty();
     }
 
-    /** How many times the JWKS was fetched: for tests. */
-    int jwksFetches() {
-        return keys.fetches();
+    /**
+     * The keys of a JWKS URL: nimbus' chain as its {@code JWKSourceBuilder} wires it (fetch, outage tolerance,
+     * rate limit, cache), looked up as its {@code JWKSetBasedJWKSource} does (again, with a refresh, when no
+     * key fits), but on the builder's clock.
+     */
+    private static JWKSource<SecurityContext> fetched(URI uri, Duration timeout, Duration lifetime, Duration interval, Clock clock) {
+        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        JWKSetSource<SecurityContext> url;
+        try {
+            url = new URLBasedJWKSetSource<>(uri.toURL(), new DefaultResourceRetriever(millis, millis, MAX_JWKS_BYTES));
+        } catch (MalformedURLException e) {
+            throw new InvalidOptionException("jwksUri", "not a URL: " + uri);
+        }
+        JWKSetSource<SecurityContext> keys = new CachingJWKSetSource<>(new RateLimitedJWKSetSource<>(
+                new OutageTolerantJWKSetSource<>(url, Long.MAX_VALUE, event -> LOG.warn("JWKS from {} could not be fetched, "
+                        + "keeping the keys held: {}", uri, ((OutageTolerantJWKSetSource.OutageEvent<?>) event).getException().toString())),
+                interval.toMillis(), null), lifetime.toMillis(), 2L * millis, null);
+        return (selector, context) -> {
+            long now = clock.millis();
+            JWKSet held = keys.getJWKSet(JWKSetCacheRefreshEvaluator.noRefresh(), now, context);
+            List<JWK> found = selector.select(held);
+            return found.isEmpty() ? selector.select(keys.getJWKSet(JWKSetCacheRefreshEvaluator.referenceComparison(held), now, context)) : found;
+        };
     }
 
     private Optional<Principal> principal(JWTClaimsSet claims) {
@@ -417,8 +452,9 @@ public final class JwtAuthenticator implements Authenticator {
         }
 
         /**
-         * The least time between two fetches of the JWKS (default 30 s): a token naming an unknown
-         * key id fetches it again only after that long.
+         * The period in which the JWKS is fetched at most twice (default 30 s): tokens naming unknown
+         * key ids fetch it again only that often (the second fetch lets a rotation just after a fetch
+         * be seen at once). Shorter than {@link #cacheLifetime}.
          *
          * @param interval zero or positive
          * @return this builder
@@ -446,7 +482,8 @@ public final class JwtAuthenticator implements Authenticator {
          *
          * @return a JWT authenticator
          * @throws InvalidOptionException ({@code jwksUri}) neither a JWKS URL nor a key, or both;
-         *                                ({@code issuer}, {@code audience}) missing
+         *                                ({@code issuer}, {@code audience}) missing;
+         *                                ({@code minRefetchInterval}) not shorter than {@code cacheLifetime}
          */
         public JwtAuthenticator build() {
             if ((jwksUri == null) == keys.isEmpty()) {
@@ -454,8 +491,11 @@ public final class JwtAuthenticator implements Authenticator {
             }
             if (issuer == null || issuer.isBlank()) throw new InvalidOptionException("issuer", "is required");
             if (audience == null || audience.isBlank()) throw new InvalidOptionException("audience", "is required");
-            JwtKeys source = jwksUri != null ? new JwtKeys(jwksUri, timeout, cacheLifetime, minRefetchInterval, clock) : new JwtKeys(keys);
-            return new JwtAuthenticator(this, source);
+            if (jwksUri != null && minRefetchInterval.compareTo(cacheLifetime) >= 0) {
+                throw new InvalidOptionException("minRefetchInterval", "must be shorter than cacheLifetime (" + cacheLifetime + ")");
+            }
+            return new JwtAuthenticator(this, jwksUri != null ? fetched(jwksUri, timeout, cacheLifetime, minRefetchInterval, clock)
+                    : new ImmutableJWKSet<>(new JWKSet(keys)));
         }
     }
 }

@@ -1,8 +1,6 @@
 package dev.baton.http;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -48,12 +46,8 @@ final class ListingETag {
     static String tag(byte[] page) {
         String text = new String(page, StandardCharsets.UTF_8);
         int end = text.lastIndexOf(AS_OF);
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest((end < 0 ? text : text.substring(0, end)).getBytes(StandardCharsets.UTF_8));
-            return "W/\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(d, 16)) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+        byte[] d = BearerTokenAuthenticator.sha256(end < 0 ? text : text.substring(0, end));
+        return "W/\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(d, 16)) + "\"";
     }
 
     /** RFC 9110's weak comparison: {@code *}, or one of the listed tags equal to {@code tag} ignoring {@code W/}. */
