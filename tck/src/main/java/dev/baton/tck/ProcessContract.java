@@ -10,11 +10,8 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.store.StoreCapability;
 import dev.baton.tck.support.NamesTheRule;
 import dev.baton.tck.support.Snapshots;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -56,8 +51,13 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * that. A store that declares neither has nothing to prove here: its tests are skipped, and the
  * certification report says so without counting it against the store.
  *
- * <p>The scenarios are independent of one another (each has an agent id, a side-effect file and worker
- * JVMs of its own) and mostly wait, on JVMs starting and on leases lapsing. Where JUnit's parallel
+ * <p>The scenarios are independent of one another (each has an agent id and a side-effect file of its
+ * own, and its worker JVMs open the store and build the agent for it alone) and mostly wait, on JVMs
+ * starting and on leases lapsing. The worker JVMs start with no store and come from a pool that every
+ * scenario and test class of the test JVM shares: spares start in the background while scenarios wait,
+ * and a JVM whose scenario ended cleanly closes its agent and store and serves a later scenario. A JVM
+ * that was killed, stopped with {@code SIGTERM}, or sent into a tool that hangs never serves another, so
+ * every kill is of a JVM that holds the scenario's run and nothing else. Where JUnit's parallel
  * execution is enabled ({@code junit.jupiter.execution.parallel.enabled}, as in Baton's own store
  * modules), the scenarios of a test that opts in with {@link #scenariosAtOnce()} (on a store that
  * several processes open at once, {@link StoreCapability#SHARED}) run three at a time; those of any
@@ -113,7 +113,7 @@ public abstract class ProcessContract {
     private final List<Worker> workers = new ArrayList<>();
     /** Turns per test class: one scenario at a time, or {@link #AT_ONCE} for a test that opts in (see {@link #prepare()}). */
     private static final Map<Class<?>, Semaphore> TURNS = new ConcurrentHashMap<>();
-    /** How many scenarios of a test that opts in run at the same time: at most six worker JVMs. */
+    /** How many scenarios of a test that opts in run at the same time: at most six worker JVMs in use (and the pool's spares). */
     private static final int AT_ONCE = 3;
     private Semaphore turn;
 
@@ -148,91 +148,64 @@ public abstract class ProcessContract {
     }
 
     @AfterEach
-    void stopWorkers() throws InterruptedException {
-        // workers still alive at the end stop cleanly, so that only the kills a test makes are kills
-        for (Worker w : workers) {
-            if (!w.process.isAlive()) continue;
-            try {
-                w.send("exit");
-            } catch (IOException e) {
-                // it is going anyway
-            }
-        }
+    void stopWorkers() {
+        // workers still alive at the end close their agent and store and go back to the pool (or stop cleanly), so that
+        // only the kills a test makes are kills
         try {
             for (Worker w : workers) {
-                if (!w.process.waitFor(10, TimeUnit.SECONDS)) w.process.destroyForcibly();
+                if (!w.jvm.process.isAlive()) continue;
+                if (w.tainted) w.jvm.exit();
+                else WorkerPool.giveBack(w.jvm);
             }
         } finally {
             if (turn != null) turn.release();
         }
     }
 
-    /** How much of a worker's stderr a failure message keeps: its end, where the cause usually is. */
-    private static final int STDERR_KEPT = 8_000;
-
-    /** A running worker JVM. */
+    /**
+     * A worker JVM in this scenario: one from the {@link WorkerPool}, with this scenario's store and agent open in it.
+     */
     private final class Worker {
-        final Process process;
-        final Writer in;
-        final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+        final WorkerPool.Jvm jvm;
+        final String name;
+        /** Whether a command may have left a tool or a model call hanging in it: then it never serves another scenario. */
+        boolean tainted;
 
         Worker(String name) throws IOException {
             this(name, leaseMillis());
         }
 
         Worker(String name, long leaseMillis) throws IOException {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
-                    System.getProperty("java.class.path"), ProcessWorker.class.getName(), storeUrl(), agentId,
-                    sideEffects.toString(), Long.toString(leaseMillis)));
-            storeProperties().forEach((k, v) -> cmd.add(k + "=" + v));
-            ProcessBuilder pb = new ProcessBuilder(cmd);
-            pb.redirectError(dir.resolve(name + ".stderr.log").toFile());
-            process = pb.start();
+            this.name = name;
+            jvm = WorkerPool.take();
             workers.add(this);
-            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            Thread reader = new Thread(() -> {
-                try {
-                    while (true) answers.add(ProcessWorker.readAnswer(out));
-                } catch (IOException e) {
-                    answers.add("ended");
-                }
-            }, "tck-worker-reader-" + name);
-            reader.setDaemon(true);
-            reader.start();
+            jvm.forgetStderr();
+            StringBuilder scenario = new StringBuilder("scenario ").append(encode(storeUrl())).append(' ')
+                    .append(encode(agentId)).append(' ').append(encode(sideEffects.toString())).append(' ').append(leaseMillis);
+            storeProperties().forEach((k, v) -> scenario.append(' ').append(encode(k + "=" + v)));
+            send(scenario.toString());
             String first;
             try {
                 first = answer(60);
             } catch (AssertionError e) {
-                throw new AssertionError("worker " + name + " did not start: " + e.getMessage() + stderr(name), e);
+                throw new AssertionError("worker " + name + " did not open the store: " + e.getMessage() + jvm.stderr(), e);
             }
-            // the stderr file is in a temporary folder JUnit deletes: what it says goes into the failure itself
-            assertThat(first).as(() -> "worker " + name + " starts" + stderr(name)).isEqualTo("ready");
+            assertThat(first).as(() -> "worker " + name + " opens the store and starts its agent" + jvm.stderr()).isEqualTo("ready");
         }
 
-        /** The end of the worker's stderr (at most 8,000 characters), for a failure message. */
-        String stderr(String name) {
-            try {
-                String all = Files.readString(dir.resolve(name + ".stderr.log"), StandardCharsets.UTF_8);
-                if (all.isBlank()) return "; its stderr is empty";
-                String end = all.length() > STDERR_KEPT ? "[... " + (all.length() - STDERR_KEPT) + " characters before]\n"
-                        + all.substring(all.length() - STDERR_KEPT) : all;
-                return "; its stderr:\n" + end;
-            } catch (IOException e) {
-                return "; its stderr cannot be read: " + e;
-            }
+        private static String encode(String field) {
+            return URLEncoder.encode(field, StandardCharsets.UTF_8);
         }
 
         void send(String command) throws IOException {
-            in.write(command + "\n");
-            in.flush();
+            if (command.startsWith("approve-hang") || command.startsWith("approve-slow")) tainted = true;
+            jvm.send(command);
         }
 
         String answer(int seconds) {
             try {
-                String a = answers.poll(seconds, TimeUnit.SECONDS);
-                if (a == null) throw new AssertionError("worker gave no answer in " + seconds + " s");
+                String a = jvm.answers.poll(seconds, TimeUnit.SECONDS);
+                if (a == null) throw new AssertionError("worker " + name + " gave no answer in " + seconds + " s");
                 return a;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -243,20 +216,22 @@ public abstract class ProcessContract {
         String[] ask(String command) throws IOException {
             send(command);
             String a = answer(60);
-            if (a.startsWith("error")) throw new AssertionError("worker failed on '" + command + "': " + a);
+            if (a.startsWith("error")) throw new AssertionError("worker " + name + " failed on '" + command + "': " + a + jvm.stderr());
             return a.split(" ");
         }
 
         /** {@code kill -9}: the JVM gets no chance to clean up. */
         void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            tainted = true;
+            jvm.process.destroyForcibly();
+            assertThat(jvm.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
 
         /** {@code SIGTERM}: the JVM runs its shutdown hooks, so its agent closes gracefully. */
         void terminate() throws InterruptedException {
-            process.destroy();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the worker ends on SIGTERM").isTrue();
+            tainted = true;
+            jvm.process.destroy();
+            assertThat(jvm.process.waitFor(30, TimeUnit.SECONDS)).as("the worker ends on SIGTERM").isTrue();
         }
     }
 

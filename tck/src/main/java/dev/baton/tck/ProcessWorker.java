@@ -16,6 +16,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,12 +26,16 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A separate JVM for {@link ProcessContract}: opens the store under test by URL and obeys
- * one-line commands on standard input, answering on standard output with lines that start
- * with {@code @@}. The tool's side effect is a line appended to a file outside every JVM, so
- * the test can count executions across processes, even of processes it killed.
+ * A separate JVM for {@link ProcessContract}: obeys one-line commands on standard input, answering on
+ * standard output with lines that start with {@code @@}. The tool's side effect is a line appended to a
+ * file outside every JVM, so the test can count executions across processes, even of processes it killed.
  *
- * <p>Arguments: {@code storeUrl agentId sideEffectFile leaseMillis [key=value store properties...]}.
+ * <p>It starts with no store and says {@code idle}; {@code scenario <url> <agentId> <sideEffectFile>
+ * <leaseMillis> [<key=value>...]} (each field URL-encoded) opens the store under test, builds the
+ * scenario's agent and says {@code ready}; the scenario's commands follow. {@code end} closes the agent
+ * and the store and makes it {@code idle} again, for another scenario ({@link WorkerPool}); {@code exit}
+ * (or the end of its input) ends the JVM. A JVM that a scenario killed, or left in a tool that hangs, is
+ * never given another.
  */
 final class ProcessWorker {
 
@@ -45,17 +50,73 @@ final class ProcessWorker {
     }
 
     public static void main(String[] args) throws Exception {
-        String url = args[0];
-        String agentId = args[1];
-        Path sideEffects = Path.of(args[2]);
-        Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
-        Map<String, String> props = new HashMap<>();
-        for (int i = 4; i < args.length; i++) {
-            int eq = args[i].indexOf('=');
-            props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
-        }
         // keep protocol lines apart from anything a library prints
         System.setOut(new PrintStream(System.err, true, StandardCharsets.UTF_8));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        warmUp();
+        say("idle");
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] cmd = line.trim().split(" ");
+            switch (cmd[0]) {
+                case "exit" -> {
+                    say("bye");
+                    return;
+                }
+                case "scenario" -> {
+                    try {
+                        if (!scenario(cmd, in)) return;
+                    } catch (RuntimeException e) {
+                        // the store did not open: the test reads this instead of "ready", and the JVM is not reused
+                        say("error " + e.getClass().getSimpleName() + " " + String.valueOf(e.getMessage()).replace('\n', ' '));
+                        e.printStackTrace();
+                        return;
+                    }
+                    say("idle");
+                }
+                default -> say("error idle-worker-unknown-command " + cmd[0]);
+            }
+        }
+    }
+
+    /**
+     * Loads, before it says {@code idle}, what every scenario needs whatever the store (the store providers, Jackson, the
+     * model and tool builders): a spare does it while scenarios wait, not while a scenario waits for it.
+     */
+    private static void warmUp() {
+        try {
+            SnapshotStores.providers();
+            Json.object("city", "SFO");
+            DeterministicModel.builder().whenUserSays("flight", "bookFlight", Map.of("to", "SFO")).build();
+            Tool.builder("warmUp").execute((input, ctx) -> Map.of()).build();
+        } catch (RuntimeException | LinkageError e) {
+            // a scenario that needs the same will say what is wrong
+        }
+    }
+
+    private static String decode(String field) {
+        return URLDecoder.decode(field, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Runs one scenario: opens the store, builds the agent, obeys the scenario's commands.
+     *
+     * @return true after {@code end} (the JVM may serve another scenario), false after {@code exit} or the end of input
+     */
+    private static boolean scenario(String[] args, BufferedReader in) throws Exception {
+        String url = decode(args[1]);
+        String agentId = decode(args[2]);
+        Path sideEffects = Path.of(decode(args[3]));
+        Duration lease = Duration.ofMillis(Long.parseLong(args[4]));
+        Map<String, String> props = new HashMap<>();
+        for (int i = 5; i < args.length; i++) {
+            String prop = decode(args[i]);
+            int eq = prop.indexOf('=');
+            props.put(prop.substring(0, eq), prop.substring(eq + 1));
+        }
+        mode = Mode.NORMAL;
+        weatherStep = false;
+        System.err.println("=== scenario of agent " + agentId + " on " + url);
 
         Tool bookFlight = Tool.builder("bookFlight").requireApproval(true).execute((input, ctx) -> {
             if (mode == Mode.HANG_IN_TOOL) {
@@ -100,15 +161,13 @@ final class ProcessWorker {
             return rules.stream(request);
         };
 
-        try (SnapshotStore store = SnapshotStores.open(url, props)) {
-            Agent agent = Agent.builder(agentId).model(model).tools(bookFlight, getWeather).store(store)
-                    .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid())
-                    .shutdownGrace(Duration.ofSeconds(10))
-                    // SIGTERM: the agent's own shutdown hook lets the tool under way finish and hands its run
-                    // back before the JVM ends
-                    .closeOnShutdown().build();
+        // the agent closes before the store (its hand-back writes to it); the agent's own shutdown hook does the same
+        // on SIGTERM: it lets the tool under way finish and hands its run back before the JVM ends
+        try (SnapshotStore store = SnapshotStores.open(url, props);
+                Agent agent = Agent.builder(agentId).model(model).tools(bookFlight, getWeather).store(store)
+                        .leaseDuration(lease).instanceId("worker-" + ProcessHandle.current().pid())
+                        .shutdownGrace(Duration.ofSeconds(10)).closeOnShutdown().build()) {
             say("ready");
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;
             while ((line = in.readLine()) != null) {
                 String[] cmd = line.trim().split(" ");
@@ -161,16 +220,20 @@ final class ProcessWorker {
                             for (AgentRun run : found.runs()) b.append(' ').append(run.runId());
                             say(b.toString());
                         }
+                        case "end" -> {
+                            return true;
+                        }
                         case "exit" -> {
                             say("bye");
-                            return;
+                            return false;
                         }
                         default -> say("error unknown-command " + cmd[0]);
                     }
                 } catch (RuntimeException e) {
-                    say("error " + e.getClass().getSimpleName() + " " + e.getMessage().replace('\n', ' '));
+                    say("error " + e.getClass().getSimpleName() + " " + String.valueOf(e.getMessage()).replace('\n', ' '));
                 }
             }
+            return false;
         }
     }
 

@@ -32,6 +32,13 @@ class RedisLayoutMigrationTest {
 
     @AfterAll
     static void deleteTheTestKeys() {
+        synchronized (RedisLayoutMigrationTest.class) {
+            if (scanConnection != null) {
+                scanConnection.close();
+                scanClient.shutdown();
+                scanConnection = null;
+            }
+        }
         RedisTestServer.deleteKeys(PREFIX);
     }
 
@@ -171,18 +178,25 @@ class RedisLayoutMigrationTest {
         return RedisSnapshotStore.open(RedisTestServer.url(), PREFIX, null, false, buckets);
     }
 
-    private static long keys(String pattern) {
-        RedisClient client = RedisClient.create(RedisTestServer.url());
-        try (StatefulRedisConnection<String, String> c = client.connect()) {
-            ScanIterator<String> it = ScanIterator.scan(c.sync(), ScanArgs.Builder.matches(pattern).limit(1000));
-            long n = 0;
-            while (it.hasNext()) {
-                it.next();
-                n++;
-            }
-            return n;
-        } finally {
-            client.shutdown();
+    /** One connection for every key count of the class (a client per count cost more than the count). */
+    private static RedisClient scanClient;
+    private static StatefulRedisConnection<String, String> scanConnection;
+
+    /**
+     * How many keys match {@code pattern}: a SCAN of the whole keyspace (in CI the database every module's tests share),
+     * 10,000 keys a call.
+     */
+    private static synchronized long keys(String pattern) {
+        if (scanConnection == null) {
+            scanClient = RedisClient.create(RedisTestServer.url());
+            scanConnection = scanClient.connect();
         }
+        ScanIterator<String> it = ScanIterator.scan(scanConnection.sync(), ScanArgs.Builder.matches(pattern).limit(10_000));
+        long n = 0;
+        while (it.hasNext()) {
+            it.next();
+            n++;
+        }
+        return n;
     }
 }
