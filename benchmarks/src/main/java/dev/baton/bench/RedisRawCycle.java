@@ -279,13 +279,36 @@ final class RedisRawCycle implements RawCycle {
         connection.close();
     }
 
-    /** Removes the decision records of the raw baseline's agent (its runs are deleted by the cycles themselves). */
+    /**
+     * Removes every key of the raw baseline's agent (runs a suspension alone left, decision records, label sets), the
+     * run-id lookup keys of its runs (outside the agent's key space: {@code PREFIX:id:{HEX(runId)}} holding this
+     * class's nonce and the agent), and the lookup keys {@code PREFIX:{HEX(runId)}:lookup} of the raw baseline before it
+     * used the store's lookup key.
+     */
     static void purge(RedisCommands<String, String> redis, String prefix) {
-        String base = RedisBackend.base(prefix, CycleTemplate.RAW_AGENT);
-        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(base + "*").limit(1000);
+        scan(redis, RedisBackend.base(prefix, CycleTemplate.RAW_AGENT) + "*", keys -> keys);
+        String ours = NONCE + CycleTemplate.RAW_AGENT;
+        scan(redis, prefix + ":id:{*}", keys -> {
+            List<io.lettuce.core.KeyValue<String, String>> values = redis.mget(keys.toArray(String[]::new));
+            List<String> out = new ArrayList<>();
+            for (io.lettuce.core.KeyValue<String, String> kv : values) {
+                if (kv.hasValue() && kv.getValue().equals(ours)) out.add(kv.getKey());
+            }
+            return out;
+        });
+        scan(redis, prefix + ":{*}:lookup", keys -> keys);
+    }
+
+    /** Deletes the keys matching {@code pattern} that {@code which} keeps, one {@code SCAN} page at a time. */
+    private static void scan(RedisCommands<String, String> redis, String pattern,
+                             java.util.function.Function<List<String>, List<String>> which) {
+        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000);
         io.lettuce.core.KeyScanCursor<String> cur = redis.scan(match);
         while (true) {
-            if (!cur.getKeys().isEmpty()) redis.del(cur.getKeys().toArray(String[]::new));
+            if (!cur.getKeys().isEmpty()) {
+                List<String> gone = which.apply(cur.getKeys());
+                if (!gone.isEmpty()) redis.del(gone.toArray(String[]::new));
+            }
             if (cur.isFinished()) break;
             cur = redis.scan(cur, match);
         }
