@@ -16,24 +16,35 @@ import java.util.List;
  * set, the run-id lookup key, the decision record's hash and its five sorted sets). Insert, claim,
  * result and delete are one short Lua script each (the version check and the index moves need the
  * server side, as a hand-written application would do them), find is one {@code HGETALL}.
+ *
+ * <p>The run's decider labels ({@code RunSnapshot.deciders()}, the "waiting for me" index) as the store keeps
+ * them (storage-redis's common.lua): the hash field {@code deciders} (the labels separated by NUL), and the run
+ * in one sorted set per label, {@code PREFIX:{HEX(agentId)}:dl:HEX(label)}, scored by {@code createdAt}, while it
+ * is SUSPENDED: added by the insert, removed by the claim (a RESUMING run waits for no decision) and by the delete,
+ * as the store's insert, compare-and-set and delete scripts do. The label sets are the scripts' {@code KEYS}
+ * after the run's own.
  */
 final class RedisRawCycle implements RawCycle {
-    // KEYS[1] run hash, KEYS[2] lookup; ARGV[1] base, ARGV[2] runId, ARGV[3..6] the index suffixes, ARGV[7] createdAt, ARGV[8..] pairs
+    // KEYS[1] run hash, KEYS[2] lookup, KEYS[3..] label sets; ARGV[1] base, ARGV[2] runId, ARGV[3..6] the index suffixes,
+    // ARGV[7] createdAt, ARGV[8] the lookup value (nonce and agentId), ARGV[9..] pairs
     private static final String INSERT = """
             if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-            redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+            redis.call('HSET', KEYS[1], unpack(ARGV, 9))
             for i = 3, 6 do
               redis.call('ZADD', ARGV[1] .. 'all' .. ARGV[i], ARGV[7], ARGV[2])
               redis.call('ZADD', ARGV[1] .. 'sus' .. ARGV[i], ARGV[7], ARGV[2])
             end
-            redis.call('SET', KEYS[2], ARGV[2])
+            for i = 3, #KEYS do redis.call('ZADD', KEYS[i], ARGV[7], ARGV[2]) end
+            redis.call('SET', KEYS[2], ARGV[8])
             return 1
             """;
-    // KEYS[1] run hash; ARGV[1] base, ARGV[2] runId, ARGV[3..6] index suffixes, ARGV[7] createdAt, ARGV[8] expected version,
+    // KEYS[1] run hash, KEYS[2..] label sets; ARGV[1] base, ARGV[2] runId, ARGV[3..6] index suffixes, ARGV[7] createdAt,
+    // ARGV[8] expected version,
     // ARGV[9] lease expiry, ARGV[10] decision hash key, ARGV[11] decidedAt, ARGV[12..16] decision index keys,
     // ARGV[17] number of decision pairs n, then n pairs, then the run's pairs
     private static final String CLAIM = """
             if redis.call('HGET', KEYS[1], 'version') ~= ARGV[8] then return 0 end
+            for i = 2, #KEYS do redis.call('ZREM', KEYS[i], ARGV[2]) end
             for i = 3, 6 do
               redis.call('ZREM', ARGV[1] .. 'sus' .. ARGV[i], ARGV[2])
               redis.call('ZADD', ARGV[1] .. 'res' .. ARGV[i], ARGV[7], ARGV[2])
@@ -51,10 +62,11 @@ final class RedisRawCycle implements RawCycle {
             redis.call('HSET', KEYS[1], unpack(ARGV, 2))
             return 1
             """;
-    // KEYS[1] run hash, KEYS[2] lookup; ARGV[1] base, ARGV[2] runId, ARGV[3..6] index suffixes, ARGV[7] expected version
-    // ('' for any)
+    // KEYS[1] run hash, KEYS[2] lookup, KEYS[3..] label sets; ARGV[1] base, ARGV[2] runId, ARGV[3..6] index suffixes,
+    // ARGV[7] expected version ('' for any)
     private static final String DELETE = """
             if ARGV[7] ~= '' and redis.call('HGET', KEYS[1], 'version') ~= ARGV[7] then return 0 end
+            for i = 3, #KEYS do redis.call('ZREM', KEYS[i], ARGV[2]) end
             redis.call('DEL', KEYS[1])
             for i = 3, 6 do
               redis.call('ZREM', ARGV[1] .. 'all' .. ARGV[i], ARGV[2])
@@ -82,6 +94,8 @@ final class RedisRawCycle implements RawCycle {
     private final String base;
     private final String prefix;
     private final String[] suffixes;
+    /** The sorted sets of the template run's decider labels, {@code dl:HEX(label)} (common.lua labelKey). */
+    private final String[] labelSets;
     private final String insertSha;
     private final String claimSha;
     private final String resultSha;
@@ -98,6 +112,7 @@ final class RedisRawCycle implements RawCycle {
         String th = RedisBackend.hex(s.threadId());
         String rs = RedisBackend.hex(s.resourceId());
         this.suffixes = new String[] {":a", ":t:" + th, ":r:" + rs, ":tr:" + th + ":" + rs};
+        this.labelSets = s.deciders().stream().map(l -> base + "dl:" + RedisBackend.hex(l)).toArray(String[]::new);
         this.insertSha = redis.scriptLoad(INSERT);
         this.claimSha = redis.scriptLoad(CLAIM);
         this.resultSha = redis.scriptLoad(RESULT);
@@ -109,8 +124,16 @@ final class RedisRawCycle implements RawCycle {
         return base + "run:" + RedisBackend.hex(runId);
     }
 
+    /** The store's run-id lookup key (RedisKeys: {@code PREFIX:id:{HEX(runId)}}). */
     private String lookupKey(String runId) {
-        return prefix + ":{" + RedisBackend.hex(runId) + "}:lookup";
+        return prefix + ":id:{" + RedisBackend.hex(runId) + "}";
+    }
+
+    /** {@code first} and then the label sets: a script's KEYS. */
+    private String[] keys(String... first) {
+        String[] out = java.util.Arrays.copyOf(first, first.length + labelSets.length);
+        System.arraycopy(labelSets, 0, out, first.length, labelSets.length);
+        return out;
     }
 
     @Override
@@ -145,10 +168,11 @@ final class RedisRawCycle implements RawCycle {
         args.add(runId);
         for (String x : suffixes) args.add(x);
         args.add(Long.toString(s.createdAt().toEpochMilli()));
+        args.add(NONCE + s.agentId());
         fields(s, args);
         args.add("rsv");
-        args.add("0123456789abcdef");
-        one(redis.evalsha(insertSha, ScriptOutputType.INTEGER, new String[] {runKey(runId), lookupKey(runId)},
+        args.add(NONCE);
+        one(redis.evalsha(insertSha, ScriptOutputType.INTEGER, keys(runKey(runId), lookupKey(runId)),
                 args.toArray(String[]::new)), "insert");
     }
 
@@ -188,8 +212,7 @@ final class RedisRawCycle implements RawCycle {
         args.add(Integer.toString(pairs.size() / 2));
         args.addAll(pairs);
         fields(c, args);
-        one(redis.evalsha(claimSha, ScriptOutputType.INTEGER, new String[] {runKey(runId)}, args.toArray(String[]::new)),
-                "claim");
+        one(redis.evalsha(claimSha, ScriptOutputType.INTEGER, keys(runKey(runId)), args.toArray(String[]::new)), "claim");
     }
 
     @Override
@@ -210,7 +233,7 @@ final class RedisRawCycle implements RawCycle {
         args.add(runId);
         for (String x : suffixes) args.add(x);
         args.add(version);
-        return redis.evalsha(deleteSha, ScriptOutputType.INTEGER, new String[] {runKey(runId), lookupKey(runId)},
+        return redis.evalsha(deleteSha, ScriptOutputType.INTEGER, keys(runKey(runId), lookupKey(runId)),
                 args.toArray(String[]::new));
     }
 
@@ -231,7 +254,11 @@ final class RedisRawCycle implements RawCycle {
         pair(out, "summary", s.summary());
         pair(out, "notifyAt", millis(s.notifyAt()));
         pair(out, "notifyState", s.notifyState());
+        pair(out, "deciders", s.deciders().isEmpty() ? null : String.join("\0", s.deciders()));   // RunHashes: NUL between labels
     }
+
+    /** The run's reservation nonce (16 characters, its {@code rsv} field and the head of its lookup value). */
+    private static final String NONCE = "0123456789abcdef";
 
     private static String millis(Instant i) {
         return i == null ? null : Long.toString(i.toEpochMilli());
@@ -252,13 +279,36 @@ final class RedisRawCycle implements RawCycle {
         connection.close();
     }
 
-    /** Removes the decision records of the raw baseline's agent (its runs are deleted by the cycles themselves). */
+    /**
+     * Removes every key of the raw baseline's agent (runs a suspension alone left, decision records, label sets), the
+     * run-id lookup keys of its runs (outside the agent's key space: {@code PREFIX:id:{HEX(runId)}} holding this
+     * class's nonce and the agent), and the lookup keys {@code PREFIX:{HEX(runId)}:lookup} of the raw baseline before it
+     * used the store's lookup key.
+     */
     static void purge(RedisCommands<String, String> redis, String prefix) {
-        String base = RedisBackend.base(prefix, CycleTemplate.RAW_AGENT);
-        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(base + "*").limit(1000);
+        scan(redis, RedisBackend.base(prefix, CycleTemplate.RAW_AGENT) + "*", keys -> keys);
+        String ours = NONCE + CycleTemplate.RAW_AGENT;
+        scan(redis, prefix + ":id:{*}", keys -> {
+            List<io.lettuce.core.KeyValue<String, String>> values = redis.mget(keys.toArray(String[]::new));
+            List<String> out = new ArrayList<>();
+            for (io.lettuce.core.KeyValue<String, String> kv : values) {
+                if (kv.hasValue() && kv.getValue().equals(ours)) out.add(kv.getKey());
+            }
+            return out;
+        });
+        scan(redis, prefix + ":{*}:lookup", keys -> keys);
+    }
+
+    /** Deletes the keys matching {@code pattern} that {@code which} keeps, one {@code SCAN} page at a time. */
+    private static void scan(RedisCommands<String, String> redis, String pattern,
+                             java.util.function.Function<List<String>, List<String>> which) {
+        io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1000);
         io.lettuce.core.KeyScanCursor<String> cur = redis.scan(match);
         while (true) {
-            if (!cur.getKeys().isEmpty()) redis.del(cur.getKeys().toArray(String[]::new));
+            if (!cur.getKeys().isEmpty()) {
+                List<String> gone = which.apply(cur.getKeys());
+                if (!gone.isEmpty()) redis.del(gone.toArray(String[]::new));
+            }
             if (cur.isFinished()) break;
             cur = redis.scan(cur, match);
         }

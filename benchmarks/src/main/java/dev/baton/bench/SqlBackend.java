@@ -91,7 +91,7 @@ final class SqlBackend extends Backend {
     @Override
     @Nullable RawCycle rawCycle(DataSet data, CycleTemplate template) {
         try {
-            return new SqlRawCycle(connect(), table(data), dialect == JdbcDialect.MYSQL, dialect == JdbcDialect.SQLITE, template);
+            return new SqlRawCycle(connect(), table(data), dialect, template);
         } catch (SQLException e) {
             throw new StorageException(name + ": opening the raw cycle failed: " + e.getMessage(), e);
         }
@@ -100,7 +100,7 @@ final class SqlBackend extends Backend {
     @Override
     void purgeRaw(DataSet data) {
         try (Connection c = connect()) {
-            SqlRawCycle.purge(c, table(data), dialect == JdbcDialect.MYSQL);
+            SqlRawCycle.purge(c, table(data), dialect);
         } catch (SQLException e) {
             throw new StorageException(name + ": purging the raw cycle's rows failed: " + e.getMessage(), e);
         }

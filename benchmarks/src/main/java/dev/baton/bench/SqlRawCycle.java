@@ -2,6 +2,8 @@ package dev.baton.bench;
 
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
+import dev.baton.store.RunStatus;
+import dev.baton.store.jdbc.JdbcDialect;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,7 +11,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * {@link RawCycle} in plain JDBC on one connection, prepared statements kept for the connection's
@@ -19,16 +24,26 @@ import java.util.List;
  * the result's {@code UPDATE}, the {@code DELETE ... WHERE run_id = ? AND version = ?}. Each
  * statement's row count is checked, so nothing is skipped. On SQLite, which takes one writer at a time,
  * the threads of this JVM take turns (a lock) rather than fail with {@code SQLITE_BUSY}.
+ *
+ * <p>The run's decider labels ({@code RunSnapshot.deciders()}, the "waiting for me" index) as the store writes
+ * them (storage-jdbc's {@code DeciderLabels}): the {@code deciders} column of every {@code INSERT} and
+ * {@code UPDATE}; on PostgreSQL a {@code TEXT[]} of the labels qualified by the agent
+ * ({@code <length of agent_id>:<agent_id><label>}, migration V008; the partial GIN index holds the SUSPENDED
+ * rows), elsewhere the labels as text ({@code <length>:<label>...}) and, for a SUSPENDED snapshot with labels,
+ * the upsert of one {@code <table>_deciders} row per label at the snapshot's version, in one transaction with the
+ * run's write (the suspension's insert: a claim writes none). The label rows go with the run's {@code DELETE}
+ * ({@code ON DELETE CASCADE} on MariaDB and H2, a trigger on SQLite), as the store's do: no statement of ours.
  */
 final class SqlRawCycle implements RawCycle {
     static final String COLUMNS = "run_id, agent_id, status, thread_id, resource_id, created_at, suspended_at, version,"
-            + " lease_owner, lease_expires_at, payload, expires_at, summary, notify_at, notify_state";
+            + " lease_owner, lease_expires_at, payload, expires_at, summary, notify_at, notify_state, deciders";
     static final String CHANGING = "status = ?, suspended_at = ?, version = ?, lease_owner = ?, lease_expires_at = ?,"
-            + " payload = ?, expires_at = ?, summary = ?, notify_at = ?, notify_state = ?";
+            + " payload = ?, expires_at = ?, summary = ?, notify_at = ?, notify_state = ?, deciders = ?";
     static final String DECISION_COLUMNS = "decision_id, agent_id, run_id, thread_id, resource_id, tool_call_id, tool_name,"
             + " kind, actor, instance_id, decided_at, reason, digest_before, digest_after, idempotency_key";
 
     private final Connection c;
+    private final JdbcDialect dialect;
     private final boolean binary;
     private final CycleTemplate t;
     private final PreparedStatement insert;
@@ -38,14 +53,19 @@ final class SqlRawCycle implements RawCycle {
     private final PreparedStatement delete;
     private final PreparedStatement remove;
     private final PreparedStatement notify;
+    /** The upsert of a SUSPENDED snapshot's label rows, by number of labels (not on PostgreSQL). */
+    private final Map<Integer, PreparedStatement> labelRows = new HashMap<>();
+    private final String sideTable;
 
-    SqlRawCycle(Connection c, String table, boolean binary, boolean sqlite, CycleTemplate t) throws SQLException {
+    SqlRawCycle(Connection c, String table, JdbcDialect dialect, CycleTemplate t) throws SQLException {
         this.c = c;
-        this.writer = sqlite ? SQLITE_WRITER : null;
-        this.binary = binary;
+        this.dialect = dialect;
+        this.writer = dialect == JdbcDialect.SQLITE ? SQLITE_WRITER : null;
+        this.binary = dialect == JdbcDialect.MYSQL;
         this.t = t;
+        this.sideTable = table + "_deciders";
         c.setAutoCommit(true);
-        insert = c.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        insert = c.prepareStatement("INSERT INTO " + table + " (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         find = c.prepareStatement("SELECT " + COLUMNS + " FROM " + table + " WHERE run_id = ?");
         cas = c.prepareStatement("UPDATE " + table + " SET " + CHANGING + " WHERE run_id = ? AND version = ?");
         decision = c.prepareStatement("INSERT INTO " + table + "_decisions (" + DECISION_COLUMNS
@@ -83,10 +103,21 @@ final class SqlRawCycle implements RawCycle {
             doFind(runId);
             doClaim(runId, sh);
             RunSnapshot r = t.as(t.result(), runId, sh);
-            bindChanging(cas, r);
-            id(cas, 11, runId);
-            cas.setLong(12, t.resultVersion());
-            one(cas.executeUpdate(), "result");
+            if (needsRows(r)) {
+                c.setAutoCommit(false);
+                try {
+                    doUpdate(r, t.resultVersion(), "result");
+                    writeRows(r);
+                    c.commit();
+                } catch (SQLException | RuntimeException e) {
+                    c.rollback();
+                    throw e;
+                } finally {
+                    c.setAutoCommit(true);
+                }
+            } else {
+                doUpdate(r, t.resultVersion(), "result");
+            }
             id(delete, 1, runId);
             delete.setLong(2, t.deleteVersion());
             one(delete.executeUpdate(), "delete");
@@ -159,7 +190,26 @@ final class SqlRawCycle implements RawCycle {
         }
     }
 
+    /** The insert of {@code s}: with its label rows in one transaction when it has some (as the store), else alone. */
     private void doInsert(RunSnapshot s) throws SQLException {
+        if (!needsRows(s)) {
+            insertRow(s);
+            return;
+        }
+        c.setAutoCommit(false);
+        try {
+            insertRow(s);
+            writeRows(s);
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    private void insertRow(RunSnapshot s) throws SQLException {
         id(insert, 1, s.runId());
         id(insert, 2, s.agentId());
         insert.setString(3, s.status().name());
@@ -175,18 +225,86 @@ final class SqlRawCycle implements RawCycle {
         insert.setString(13, s.summary());
         millis(insert, 14, s.notifyAt());
         text(insert, 15, s.notifyState());
+        labels(insert, 16, s);
         one(insert.executeUpdate(), "insert");
     }
+
+    /** Whether writing {@code s} also upserts label rows: a SUSPENDED snapshot with labels, outside PostgreSQL. */
+    private boolean needsRows(RunSnapshot s) {
+        return dialect != JdbcDialect.POSTGRESQL && s.status() == RunStatus.SUSPENDED && !s.deciders().isEmpty();
+    }
+
+    /** Upserts one {@code <table>_deciders} row per label of {@code s} at its version, in one statement (the store's). */
+    private void writeRows(RunSnapshot s) throws SQLException {
+        Set<String> labels = s.deciders();
+        PreparedStatement p = labelRows.get(labels.size());
+        if (p == null) {
+            StringBuilder values = new StringBuilder();
+            for (int k = 0; k < labels.size(); k++) values.append(k == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+            String sql = switch (dialect) {
+                case MYSQL -> "INSERT INTO " + sideTable + " (run_id, label, agent_id, version) VALUES " + values
+                        + " ON DUPLICATE KEY UPDATE version = VALUES(version)";
+                case H2 -> "MERGE INTO " + sideTable + " (run_id, label, agent_id, version) KEY (run_id, label) VALUES " + values;
+                case SQLITE -> "INSERT INTO " + sideTable + " (run_id, label, agent_id, version) VALUES " + values
+                        + " ON CONFLICT (run_id, label) DO UPDATE SET version = excluded.version";
+                case POSTGRESQL -> throw new IllegalStateException("PostgreSQL keeps decider labels in the runs table");
+            };
+            p = c.prepareStatement(sql);
+            labelRows.put(labels.size(), p);
+        }
+        int i = 1;
+        for (String label : labels) {
+            id(p, i++, s.runId());
+            id(p, i++, label);
+            id(p, i++, s.agentId());
+            p.setLong(i++, s.version());
+        }
+        if (p.executeUpdate() < 1) throw new IllegalStateException("raw label rows of " + s.runId() + " changed no row");
+    }
+
+    /** Binds the {@code deciders} column of {@code s} at {@code index}, as the store does. */
+    private void labels(PreparedStatement p, int index, RunSnapshot s) throws SQLException {
+        Set<String> labels = s.deciders();
+        if (dialect == JdbcDialect.POSTGRESQL) {
+            if (labels.isEmpty()) {
+                p.setNull(index, Types.ARRAY);
+                return;
+            }
+            String q = SqlBackend.pgQualifier(s.agentId());
+            String[] qualified = new String[labels.size()];
+            int k = 0;
+            for (String l : labels) qualified[k++] = q + l;
+            p.setArray(index, c.createArrayOf("text", qualified));
+            return;
+        }
+        text(p, index, SqlBackend.labelsText(labels));
+    }
+
+    /** The {@code UPDATE ... WHERE run_id = ? AND version = ?} of {@code r}; one row, else it fails. */
+    private void doUpdate(RunSnapshot r, long expectedVersion, String what) throws SQLException {
+        bindChanging(cas, r);
+        id(cas, CHANGING_WIDTH + 1, r.runId());
+        cas.setLong(CHANGING_WIDTH + 2, expectedVersion);
+        one(cas.executeUpdate(), what);
+    }
+
+    private static final int CHANGING_WIDTH = 11;
 
     private void doFind(String runId) throws SQLException {
         id(find, 1, runId);
         try (ResultSet rs = find.executeQuery()) {
             if (!rs.next()) throw new IllegalStateException("raw find: " + runId + " is not there");
-            // read every column, as the store does (ids as bytes on MariaDB)
-            for (int k = 1; k <= 15; k++) {
+            // read every column, as the store does (ids as bytes on MariaDB; the labels an array on PostgreSQL)
+            for (int k = 1; k <= 16; k++) {
                 if (binary && (k == 1 || k == 2 || k == 4 || k == 5)) rs.getBytes(k);
                 else if (k >= 6 && k <= 8 || k == 10 || k == 12 || k == 14) rs.getLong(k);
-                else rs.getString(k);
+                else if (k == 16 && dialect == JdbcDialect.POSTGRESQL) {
+                    java.sql.Array a = rs.getArray(k);
+                    if (a != null) {
+                        a.getArray();
+                        a.free();
+                    }
+                } else rs.getString(k);
             }
         }
     }
@@ -195,10 +313,8 @@ final class SqlRawCycle implements RawCycle {
         RunSnapshot s = t.as(t.claimed(), runId, sh);
         c.setAutoCommit(false);
         try {
-            bindChanging(cas, s);
-            id(cas, 11, runId);
-            cas.setLong(12, t.claimVersion());
-            one(cas.executeUpdate(), "claim");
+            doUpdate(s, t.claimVersion(), "claim");
+            if (needsRows(s)) writeRows(s);
             for (DecisionRecord d : t.decisionsAs(runId, sh)) {
                 int i = 1;
                 id(decision, i++, d.decisionId());
@@ -227,7 +343,7 @@ final class SqlRawCycle implements RawCycle {
         }
     }
 
-    private static void bindChanging(PreparedStatement p, RunSnapshot r) throws SQLException {
+    private void bindChanging(PreparedStatement p, RunSnapshot r) throws SQLException {
         p.setString(1, r.status().name());
         p.setLong(2, r.suspendedAt().toEpochMilli());
         p.setLong(3, r.version());
@@ -238,6 +354,7 @@ final class SqlRawCycle implements RawCycle {
         p.setString(8, r.summary());
         millis(p, 9, r.notifyAt());
         text(p, 10, r.notifyState());
+        labels(p, 11, r);
     }
 
     private void id(PreparedStatement p, int i, String v) throws SQLException {
@@ -269,9 +386,15 @@ final class SqlRawCycle implements RawCycle {
         }
     }
 
-    /** Removes the rows and decision records of the raw baseline's agent. */
-    static void purge(Connection c, String table, boolean binary) throws SQLException {
-        for (String t : List.of(table, table + "_decisions")) {
+    /**
+     * Removes the rows, decision records and (outside PostgreSQL) label rows of the raw baseline's agent; the label
+     * rows normally go with their runs already (cascade or trigger), this deletes any a failed cycle left.
+     */
+    static void purge(Connection c, String table, JdbcDialect dialect) throws SQLException {
+        boolean binary = dialect == JdbcDialect.MYSQL;
+        List<String> tables = dialect == JdbcDialect.POSTGRESQL ? List.of(table, table + "_decisions")
+                : List.of(table, table + "_decisions", table + "_deciders");
+        for (String t : tables) {
             for (int attempt = 1; ; attempt++) {
                 try (PreparedStatement p = c.prepareStatement("DELETE FROM " + t + " WHERE agent_id = ?")) {
                     if (binary) p.setBytes(1, CycleTemplate.RAW_AGENT.getBytes(StandardCharsets.UTF_8));
