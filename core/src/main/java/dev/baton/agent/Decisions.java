@@ -156,6 +156,7 @@ final class Decisions {
             if (racer.isPresent()) return replay.apply(racer.get());
             if (toolCallId != null && recording()) {
                 Optional<DecisionRecord> r = lastRecordFor(runId, toolCallId);
+                if (r.isPresent() && sameKey(r.get(), m)) return replay.apply(r.get());
                 if (r.isPresent()) {
                     throw already(runId, toolCallId, r.get(), "it is being carried out now; list the runs again to see where it stands");
                 }
@@ -167,6 +168,7 @@ final class Decisions {
             if (racer.isPresent()) return replay.apply(racer.get());
             if (recording()) {
                 Optional<DecisionRecord> r = lastRecordFor(runId, toolCallId);
+                if (r.isPresent() && sameKey(r.get(), m)) return replay.apply(r.get());
                 if (r.isPresent()) throw already(runId, toolCallId, r.get(), "the run has ended; there is nothing left to decide");
             }
             throw e;
@@ -337,6 +339,15 @@ final class Decisions {
     }
 
     /** The newest record of the run (of the call or the whole run, when a call is given). */
+    /**
+     * Whether {@code r} is the first attempt of a retry with {@code m}'s key. The listing can show a racing first
+     * attempt's record before the look-up by key does (on a Redis Cluster the key's entry and the run's records live
+     * in different slots, written one after the other): it is the same decision, replayed, not a second one.
+     */
+    private static boolean sameKey(DecisionRecord r, Meta m) {
+        return m.key() != null && m.key().equals(r.idempotencyKey());
+    }
+
     private Optional<DecisionRecord> lastRecordFor(String runId, @Nullable String toolCallId) {
         DecisionPage page = agent.store().listDecisions(DecisionQuery.forAgent(agent.id()).runId(runId).limit(DecisionQuery.MAX_LIMIT).build());
         // a decision on the whole run (cancel, discard, continue) decided for each of its calls too
