@@ -150,7 +150,7 @@ public final class BatonHttpApi {
      */
     public ApiResponse handle(ApiRequest request) {
         try {
-            RequestGuard.Admitted admitted = admit(request);
+            ParsedRequest admitted = admit(request);
             return answer(admitted, admitted.takesBody() ? guard.read(request) : new byte[0]);
         } catch (RuntimeException e) {
             return ApiResponse.problem(Problem.from(e));
@@ -158,9 +158,9 @@ public final class BatonHttpApi {
     }
 
     /** Where it comes from, then one route, admitted once (its body not read yet), or a problem thrown. */
-    RequestGuard.Admitted admit(ApiRequest request) {
+    ParsedRequest admit(ApiRequest request) {
         site.check(request);
-        return guard.admit(request, router.match(request));
+        return guard.admit(router.match(request));
     }
 
     /** 413, for a body found over the limit while it was read. */
@@ -169,9 +169,9 @@ public final class BatonHttpApi {
     }
 
     /** The answer of an admitted request, given its body; never throws. */
-    ApiResponse answer(RequestGuard.Admitted admitted, byte[] body) {
+    ApiResponse answer(ParsedRequest admitted, byte[] body) {
         try {
-            return admitted.match().route().handler().handle(guard.parse(admitted, body));
+            return admitted.route().handler().handle(guard.parse(admitted, body));
         } catch (RuntimeException e) {
             return ApiResponse.problem(Problem.from(e));
         }

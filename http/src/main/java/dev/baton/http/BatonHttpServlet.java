@@ -95,7 +95,7 @@ public final class BatonHttpServlet extends HttpServlet {
             resp.setHeader("Location", mount + "/" + (query == null ? "" : "?" + query));
             return;
         }
-        RequestGuard.Admitted admitted;
+        ParsedRequest admitted;
         try {
             if (below == null || !below.startsWith("/")) throw Problem.notFound(req.getMethod(), uri).raise();
             admitted = api.admit(new Request(req, below));
@@ -112,7 +112,7 @@ public final class BatonHttpServlet extends HttpServlet {
     }
 
     /** Reads the body without holding a thread, then dispatches to {@link #service} to answer. */
-    private void readBody(HttpServletRequest req, HttpServletResponse resp, RequestGuard.Admitted admitted) throws IOException {
+    private void readBody(HttpServletRequest req, HttpServletResponse resp, ParsedRequest admitted) throws IOException {
         AsyncContext async = req.startAsync();
         async.setTimeout(requestTimeoutMillis);
         AtomicBoolean done = new AtomicBoolean();
@@ -233,7 +233,7 @@ public final class BatonHttpServlet extends HttpServlet {
     }
 
     /** An admitted request whose body has been read, waiting for its answer on the async dispatch. */
-    private record Pending(RequestGuard.Admitted admitted, byte[] body) {
+    private record Pending(ParsedRequest admitted, byte[] body) {
     }
 
     /** The servlet request as the API sees it; its body is read by the servlet, never through this. */

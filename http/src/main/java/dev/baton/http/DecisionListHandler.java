@@ -2,7 +2,6 @@ package dev.baton.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.store.DecisionPage;
@@ -12,8 +11,6 @@ import dev.baton.store.StoreCapability;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -45,32 +42,22 @@ final class DecisionListHandler {
         Agent agent = request.target();
         if (!agent.store().capabilities().contains(StoreCapability.DECISIONS)) throw DecisionProblems.unsupported(agent.id()).raise();
         Principal principal = request.caller();
-        Map<String, String> q = ListingHandler.query(request.rawQuery(), PARAMETERS);
-        int perPage = ListingHandler.intParameter(q, "perPage", BatonHttpApi.DEFAULT_PER_PAGE);
+        ListingHandler.Query q = ListingHandler.Query.of(request.rawQuery(), PARAMETERS);
+        int perPage = q.integer("perPage", BatonHttpApi.DEFAULT_PER_PAGE);
         if (perPage < 1 || perPage > BatonHttpApi.MAX_PER_PAGE) {
             throw Problem.invalidOption("perPage", "must be 1.." + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
         }
-        Instant from = q.containsKey("from") ? ListingHandler.date("from", q.get("from"), false) : null;
         // "to" is inclusive, as in the listing of runs and in core
-        Instant to = q.containsKey("to") ? ListingHandler.date("to", q.get("to"), true) : null;
-        if (from != null && to != null && from.isAfter(to)) {
-            throw new InvalidOptionException("from", "must not be after to (" + q.get("from") + " > " + q.get("to") + ")");
-        }
-        Listing listing = new Listing(q.get("runId"), q.get("threadId"), q.get("actor"), from, to, perPage, q.get("cursor"));
-        String resourceId = q.get("resourceId");
+        Listing listing = new Listing(q.get("runId"), q.get("threadId"), q.get("actor"), q.date("from", false), q.date("to", true),
+                perPage, q.get("cursor"));
+        ListingHandler.checkRange("from", listing.from(), "to", listing.to());
+        String resourceId = ListingHandler.resource(principal, q.get("resourceId"));
         DecisionPage page;
-        if (!principal.isRestricted()) {
-            page = agent.listDecisions(listing.options(resourceId));
+        if (resourceId == null && principal.isRestricted()) {
+            page = merged(agent, new TreeSet<>(principal.resourceIds()), listing);
         } else {
-            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
-            if (resourceId != null && !mine.contains(resourceId)) {
-                listing.options(resourceId);   // a bad option is still a 400
-                page = new DecisionPage(List.of(), false);
-            } else if (resourceId != null || mine.size() == 1) {
-                page = agent.listDecisions(listing.options(resourceId != null ? resourceId : mine.iterator().next()));
-            } else {
-                page = merged(agent, new TreeSet<>(mine), listing);
-            }
+            page = agent.listDecisions(listing.options(resourceId));   // a bad option is a 400
+            if (!principal.mayAccess(resourceId)) page = new DecisionPage(List.of(), false);   // as a resource without decisions
         }
         return ApiResponse.json(200, page(page, perPage, agent.clock().instant()));
     }

@@ -13,10 +13,8 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -62,31 +60,34 @@ final class ListingHandler {
     ApiResponse list(ParsedRequest request) {
         Agent agent = request.target();
         Principal principal = request.caller();
-        Map<String, String> q = query(request.rawQuery(), PARAMETERS);
-        int perPage = intParameter(q, "perPage", BatonHttpApi.DEFAULT_PER_PAGE);
+        Query q = Query.of(request.rawQuery(), PARAMETERS);
+        int perPage = q.integer("perPage", BatonHttpApi.DEFAULT_PER_PAGE);
         if (perPage > BatonHttpApi.MAX_PER_PAGE) {
             throw Problem.invalidOption("perPage", "must be at most " + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
         }
         String cursor = q.get("cursor");
-        Integer page = q.containsKey("page") ? Integer.valueOf(intParameter(q, "page", 0)) : cursor == null ? Integer.valueOf(0) : null;
-        Listing listing = new Listing(q.get("threadId"),
-                q.containsKey("fromDate") ? date("fromDate", q.get("fromDate"), false) : null,
-                q.containsKey("toDate") ? date("toDate", q.get("toDate"), true) : null,
-                perPage, page, cursor, q.containsKey("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null);
+        Integer page = q.has("page") ? Integer.valueOf(q.integer("page", 0)) : cursor == null ? Integer.valueOf(0) : null;
+        Listing listing = new Listing(q.get("threadId"), q.date("fromDate", false), q.date("toDate", true),
+                perPage, page, cursor, q.has("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null);
         check(listing);
-        String resourceId = q.get("resourceId");
-        if (principal.isRestricted()) {
-            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
-            if (resourceId == null) {
-                if (mine.size() > 1) return page(merged(agent, new TreeSet<>(mine), listing), page, perPage, agent, request);
-                resourceId = mine.iterator().next();
-            } else if (!mine.contains(resourceId)) {
-                // someone else's resource: exactly as if it had no runs (a bad cursor is still a 400)
-                agent.listSuspendedRuns(listing.options(resourceId));
-                return page(new AgentListSuspendedRunsResult(List.of(), 0, null), page, perPage, agent, request);
-            }
+        String resourceId = resource(principal, q.get("resourceId"));
+        if (resourceId == null && principal.isRestricted()) {
+            return page(merged(agent, new TreeSet<>(principal.resourceIds()), listing), page, perPage, agent, request);
         }
-        return page(agent.listSuspendedRuns(listing.options(resourceId)), page, perPage, agent, request);
+        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(listing.options(resourceId));   // a bad cursor is a 400
+        // someone else's resource: exactly as if it had no runs
+        return page(principal.mayAccess(resourceId) ? found : new AgentListSuspendedRunsResult(List.of(), 0, null),
+                page, perPage, agent, request);
+    }
+
+    /**
+     * The one resource a listing of {@code caller} reads: the one named, else the caller's only one; null for
+     * any (an unrestricted caller naming none) or for a merge over the caller's several. A named resource
+     * the caller may not see is read for its checks, then answered as one without runs.
+     */
+    static @Nullable String resource(Principal caller, @Nullable String named) {
+        Set<String> mine = caller.resourceIds();
+        return named != null || mine == null || mine.size() > 1 ? named : mine.iterator().next();
     }
 
     private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent,
@@ -117,11 +118,16 @@ final class ListingHandler {
         if (l.page() != null && l.page() < 0) {
             throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + l.page());
         }
-        if (l.from() != null && l.to() != null && l.from().isAfter(l.to())) {
-            throw new InvalidOptionException("fromDate", "must not be after toDate (" + l.from() + " > " + l.to() + ")");
-        }
+        checkRange("fromDate", l.from(), "toDate", l.to());
         if (l.cursor() != null && l.page() != null) {
             throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
+        }
+    }
+
+    /** A 400 naming {@code fromName} when {@code from} is after {@code to}. */
+    static void checkRange(String fromName, @Nullable Instant from, String toName, @Nullable Instant to) {
+        if (from != null && to != null && from.isAfter(to)) {
+            throw new InvalidOptionException(fromName, "must not be after " + toName + " (" + from + " > " + to + ")");
         }
     }
 
@@ -138,57 +144,67 @@ final class ListingHandler {
 
     // ---- the query -----------------------------------------------------------------------------
 
-    /** {@code yyyy-MM-dd} (UTC; {@code toDate}: the whole day, inclusive) or an ISO-8601 date-time with offset. */
-    static Instant date(String option, String text, boolean endOfDay) {
-        try {
-            if (text.length() == 10) {
-                LocalDate day = LocalDate.parse(text);
-                return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
-                        : day.atStartOfDay().toInstant(ZoneOffset.UTC);
+    /** A listing's query parameters, form-decoded: unknown or repeated ones are a 400, and so are empty values. */
+    record Query(Map<String, String> values) {
+        static Query of(@Nullable String rawQuery, Set<String> known) {
+            Map<String, String> out = new LinkedHashMap<>();
+            for (String pair : rawQuery == null ? new String[0] : rawQuery.split("&")) {
+                if (pair.isEmpty()) continue;
+                int eq = pair.indexOf('=');
+                String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
+                String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
+                if (!known.contains(name)) {
+                    throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
+                }
+                if (out.containsKey(name)) throw Problem.invalidOption(name, "given twice").raise();
+                // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
+                if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
+                out.put(name, value);
             }
-            return OffsetDateTime.parse(text).toInstant();
-        } catch (DateTimeException e) {
-            throw Problem.invalidOption(option, "expected yyyy-MM-dd or an ISO-8601 date-time with offset "
-                    + "(2026-06-01T09:00:00Z), was '" + text + "'").raise();
+            return new Query(out);
         }
-    }
 
-    static int intParameter(Map<String, String> q, String name, int fallback) {
-        String v = q.get(name);
-        if (v == null) return fallback;
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw Problem.invalidOption(name, "must be an integer, was '" + v + "'").raise();
+        boolean has(String name) {
+            return values.containsKey(name);
         }
-    }
 
-    /** The query's parameters (form-decoded); unknown or repeated ones are a 400; empty values count as absent. */
-    static Map<String, String> query(@Nullable String rawQuery, Set<String> known) {
-        Map<String, String> out = new LinkedHashMap<>();
-        Set<String> seen = new LinkedHashSet<>();
-        if (rawQuery == null || rawQuery.isEmpty()) return out;
-        for (String pair : rawQuery.split("&")) {
-            if (pair.isEmpty()) continue;
-            int eq = pair.indexOf('=');
-            String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
-            if (!known.contains(name)) {
-                throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
+        @Nullable String get(String name) {
+            return values.get(name);
+        }
+
+        int integer(String name, int fallback) {
+            String v = values.get(name);
+            if (v == null) return fallback;
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw Problem.invalidOption(name, "must be an integer, was '" + v + "'").raise();
             }
-            if (!seen.add(name)) throw Problem.invalidOption(name, "given twice").raise();
-            // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
-            if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
-            out.put(name, value);
         }
-        return out;
-    }
 
-    private static String formDecode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw Problem.invalidOption("query", "bad percent-escape").raise();
+        /** {@code yyyy-MM-dd} (UTC; {@code endOfDay}: the whole day, inclusive) or an ISO-8601 date-time with offset; null if absent. */
+        @Nullable Instant date(String name, boolean endOfDay) {
+            String text = values.get(name);
+            if (text == null) return null;
+            try {
+                if (text.length() == 10) {
+                    LocalDate day = LocalDate.parse(text);
+                    return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
+                            : day.atStartOfDay().toInstant(ZoneOffset.UTC);
+                }
+                return OffsetDateTime.parse(text).toInstant();
+            } catch (DateTimeException e) {
+                throw Problem.invalidOption(name, "expected yyyy-MM-dd or an ISO-8601 date-time with offset "
+                        + "(2026-06-01T09:00:00Z), was '" + text + "'").raise();
+            }
+        }
+
+        private static String formDecode(String s) {
+            try {
+                return URLDecoder.decode(s, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw Problem.invalidOption("query", "bad percent-escape").raise();
+            }
         }
     }
 }

@@ -43,29 +43,22 @@ final class RequestGuard {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** A request admitted for its route, before its body is read: who calls, which agent. */
-    record Admitted(ApiRequest request, Router.Match match, @Nullable Principal principal, @Nullable Agent agent) {
-        /** Whether the route takes a body (to be read, within the limit, before {@link #parse}). */
-        boolean takesBody() {
-            return match.route().body().kind() != Router.Body.Kind.NONE;
-        }
-    }
-
-    /** The request, admitted for {@code match}'s route (its body not read yet), or a problem. */
-    Admitted admit(ApiRequest request, Router.Match match) {
+    /** The routed request, admitted (who calls, which agent; its body not read yet), or a problem. */
+    ParsedRequest admit(ParsedRequest routed) {
+        ApiRequest request = routed.request();
         if (BODY_METHODS.contains(request.method().toUpperCase(Locale.ROOT))) requireJson(request);
-        if (match.route().access() == Router.Access.PUBLIC) return new Admitted(request, match, null, null);
+        if (routed.route().access() == Router.Access.PUBLIC) return routed;
         Principal principal = authenticate(request);
-        String agentId = match.params().get("agentId");
-        return new Admitted(request, match, principal, agentId == null ? null : agent(agentId));
+        String agentId = routed.params().get("agentId");
+        return new ParsedRequest(request, routed.route(), routed.params(), principal, agentId == null ? null : agent(agentId),
+                routed.body());
     }
 
     /** The admitted request with its body ({@code bytes}, read within the limit; empty for none), or a problem. */
-    ParsedRequest parse(Admitted a, byte[] bytes) {
-        Router.Body spec = a.match().route().body();
-        ObjectNode body = spec.kind() == Router.Body.Kind.NONE || (spec.kind() == Router.Body.Kind.OPTIONAL && bytes.length == 0)
-                ? Json.object() : parse(spec, bytes);
-        return new ParsedRequest(a.request(), a.match().params(), a.principal(), a.agent(), body);
+    ParsedRequest parse(ParsedRequest a, byte[] bytes) {
+        Router.Body spec = a.route().body();
+        if (!a.takesBody() || (spec.kind() == Router.Body.Kind.OPTIONAL && bytes.length == 0)) return a;
+        return new ParsedRequest(a.request(), a.route(), a.params(), a.principal(), a.agent(), parse(spec, bytes));
     }
 
     private Principal authenticate(ApiRequest request) {

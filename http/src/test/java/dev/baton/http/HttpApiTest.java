@@ -142,13 +142,13 @@ class HttpApiTest {
                 Matcher m = imports.matcher(module.body());
                 while (m.find()) todo.push(URI.create("http://x" + path).resolve(m.group(1)).getPath());
             }
-            List<String> modules = StaticAsset.MODULES.stream().map(f -> "/inbox/" + f).toList();
+            List<String> modules = DocumentHandler.MODULES.stream().map(f -> "/inbox/" + f).toList();
             assertThat(served).as("imported: exactly the modules served").containsExactlyInAnyOrderElementsOf(
                     Stream.concat(Stream.of("/inbox.js"), modules.stream()).toList());
             JsonNode documented = OpenApiDocument.get().root.at("/paths/~1inbox~1{file}/get/parameters/0/schema/enum");
             List<String> names = new ArrayList<>();
             documented.forEach(n -> names.add(n.asText()));
-            assertThat(names).as("openapi.json lists the modules").containsExactlyInAnyOrderElementsOf(StaticAsset.MODULES);
+            assertThat(names).as("openapi.json lists the modules").containsExactlyInAnyOrderElementsOf(DocumentHandler.MODULES);
             assertThat(anonymous.get("/inbox/nope.js").status()).isEqualTo(404);
         }
     }
