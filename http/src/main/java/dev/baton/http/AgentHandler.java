@@ -2,6 +2,7 @@ package dev.baton.http;
 
 import dev.baton.agent.Agent;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code GET /agents}: the agents served, with their tools (instructions and descriptions only to
@@ -21,10 +22,11 @@ final class AgentHandler {
     }
 
     ApiResponse agents(ParsedRequest request) {
-        return ApiResponse.json(200, Json.agents(agents, detailsForRestricted || !request.caller().isRestricted()));
+        boolean details = detailsForRestricted || !request.caller().isRestricted();
+        return ApiResponse.json(200, Map.of("agents", agents.stream().map(a -> new Json.AgentView(a, details)).toList()));
     }
 
     ApiResponse me(ParsedRequest request) {
-        return ApiResponse.json(200, Json.principal(request.caller()));
+        return ApiResponse.json(200, new Json.Me(request.caller()));
     }
 }

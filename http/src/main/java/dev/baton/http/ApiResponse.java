@@ -1,6 +1,5 @@
 package dev.baton.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.AgentStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -50,8 +49,8 @@ public final class ApiResponse implements AutoCloseable {
 
     // ---- the answers the API builds (every one with the same security headers) -----------------
 
-    /** A JSON body. */
-    static ApiResponse json(int status, JsonNode body) {
+    /** A JSON body: a tree, or a value Jackson writes (a record's components, in their order). */
+    static ApiResponse json(int status, Object body) {
         return new ApiResponse(status, headers(ParsedRequest.JSON), Json.bytes(body), null);
     }
 

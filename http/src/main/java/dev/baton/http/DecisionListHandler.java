@@ -1,7 +1,5 @@
 package dev.baton.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.store.DecisionPage;
@@ -59,7 +57,7 @@ final class DecisionListHandler {
             page = agent.listDecisions(listing.options(resourceId));   // a bad option is a 400
             if (!principal.mayAccess(resourceId)) page = new DecisionPage(List.of(), false);   // as a resource without decisions
         }
-        return ApiResponse.json(200, page(page, perPage, agent.clock().instant()));
+        return ApiResponse.json(200, new Page(page, perPage, agent.clock().instant()));
     }
 
     /** One page over several resources: the same cursor for each, merged in the listing order and cut. */
@@ -76,34 +74,20 @@ final class DecisionListHandler {
         return new DecisionPage(all.subList(0, Math.min(n, all.size())), more || all.size() > n);
     }
 
-    // ---- JSON (DecisionPage, Decision in openapi.json) ------------------------------------------
-
-    static ObjectNode page(DecisionPage page, int perPage, Instant asOf) {
-        ObjectNode n = Json.object();
-        ArrayNode items = n.putArray("decisions");
-        for (DecisionRecord r : page.items()) items.add(decision(r));
-        n.put("perPage", perPage);
-        n.put("nextCursor", page.nextCursor().orElse(null));
-        n.put("asOf", Json.instant(asOf));
-        return n;
+    /** A page of the audit trail ({@code DecisionPage} in openapi.json). */
+    record Page(List<Decision> decisions, int perPage, @Nullable String nextCursor, Instant asOf) {
+        Page(DecisionPage page, int perPage, Instant asOf) {
+            this(page.items().stream().map(Decision::new).toList(), perPage, page.nextCursor().orElse(null), asOf);
+        }
     }
 
-    /** A decision as recorded; its idempotency key stays on the server. */
-    static ObjectNode decision(DecisionRecord r) {
-        ObjectNode n = Json.object();
-        n.put("decisionId", r.decisionId());
-        n.put("kind", r.kind().wireName());
-        n.put("runId", r.runId());
-        n.put("threadId", r.threadId());
-        n.put("resourceId", r.resourceId());
-        n.put("toolCallId", r.toolCallId());
-        n.put("toolName", r.toolName());
-        n.put("actor", r.actor());
-        n.put("decidedAt", Json.instant(r.decidedAt()));
-        n.put("instanceId", r.instanceId());
-        n.put("reason", r.reason());
-        n.put("argsDigestBefore", r.argsDigestBefore());
-        n.put("argsDigestAfter", r.argsDigestAfter());
-        return n;
+    /** A decision as recorded ({@code Decision} in openapi.json); its idempotency key stays on the server. */
+    record Decision(String decisionId, String kind, String runId, @Nullable String threadId, @Nullable String resourceId,
+                    @Nullable String toolCallId, @Nullable String toolName, String actor, Instant decidedAt, String instanceId,
+                    @Nullable String reason, @Nullable String argsDigestBefore, @Nullable String argsDigestAfter) {
+        Decision(DecisionRecord r) {
+            this(r.decisionId(), r.kind().wireName(), r.runId(), r.threadId(), r.resourceId(), r.toolCallId(), r.toolName(),
+                    r.actor(), r.decidedAt(), r.instanceId(), r.reason(), r.argsDigestBefore(), r.argsDigestAfter());
+        }
     }
 }

@@ -57,7 +57,7 @@ final class DecisionProblems {
             if (ad.toolCallId() != null) p = p.with("toolCallId", ad.toolCallId());
             p = p.with("decision", ad.decision());
             if (ad.actor() != null) p = p.with("actor", ad.actor());
-            if (ad.decidedAt() != null) p = p.with("decidedAt", Json.instant(ad.decidedAt()));
+            if (ad.decidedAt() != null) p = p.with("decidedAt", ad.decidedAt());
             return p.with("next", ad.next());
         }
         return null;

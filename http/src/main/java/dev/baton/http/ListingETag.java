@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * listing is scoped to the principal's resources before it is tagged), so it leaks nothing of others' runs.
  */
 final class ListingETag {
-    /** The last field of a page ({@link RunJson#page}): excluded from the tag. */
+    /** The last field of a page ({@link RunJson.Page}): excluded from the tag. */
     private static final String AS_OF = ",\"asOf\":";
 
     private ListingETag() {

@@ -92,7 +92,7 @@ final class ListingHandler {
 
     private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent,
                                     ParsedRequest request) {
-        return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant(), DecisionHandler.approver(request)));
+        return ApiResponse.json(200, new RunJson.Page(agent, found, page, perPage, DecisionHandler.approver(request)));
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Request admission: the one place a request is checked before any handler sees it, in two steps

@@ -11,6 +11,7 @@ import dev.baton.agent.ApproverRule;
 import dev.baton.agent.CallPermissions;
 import dev.baton.tool.Tool;
 import java.time.Instant;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,23 +27,16 @@ final class RunJson {
     }
 
     /**
-     * A listing page.
+     * A listing page ({@code asOf} last: {@link ListingETag} tags the page without it).
      *
      * @param page  the zero-based page asked for, or null when the page continued after a cursor
      * @param asOf  the agent's clock when the page was read: what {@code expiresAt} compares with
      */
-    static ObjectNode page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf,
-                           Approver caller) {
-        ObjectNode n = Json.object();
-        ArrayNode runs = n.putArray("runs");
-        for (AgentRun r : found.runs()) runs.add(run(agent, r, caller));
-        n.put("total", found.total());
-        if (page == null) n.putNull("page");
-        else n.put("page", page.intValue());
-        n.put("perPage", perPage);
-        n.put("nextCursor", found.nextCursor());
-        n.put("asOf", Json.instant(asOf));
-        return n;
+    record Page(List<ObjectNode> runs, long total, @Nullable Integer page, int perPage, @Nullable String nextCursor, Instant asOf) {
+        Page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Approver caller) {
+            this(found.runs().stream().map(r -> run(agent, r, caller)).toList(), found.total(), page, perPage, found.nextCursor(),
+                    agent.clock().instant());
+        }
     }
 
     /**
@@ -66,10 +60,5 @@ final class RunJson {
             call.put("whyNot", may.why());
         }
         return n;
-    }
-
-    /** A call, as a run lists it and a stream's outcome names it: its record's components, in their order. */
-    static ObjectNode call(AgentRunToolCall c) {
-        return Json.MAPPER.valueToTree(c);
     }
 }
