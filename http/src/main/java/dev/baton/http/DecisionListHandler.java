@@ -26,16 +26,6 @@ final class DecisionListHandler {
     private static final Set<String> PARAMETERS = Set.of("runId", "threadId", "resourceId", "actor", "from", "to", "perPage",
             "cursor");
 
-    /** The filters of one request, for one resource (or all). */
-    private record Listing(@Nullable String runId, @Nullable String threadId, @Nullable String actor, @Nullable Instant from,
-                           @Nullable Instant to, int perPage, @Nullable String cursor) {
-
-        AgentListDecisionsOptions options(@Nullable String resourceId) {
-            return AgentListDecisionsOptions.builder().runId(runId).threadId(threadId).resourceId(resourceId).actor(actor)
-                    .from(from).to(to).limit(perPage).cursor(cursor).build();
-        }
-    }
-
     ApiResponse list(ParsedRequest request) {
         Agent agent = request.target();
         if (!agent.store().capabilities().contains(StoreCapability.DECISIONS)) throw DecisionProblems.unsupported(agent.id()).raise();
@@ -45,32 +35,31 @@ final class DecisionListHandler {
         if (perPage < 1 || perPage > BatonHttpApi.MAX_PER_PAGE) {
             throw Problem.invalidOption("perPage", "must be 1.." + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
         }
-        // "to" is inclusive, as in the listing of runs and in core
-        Listing listing = new Listing(q.get("runId"), q.get("threadId"), q.get("actor"), q.date("from", false), q.date("to", true),
-                perPage, q.get("cursor"));
-        ListingHandler.checkRange("from", listing.from(), "to", listing.to());
+        // "to" is inclusive, as in the listing of runs and in core; core checks the options as they are built
+        AgentListDecisionsOptions.Builder options = AgentListDecisionsOptions.builder().runId(q.get("runId"))
+                .threadId(q.get("threadId")).actor(q.get("actor")).from(q.date("from", false)).to(q.date("to", true))
+                .limit(perPage).cursor(q.get("cursor"));
         String resourceId = ListingHandler.resource(principal, q.get("resourceId"));
         DecisionPage page;
         if (resourceId == null && principal.isRestricted()) {
-            page = merged(agent, new TreeSet<>(principal.resourceIds()), listing);
+            page = merged(agent, new TreeSet<>(principal.resourceIds()), options, perPage);
         } else {
-            page = agent.listDecisions(listing.options(resourceId));   // a bad option is a 400
+            page = agent.listDecisions(options.resourceId(resourceId).build());   // a bad option is a 400
             if (!principal.mayAccess(resourceId)) page = new DecisionPage(List.of(), false);   // as a resource without decisions
         }
         return ApiResponse.json(200, new Page(page, perPage, agent.clock().instant()));
     }
 
-    /** One page over several resources: the same cursor for each, merged in the listing order and cut. */
-    private static DecisionPage merged(Agent agent, Set<String> resources, Listing listing) {
+    /** One page over several resources: the same cursor for each, merged in the listing order and cut to {@code n}. */
+    private static DecisionPage merged(Agent agent, Set<String> resources, AgentListDecisionsOptions.Builder options, int n) {
         List<DecisionRecord> all = new ArrayList<>();
         boolean more = false;
         for (String resourceId : resources) {
-            DecisionPage p = agent.listDecisions(listing.options(resourceId));
+            DecisionPage p = agent.listDecisions(options.resourceId(resourceId).build());
             all.addAll(p.items());
             more |= p.hasMore();
         }
         all.sort(DecisionQuery.ORDER);
-        int n = listing.perPage();
         return new DecisionPage(all.subList(0, Math.min(n, all.size())), more || all.size() > n);
     }
 

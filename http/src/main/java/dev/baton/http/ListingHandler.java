@@ -1,6 +1,5 @@
 package dev.baton.http;
 
-import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
@@ -31,32 +30,6 @@ final class ListingHandler {
     /** The one value of {@code waitingFor}: the authenticated caller. */
     static final String ME = "me";
 
-    /**
-     * One listing request, validated as core validates it.
-     *
-     * @param page   the zero-based page, or null when the listing continues after {@code cursor}
-     * @param cursor a {@code nextCursor} of an earlier page, or null
-     */
-    private record Listing(@Nullable String threadId, @Nullable Instant from, @Nullable Instant to, int perPage,
-                           @Nullable Integer page, @Nullable String cursor, @Nullable Approver waitingFor) {
-
-        /** This listing's options, for one resource (or all). */
-        AgentListSuspendedRunsOptions options(@Nullable String resourceId) {
-            return AgentListSuspendedRunsOptions.builder()
-                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
-                    .perPage(perPage).page(page).cursor(cursor).waitingFor(waitingFor)
-                    .build();
-        }
-
-        /** The first {@code n} runs of one resource from where this listing starts: after the cursor, or from the first run. */
-        AgentListSuspendedRunsOptions fromStart(String resourceId, int n) {
-            return AgentListSuspendedRunsOptions.builder()
-                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
-                    .perPage(n).page(cursor == null ? Integer.valueOf(0) : null).cursor(cursor).waitingFor(waitingFor)
-                    .build();
-        }
-    }
-
     ApiResponse list(ParsedRequest request) {
         Agent agent = request.target();
         Principal principal = request.caller();
@@ -67,15 +40,16 @@ final class ListingHandler {
         }
         String cursor = q.get("cursor");
         Integer page = q.has("page") ? Integer.valueOf(q.integer("page", 0)) : cursor == null ? Integer.valueOf(0) : null;
-        Listing listing = new Listing(q.get("threadId"), q.date("fromDate", false), q.date("toDate", true),
-                perPage, page, cursor, q.has("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null);
-        check(listing);
+        // core checks the options here, before a merged listing changes the page into per-resource queries
+        AgentListSuspendedRunsOptions options = AgentListSuspendedRunsOptions.builder().threadId(q.get("threadId"))
+                .fromDate(q.date("fromDate", false)).toDate(q.date("toDate", true)).perPage(perPage).page(page).cursor(cursor)
+                .waitingFor(q.has("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null).build();
         String resourceId = resource(principal, q.get("resourceId"));
         if (resourceId == null && principal.isRestricted()) {
-            return page(merged(agent, new TreeSet<>(principal.resourceIds()), listing), page, perPage, agent, request);
+            return page(merged(agent, new TreeSet<>(principal.resourceIds()), options), page, perPage, agent, request);
         }
-        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(listing.options(resourceId));   // a bad cursor is a 400
-        // someone else's resource: exactly as if it had no runs
+        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(options.toBuilder().resourceId(resourceId).build());
+        // someone else's resource: exactly as if it had no runs (read all the same: a bad cursor is a 400)
         return page(principal.mayAccess(resourceId) ? found : new AgentListSuspendedRunsResult(List.of(), 0, null),
                 page, perPage, agent, request);
     }
@@ -112,34 +86,16 @@ final class ListingHandler {
         return DecisionHandler.approver(request);
     }
 
-    /** The checks core makes, made before a merged listing changes the page into per-resource queries. */
-    private static void check(Listing l) {
-        if (l.perPage() < 1) throw new InvalidOptionException("perPage", "must be a positive integer, was " + l.perPage());
-        if (l.page() != null && l.page() < 0) {
-            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + l.page());
-        }
-        checkRange("fromDate", l.from(), "toDate", l.to());
-        if (l.cursor() != null && l.page() != null) {
-            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
-        }
-    }
-
-    /** A 400 naming {@code fromName} when {@code from} is after {@code to}. */
-    static void checkRange(String fromName, @Nullable Instant from, String toName, @Nullable Instant to) {
-        if (from != null && to != null && from.isAfter(to)) {
-            throw new InvalidOptionException(fromName, "must not be after " + toName + " (" + from + " > " + to + ")");
-        }
-    }
-
     /** One page over the caller's resources; numbered pages deeper than {@link BatonHttpApi#MAX_MERGED_DEPTH} are a 400. */
-    private static AgentListSuspendedRunsResult merged(Agent agent, Set<String> resources, Listing l) {
+    private static AgentListSuspendedRunsResult merged(Agent agent, Set<String> resources, AgentListSuspendedRunsOptions l) {
         if (ResourceMerge.depth(l.perPage(), l.page()) > BatonHttpApi.MAX_MERGED_DEPTH) {
             throw Problem.invalidOption("page", "too deep for a listing over your " + resources.size() + " resources ("
                     + "(page + 1) * perPage must be at most " + BatonHttpApi.MAX_MERGED_DEPTH + "): follow nextCursor instead, "
                     + "or name one resourceId").raise();
         }
-        return ResourceMerge.page(resources, l.perPage(), l.page(),
-                (resourceId, n) -> agent.listSuspendedRuns(l.fromStart(resourceId, n)));
+        // each resource's first n runs from where the listing starts: after the cursor, or from the first run
+        return ResourceMerge.page(resources, l.perPage(), l.page(), (resourceId, n) -> agent.listSuspendedRuns(
+                l.toBuilder().resourceId(resourceId).perPage(n).page(l.cursor() == null ? Integer.valueOf(0) : null).build()));
     }
 
     // ---- the query -----------------------------------------------------------------------------
