@@ -4,7 +4,6 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.Approver;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.eclipse.jetty.util.UrlEncoded;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -100,22 +100,22 @@ final class ListingHandler {
 
     // ---- the query -----------------------------------------------------------------------------
 
-    /** A listing's query parameters, form-decoded: unknown or repeated ones are a 400, and so are empty values. */
+    /** A listing's query parameters, form-decoded (by Jetty's decoder): unknown or repeated ones are a 400, and so are empty values. */
     record Query(Map<String, String> values) {
         static Query of(@Nullable String rawQuery, Set<String> known) {
             Map<String, String> out = new LinkedHashMap<>();
-            for (String pair : rawQuery == null ? new String[0] : rawQuery.split("&")) {
-                if (pair.isEmpty()) continue;
-                int eq = pair.indexOf('=');
-                String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
-                String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
-                if (!known.contains(name)) {
-                    throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
-                }
-                if (out.containsKey(name)) throw Problem.invalidOption(name, "given twice").raise();
-                // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
-                if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
-                out.put(name, value);
+            try {
+                UrlEncoded.decodeTo(rawQuery == null ? "" : rawQuery, (name, value) -> {
+                    if (!known.contains(name)) {
+                        throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
+                    }
+                    if (out.containsKey(name)) throw Problem.invalidOption(name, "given twice").raise();
+                    // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
+                    if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
+                    out.put(name, value);
+                }, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {   // Jetty's decoder: a bad escape, or bytes that are not UTF-8
+                throw Problem.invalidOption("query", "bad percent-escape, or not UTF-8 once decoded").raise();
             }
             return new Query(out);
         }
@@ -152,14 +152,6 @@ final class ListingHandler {
             } catch (DateTimeException e) {
                 throw Problem.invalidOption(name, "expected yyyy-MM-dd or an ISO-8601 date-time with offset "
                         + "(2026-06-01T09:00:00Z), was '" + text + "'").raise();
-            }
-        }
-
-        private static String formDecode(String s) {
-            try {
-                return URLDecoder.decode(s, StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) {
-                throw Problem.invalidOption("query", "bad percent-escape").raise();
             }
         }
     }
