@@ -55,9 +55,9 @@ final class ListingHandler {
     }
 
     /**
-     * The one resource a listing of {@code caller} reads: the one named, else the caller's only one; null for
-     * any (an unrestricted caller naming none) or for a merge over the caller's several. A named resource
-     * the caller may not see is read for its checks, then answered as one without runs.
+     * The one resource a request of {@code caller} reads or starts a run for: the one named, else the caller's
+     * only one; null for any (an unrestricted caller naming none) or for the caller's several (a listing
+     * merges them). A named resource the caller may not see is returned too: its caller checks it.
      */
     static @Nullable String resource(Principal caller, @Nullable String named) {
         Set<String> mine = caller.resourceIds();
