@@ -9,12 +9,12 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -98,7 +98,7 @@ public final class BatonHttpServlet extends HttpServlet {
         ParsedRequest admitted;
         try {
             if (below == null || !below.startsWith("/")) throw Problem.notFound(req.getMethod(), uri).raise();
-            admitted = api.admit(new Request(req, below));
+            admitted = api.admit(request(req, below));
             if (admitted.takesBody() && req.getContentLengthLong() > api.maxBodyBytes()) throw api.tooLarge();
         } catch (RuntimeException e) {
             write(req, resp, ApiResponse.problem(Problem.from(e)));
@@ -236,32 +236,16 @@ public final class BatonHttpServlet extends HttpServlet {
     private record Pending(ParsedRequest admitted, byte[] body) {
     }
 
-    /** The servlet request as the API sees it; its body is read by the servlet, never through this. */
-    private record Request(HttpServletRequest req, String rawPath) implements ApiRequest {
-        @Override
-        public String method() {
-            return req.getMethod().toUpperCase(Locale.ROOT);
+    /** The servlet request as the API sees it: its headers (HTTP/2's {@code :authority} as {@code Host}), no body (read here). */
+    private static ApiRequest request(HttpServletRequest req, String rawPath) {
+        Map<String, String> headers = new HashMap<>();
+        for (String name : Collections.list(req.getHeaderNames())) headers.put(name, req.getHeader(name));
+        if (req.getHeader("Host") == null && "HTTP/2.0".equals(req.getProtocol())) {
+            // HTTP/2 names the host in :authority, which not every container shows as Host
+            int port = req.getServerPort();
+            headers.put("Host", port > 0 ? req.getServerName() + ":" + port : req.getServerName());
         }
-
-        @Override
-        public @Nullable String rawQuery() {
-            return req.getQueryString();
-        }
-
-        @Override
-        public @Nullable String header(String name) {
-            String value = req.getHeader(name);
-            if (value == null && name.equalsIgnoreCase("Host") && "HTTP/2.0".equals(req.getProtocol())) {
-                // HTTP/2 names the host in :authority, which not every container shows as Host
-                int port = req.getServerPort();
-                return port > 0 ? req.getServerName() + ":" + port : req.getServerName();
-            }
-            return value;
-        }
-
-        @Override
-        public InputStream body() {
-            return new ByteArrayInputStream(NO_BODY);
-        }
+        String query = req.getQueryString();
+        return ApiRequest.of(req.getMethod(), query == null ? rawPath : rawPath + "?" + query, headers, NO_BODY);
     }
 }
