@@ -183,8 +183,7 @@ public final class BatonHttpServlet extends HttpServlet {
 
     private void write(HttpServletRequest req, HttpServletResponse resp, ApiResponse answer) throws IOException {
         try (answer) {
-            resp.setStatus(answer.status());
-            answer.headers().forEach(resp::setHeader);
+            send(resp, answer);
             if (answer.isStream()) {
                 streaming.add(Thread.currentThread());
                 try {
@@ -194,12 +193,19 @@ public final class BatonHttpServlet extends HttpServlet {
                     streaming.remove(Thread.currentThread());
                     Thread.interrupted();   // an interrupt of destroy() must not reach the container's next task
                 }
-            } else if (answer.contentLength() > 0) {
-                resp.setContentLengthLong(answer.contentLength());
-                answer.writeTo(resp.getOutputStream());
             }
         } catch (IOException e) {
             LOG.debug("{} {} ended early: {}", req.getMethod(), req.getRequestURI(), e.toString());
+        }
+    }
+
+    /** Sets the status and headers, and writes the body of an answer that is not a stream. */
+    private static void send(HttpServletResponse resp, ApiResponse answer) throws IOException {
+        resp.setStatus(answer.status());
+        answer.headers().forEach(resp::setHeader);
+        if (!answer.isStream() && answer.contentLength() > 0) {
+            resp.setContentLengthLong(answer.contentLength());
+            answer.writeTo(resp.getOutputStream());
         }
     }
 
@@ -219,11 +225,7 @@ public final class BatonHttpServlet extends HttpServlet {
      * @throws IOException the client went away
      */
     public static void writeContainerError(int status, HttpServletResponse response) throws IOException {
-        ApiResponse answer = ApiResponse.problem(Problem.container(status));
-        response.setStatus(answer.status());
-        answer.headers().forEach(response::setHeader);
-        response.setContentLength((int) answer.contentLength());
-        answer.writeTo(response.getOutputStream());
+        send(response, ApiResponse.problem(Problem.container(status)));
     }
 
     /** {@code /baton} of the mapping {@code /baton/*}; the empty string for {@code /*}, {@code /} and the like. */
