@@ -23,7 +23,7 @@ import java.util.TreeSet;
  *   <li>credentials, through the {@link Authenticator} (401, with {@code WWW-Authenticate});</li>
  *   <li>the agent named by {@code {agentId}} (404 {@code agent-not-found});</li>
  *   <li>the body, for a route that takes one: {@code Content-Type} JSON (415), at most
- *       {@code maxBodyBytes} (413, by the declared length before reading, then while reading), a JSON
+ *       {@code maxBodyBytes} (413: the servlet checks the declared length before reading, then the bytes as they come), a JSON
  *       object (400 {@code body}) with only the route's fields (400 naming the field). An optional
  *       body may be empty: no bytes is {@code {}}.</li>
  * </ol>
@@ -101,16 +101,11 @@ final class RequestGuard {
         return body;
     }
 
-    /** The body of a request given in memory ({@link BatonHttpApi#handle}), within the limit. */
+    /**
+     * The body of a request given to {@link BatonHttpApi#handle}, read up to one byte over the limit (a 413). A
+     * server's declared {@code Content-Length} is the servlet's to check, before it reads anything.
+     */
     byte[] read(ApiRequest request) {
-        String length = request.header("Content-Length");
-        if (length != null) {
-            try {
-                if (Long.parseLong(length.trim()) > maxBodyBytes) throw tooLarge();   // declared too long: not read
-            } catch (NumberFormatException e) {
-                throw Problem.invalidOption("Content-Length", "not a number").raise();
-            }
-        }
         try (InputStream in = request.body()) {
             byte[] bytes = in.readNBytes(maxBodyBytes + 1);
             if (bytes.length > maxBodyBytes) throw tooLarge();
