@@ -23,9 +23,9 @@ import java.util.TreeSet;
  *   <li>credentials, through the {@link Authenticator} (401, with {@code WWW-Authenticate});</li>
  *   <li>the agent named by {@code {agentId}} (404 {@code agent-not-found});</li>
  *   <li>the body, for a route that takes one: {@code Content-Type} JSON (415), at most
- *       {@code maxBodyBytes} (413: the servlet checks the declared length before reading, then the bytes as they come), a JSON
- *       object (400 {@code body}) with only the route's fields (400 naming the field). An optional
- *       body may be empty: no bytes is {@code {}}.</li>
+ *       {@code maxBodyBytes} (413: the servlet checks the declared length before reading, then the
+ *       bytes as they come), a JSON object (400 {@code body}) with only the route's fields (400
+ *       naming the field). An optional body may be empty: no bytes is {@code {}}.</li>
  * </ol>
  * Where a request comes from ({@code Host}, {@code Origin}, {@code Sec-Fetch-Site}) is checked before
  * it is routed, by {@link SiteGuard}.
