@@ -55,15 +55,13 @@ record ParsedRequest(ApiRequest request, Router.Route route, Map<String, String>
         return request.rawQuery();
     }
 
-    /** True if the caller asked for the drained result ({@code Accept: application/json}) instead of events. */
+    /**
+     * True if the caller asked for the drained result instead of events: {@code Accept} names
+     * {@code application/json} before (or without) {@code text/event-stream}.
+     */
     boolean wantsJson() {
-        return wantsJson(request.header("Accept"));
-    }
-
-    /** True if {@code Accept} names {@code application/json} before (or without) {@code text/event-stream}. */
-    static boolean wantsJson(@Nullable String accept) {
-        if (accept == null) return false;
-        for (String range : accept.split(",")) {
+        String accept = request.header("Accept");
+        for (String range : accept == null ? new String[0] : accept.split(",")) {
             String type = range.split(";")[0].trim().toLowerCase(Locale.ROOT);
             if (type.equals(EVENT_STREAM)) return false;
             if (type.equals(JSON)) return true;
