@@ -85,10 +85,9 @@ public final class BatonHttpApi {
         this.maxStreamsPerPrincipal = b.maxStreamsPerPrincipal;
         this.site = new SiteGuard(b.allowedHosts, b.trustedOrigins);
         this.guard = new RequestGuard(Objects.requireNonNull(b.authenticator), b.agents, b.maxBodyBytes);
-        StreamLimit streams = new StreamLimit(b.maxStreamsPerPrincipal);
-        this.streams = streams;
+        this.streams = new StreamLimit(b.maxStreamsPerPrincipal);
         DocumentHandler documents = new DocumentHandler(b.inbox);
-        AgentHandler agentsHandler = new AgentHandler(agents, b.agentDetailsForRestricted);
+        boolean details = b.agentDetailsForRestricted;   // a restricted principal sees instructions and descriptions
         ListingHandler listing = new ListingHandler();
         RunActionHandler runs = new RunActionHandler();
         DecisionHandler decide = new DecisionHandler();
@@ -102,8 +101,9 @@ public final class BatonHttpApi {
                 Route.get("/inbox/{file}", PUBLIC, documents::module),
                 Route.get("/favicon.svg", PUBLIC, documents.file("favicon.svg")),
                 Route.get("/openapi.json", PUBLIC, documents.file("openapi.json")),
-                Route.get("/me", AUTHENTICATED, agentsHandler::me),
-                Route.get("/agents", AUTHENTICATED, agentsHandler::agents),
+                Route.get("/me", AUTHENTICATED, request -> ApiResponse.json(200, new Json.Me(request.caller()))),
+                Route.get("/agents", AUTHENTICATED, request -> ApiResponse.json(200, Map.of("agents", agents.stream()
+                        .map(a -> new Json.AgentView(a, details || !request.caller().isRestricted())).toList()))),
                 Route.get("/agents/{agentId}/suspended-runs", AUTHENTICATED, ListingETag.conditional(listing::list)),
                 Route.get("/agents/{agentId}/decisions", AUTHENTICATED, decisions::list),
                 Route.post("/agents/{agentId}/runs", Body.required("prompt", "threadId", "resourceId", "maxSteps"),
