@@ -43,9 +43,11 @@ final class DecisionListHandler {
         DecisionPage page;
         if (resourceId == null && principal.isRestricted()) {
             page = merged(agent, new TreeSet<>(principal.resourceIds()), options, perPage);
+        } else if (principal.mayAccess(resourceId)) {
+            page = agent.listDecisions(options.resourceId(resourceId).build());
         } else {
-            page = agent.listDecisions(options.resourceId(resourceId).build());   // a bad option is a 400
-            if (!principal.mayAccess(resourceId)) page = new DecisionPage(List.of(), false);   // as a resource without decisions
+            options.resourceId(resourceId).build();   // a bad option is still a 400
+            page = new DecisionPage(List.of(), false);   // another's resource: as one without decisions
         }
         return ApiResponse.json(200, new Page(page, perPage, agent.clock().instant()));
     }
