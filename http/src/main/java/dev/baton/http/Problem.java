@@ -233,14 +233,6 @@ record Problem(int status, String slug, String title, String detail, Map<String,
                             + lc.attempts() + " times in a row. Try again.")
                     .withHeader("Retry-After", "1");
         }
-        if (e instanceof StorageException) {
-            String incident = incident();
-            LOG.warn("incident {}: the store failed: {}", incident, e.getMessage(), e);
-            // the driver's message may name hosts, users or statements: it stays in the log
-            return of(503, "store-unavailable", "Store unavailable",
-                    "The run store did not answer. Try again later (incident " + incident + ").")
-                    .with("incident", incident).withHeader("Retry-After", "5");
-        }
         if (e instanceof UnknownToolException ut) {
             LOG.error("{}", e.getMessage());
             return of(500, "unknown-tool", "Agent lacks the run's tool", e.getMessage())
@@ -251,11 +243,14 @@ record Problem(int status, String slug, String title, String detail, Map<String,
             return of(500, "unreadable-snapshot", "Unreadable run snapshot", sf.getMessage()).with("runId", sf.runId());
         }
         if (e instanceof TransientException) {
+            // what failed (the store's driver, another service) may name hosts, users, statements or credentials:
+            // its message stays in the log, under the incident the client is told
             String incident = incident();
-            LOG.warn("incident {}: a transient failure: {}", incident, e.getMessage(), e);
-            // like a store failure: what failed may name hosts or credentials, it stays in the log
-            return of(503, "unavailable", "Temporarily unavailable",
-                    "A service the API depends on failed. Try again later (incident " + incident + ").")
+            boolean store = e instanceof StorageException;
+            LOG.warn("incident {}: {}: {}", incident, store ? "the store failed" : "a transient failure", e.getMessage(), e);
+            String detail = (store ? "The run store did not answer." : "A service the API depends on failed.")
+                    + " Try again later (incident " + incident + ").";
+            return (store ? of(503, "store-unavailable", "Store unavailable", detail) : of(503, "unavailable", "Temporarily unavailable", detail))
                     .with("incident", incident).withHeader("Retry-After", "5");
         }
         return null;
