@@ -227,6 +227,7 @@ class HttpApiTest {
             assertInvalid("?fromDate=2026-06-05&toDate=2026-06-01", "fromDate", "must not be after toDate");
             assertInvalid("?threadid=x", "threadid", "unknown query parameter");
             assertInvalid("?threadId=a&threadId=b", "threadId", "given twice");
+            assertInvalid("?threadId=%FF", "query", "not UTF-8");   // Jetty's decoder: no silent U+FFFD
         }
 
         void assertInvalid(String query, String option, String detail) {
