@@ -16,4 +16,6 @@ module dev.baton.http {
     requires static transitive org.jspecify;
 
     exports dev.baton.http;
+    // the API's JSON views are package-private records that Jackson writes
+    opens dev.baton.http to com.fasterxml.jackson.databind;
 }

@@ -1,12 +1,12 @@
 package dev.baton.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.agent.AgentStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -50,8 +50,8 @@ public final class ApiResponse implements AutoCloseable {
 
     // ---- the answers the API builds (every one with the same security headers) -----------------
 
-    /** A JSON body. */
-    static ApiResponse json(int status, JsonNode body) {
+    /** A JSON body: a tree, or a value Jackson writes (a record's components, in their order). */
+    static ApiResponse json(int status, Object body) {
         return new ApiResponse(status, headers(ParsedRequest.JSON), Json.bytes(body), null);
     }
 
@@ -85,6 +85,11 @@ public final class ApiResponse implements AutoCloseable {
         return new ApiResponse(200, h, bytes, null);
     }
 
+    /** 304 Not Modified: the security headers and the tag, no body. */
+    static ApiResponse notModified(String etag) {
+        return new ApiResponse(304, headers(null), null, null).withHeader("ETag", etag);
+    }
+
     /** This response with one more header (before it is written: the body or stream moves to the copy). */
     ApiResponse withHeader(String name, String value) {
         Map<String, String> h = new LinkedHashMap<>(headers);
@@ -93,22 +98,11 @@ public final class ApiResponse implements AutoCloseable {
     }
 
     /**
-     * This response, calling {@code end} once when its event stream is finished (written to its end
-     * or failed, or released unwritten); the stream moves to the copy. Not a stream: {@code end} runs now.
+     * This event stream, calling {@code end} once when it is finished (written to its end or failed, or
+     * released unwritten); the stream moves to the copy.
      */
-    ApiResponse onStreamEnd(Runnable then) {
-        if (stream == null) {
-            then.run();
-            return this;
-        }
-        Runnable before = end;
-        return new ApiResponse(status, headers, body, stream, () -> {
-            try {
-                before.run();
-            } finally {
-                then.run();
-            }
-        });
+    ApiResponse onStreamEnd(Runnable end) {
+        return new ApiResponse(status, headers, body, Objects.requireNonNull(stream, "not a stream"), end);
     }
 
     private static Map<String, String> eventStreamHeaders() {

@@ -85,10 +85,9 @@ public final class BatonHttpApi {
         this.maxStreamsPerPrincipal = b.maxStreamsPerPrincipal;
         this.site = new SiteGuard(b.allowedHosts, b.trustedOrigins);
         this.guard = new RequestGuard(Objects.requireNonNull(b.authenticator), b.agents, b.maxBodyBytes);
-        StreamLimit streams = new StreamLimit(b.maxStreamsPerPrincipal);
-        this.streams = streams;
+        this.streams = new StreamLimit(b.maxStreamsPerPrincipal);
         DocumentHandler documents = new DocumentHandler(b.inbox);
-        AgentHandler agentsHandler = new AgentHandler(agents, b.agentDetailsForRestricted);
+        boolean details = b.agentDetailsForRestricted;   // a restricted principal sees instructions and descriptions
         ListingHandler listing = new ListingHandler();
         RunActionHandler runs = new RunActionHandler();
         DecisionHandler decide = new DecisionHandler();
@@ -102,8 +101,9 @@ public final class BatonHttpApi {
                 Route.get("/inbox/{file}", PUBLIC, documents::module),
                 Route.get("/favicon.svg", PUBLIC, documents.file("favicon.svg")),
                 Route.get("/openapi.json", PUBLIC, documents.file("openapi.json")),
-                Route.get("/me", AUTHENTICATED, agentsHandler::me),
-                Route.get("/agents", AUTHENTICATED, agentsHandler::agents),
+                Route.get("/me", AUTHENTICATED, request -> ApiResponse.json(200, new Json.Me(request.caller()))),
+                Route.get("/agents", AUTHENTICATED, request -> ApiResponse.json(200, Map.of("agents", agents.stream()
+                        .map(a -> new Json.AgentView(a, details || !request.caller().isRestricted())).toList()))),
                 Route.get("/agents/{agentId}/suspended-runs", AUTHENTICATED, ListingETag.conditional(listing::list)),
                 Route.get("/agents/{agentId}/decisions", AUTHENTICATED, decisions::list),
                 Route.post("/agents/{agentId}/runs", Body.required("prompt", "threadId", "resourceId", "maxSteps"),
@@ -150,7 +150,7 @@ public final class BatonHttpApi {
      */
     public ApiResponse handle(ApiRequest request) {
         try {
-            RequestGuard.Admitted admitted = admit(request);
+            ParsedRequest admitted = admit(request);
             return answer(admitted, admitted.takesBody() ? guard.read(request) : new byte[0]);
         } catch (RuntimeException e) {
             return ApiResponse.problem(Problem.from(e));
@@ -158,9 +158,9 @@ public final class BatonHttpApi {
     }
 
     /** Where it comes from, then one route, admitted once (its body not read yet), or a problem thrown. */
-    RequestGuard.Admitted admit(ApiRequest request) {
+    ParsedRequest admit(ApiRequest request) {
         site.check(request);
-        return guard.admit(request, router.match(request));
+        return guard.admit(router.match(request));
     }
 
     /** 413, for a body found over the limit while it was read. */
@@ -169,9 +169,9 @@ public final class BatonHttpApi {
     }
 
     /** The answer of an admitted request, given its body; never throws. */
-    ApiResponse answer(RequestGuard.Admitted admitted, byte[] body) {
+    ApiResponse answer(ParsedRequest admitted, byte[] body) {
         try {
-            return admitted.match().route().handler().handle(guard.parse(admitted, body));
+            return admitted.route().handler().handle(guard.parse(admitted, body));
         } catch (RuntimeException e) {
             return ApiResponse.problem(Problem.from(e));
         }

@@ -9,12 +9,12 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,10 +95,10 @@ public final class BatonHttpServlet extends HttpServlet {
             resp.setHeader("Location", mount + "/" + (query == null ? "" : "?" + query));
             return;
         }
-        RequestGuard.Admitted admitted;
+        ParsedRequest admitted;
         try {
             if (below == null || !below.startsWith("/")) throw Problem.notFound(req.getMethod(), uri).raise();
-            admitted = api.admit(new Request(req, below));
+            admitted = api.admit(request(req, below));
             if (admitted.takesBody() && req.getContentLengthLong() > api.maxBodyBytes()) throw api.tooLarge();
         } catch (RuntimeException e) {
             write(req, resp, ApiResponse.problem(Problem.from(e)));
@@ -112,7 +112,7 @@ public final class BatonHttpServlet extends HttpServlet {
     }
 
     /** Reads the body without holding a thread, then dispatches to {@link #service} to answer. */
-    private void readBody(HttpServletRequest req, HttpServletResponse resp, RequestGuard.Admitted admitted) throws IOException {
+    private void readBody(HttpServletRequest req, HttpServletResponse resp, ParsedRequest admitted) throws IOException {
         AsyncContext async = req.startAsync();
         async.setTimeout(requestTimeoutMillis);
         AtomicBoolean done = new AtomicBoolean();
@@ -183,8 +183,7 @@ public final class BatonHttpServlet extends HttpServlet {
 
     private void write(HttpServletRequest req, HttpServletResponse resp, ApiResponse answer) throws IOException {
         try (answer) {
-            resp.setStatus(answer.status());
-            answer.headers().forEach(resp::setHeader);
+            send(resp, answer);
             if (answer.isStream()) {
                 streaming.add(Thread.currentThread());
                 try {
@@ -194,12 +193,19 @@ public final class BatonHttpServlet extends HttpServlet {
                     streaming.remove(Thread.currentThread());
                     Thread.interrupted();   // an interrupt of destroy() must not reach the container's next task
                 }
-            } else if (answer.contentLength() > 0) {
-                resp.setContentLengthLong(answer.contentLength());
-                answer.writeTo(resp.getOutputStream());
             }
         } catch (IOException e) {
             LOG.debug("{} {} ended early: {}", req.getMethod(), req.getRequestURI(), e.toString());
+        }
+    }
+
+    /** Sets the status and headers, and writes the body of an answer that is not a stream. */
+    private static void send(HttpServletResponse resp, ApiResponse answer) throws IOException {
+        resp.setStatus(answer.status());
+        answer.headers().forEach(resp::setHeader);
+        if (!answer.isStream() && answer.contentLength() > 0) {
+            resp.setContentLengthLong(answer.contentLength());
+            answer.writeTo(resp.getOutputStream());
         }
     }
 
@@ -219,11 +225,7 @@ public final class BatonHttpServlet extends HttpServlet {
      * @throws IOException the client went away
      */
     public static void writeContainerError(int status, HttpServletResponse response) throws IOException {
-        ApiResponse answer = ApiResponse.problem(Problem.container(status));
-        response.setStatus(answer.status());
-        answer.headers().forEach(response::setHeader);
-        response.setContentLength((int) answer.contentLength());
-        answer.writeTo(response.getOutputStream());
+        send(response, ApiResponse.problem(Problem.container(status)));
     }
 
     /** {@code /baton} of the mapping {@code /baton/*}; the empty string for {@code /*}, {@code /} and the like. */
@@ -233,35 +235,19 @@ public final class BatonHttpServlet extends HttpServlet {
     }
 
     /** An admitted request whose body has been read, waiting for its answer on the async dispatch. */
-    private record Pending(RequestGuard.Admitted admitted, byte[] body) {
+    private record Pending(ParsedRequest admitted, byte[] body) {
     }
 
-    /** The servlet request as the API sees it; its body is read by the servlet, never through this. */
-    private record Request(HttpServletRequest req, String rawPath) implements ApiRequest {
-        @Override
-        public String method() {
-            return req.getMethod().toUpperCase(Locale.ROOT);
+    /** The servlet request as the API sees it: its headers (HTTP/2's {@code :authority} as {@code Host}), no body (read here). */
+    private static ApiRequest request(HttpServletRequest req, String rawPath) {
+        Map<String, String> headers = new HashMap<>();
+        for (String name : Collections.list(req.getHeaderNames())) headers.put(name, req.getHeader(name));
+        if (req.getHeader("Host") == null && "HTTP/2.0".equals(req.getProtocol())) {
+            // HTTP/2 names the host in :authority, which not every container shows as Host
+            int port = req.getServerPort();
+            headers.put("Host", port > 0 ? req.getServerName() + ":" + port : req.getServerName());
         }
-
-        @Override
-        public @Nullable String rawQuery() {
-            return req.getQueryString();
-        }
-
-        @Override
-        public @Nullable String header(String name) {
-            String value = req.getHeader(name);
-            if (value == null && name.equalsIgnoreCase("Host") && "HTTP/2.0".equals(req.getProtocol())) {
-                // HTTP/2 names the host in :authority, which not every container shows as Host
-                int port = req.getServerPort();
-                return port > 0 ? req.getServerName() + ":" + port : req.getServerName();
-            }
-            return value;
-        }
-
-        @Override
-        public InputStream body() {
-            return new ByteArrayInputStream(NO_BODY);
-        }
+        String query = req.getQueryString();
+        return ApiRequest.of(req.getMethod(), query == null ? rawPath : rawPath + "?" + query, headers, NO_BODY);
     }
 }

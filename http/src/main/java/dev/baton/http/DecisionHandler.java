@@ -1,7 +1,6 @@
 package dev.baton.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.agent.Agent;
 import dev.baton.agent.AgentStream;
 import dev.baton.agent.ApproveOptions;
 import dev.baton.agent.Approver;
@@ -43,8 +42,7 @@ final class DecisionHandler {
                 .approver(approver(request))
                 .idempotencyKey(idempotencyKey(request))
                 .build();
-        Agent agent = RunActionHandler.checkAccess(request);
-        return answer(request, agent.approveToolCall(request.runId(), toolCallId, options));
+        return answer(request, RunActionHandler.checkAccess(request).approveToolCall(request.runId(), toolCallId, options));
     }
 
     ApiResponse decline(ParsedRequest request) {
@@ -55,8 +53,7 @@ final class DecisionHandler {
                 .approver(approver(request))
                 .idempotencyKey(idempotencyKey(request))
                 .build();
-        Agent agent = RunActionHandler.checkAccess(request);
-        return answer(request, agent.declineToolCall(request.runId(), toolCallId, options));
+        return answer(request, RunActionHandler.checkAccess(request).declineToolCall(request.runId(), toolCallId, options));
     }
 
     /** Who decides, why, the key of a retry and (for resume) the digest: for the decisions on a whole run. */

@@ -1,8 +1,5 @@
 package dev.baton.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListDecisionsOptions;
 import dev.baton.store.DecisionPage;
@@ -12,8 +9,6 @@ import dev.baton.store.StoreCapability;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -31,92 +26,59 @@ final class DecisionListHandler {
     private static final Set<String> PARAMETERS = Set.of("runId", "threadId", "resourceId", "actor", "from", "to", "perPage",
             "cursor");
 
-    /** The filters of one request, for one resource (or all). */
-    private record Listing(@Nullable String runId, @Nullable String threadId, @Nullable String actor, @Nullable Instant from,
-                           @Nullable Instant to, int perPage, @Nullable String cursor) {
-
-        AgentListDecisionsOptions options(@Nullable String resourceId) {
-            return AgentListDecisionsOptions.builder().runId(runId).threadId(threadId).resourceId(resourceId).actor(actor)
-                    .from(from).to(to).limit(perPage).cursor(cursor).build();
-        }
-    }
-
     ApiResponse list(ParsedRequest request) {
         Agent agent = request.target();
         if (!agent.store().capabilities().contains(StoreCapability.DECISIONS)) throw DecisionProblems.unsupported(agent.id()).raise();
         Principal principal = request.caller();
-        Map<String, String> q = ListingHandler.query(request.rawQuery(), PARAMETERS);
-        int perPage = ListingHandler.intParameter(q, "perPage", BatonHttpApi.DEFAULT_PER_PAGE);
+        ListingHandler.Query q = ListingHandler.Query.of(request.rawQuery(), PARAMETERS);
+        int perPage = q.integer("perPage", BatonHttpApi.DEFAULT_PER_PAGE);
         if (perPage < 1 || perPage > BatonHttpApi.MAX_PER_PAGE) {
             throw Problem.invalidOption("perPage", "must be 1.." + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
         }
-        Instant from = q.containsKey("from") ? ListingHandler.date("from", q.get("from"), false) : null;
-        // "to" is inclusive, as in the listing of runs and in core
-        Instant to = q.containsKey("to") ? ListingHandler.date("to", q.get("to"), true) : null;
-        if (from != null && to != null && from.isAfter(to)) {
-            throw new InvalidOptionException("from", "must not be after to (" + q.get("from") + " > " + q.get("to") + ")");
-        }
-        Listing listing = new Listing(q.get("runId"), q.get("threadId"), q.get("actor"), from, to, perPage, q.get("cursor"));
-        String resourceId = q.get("resourceId");
+        // "to" is inclusive, as in the listing of runs and in core; core checks the options as they are built
+        AgentListDecisionsOptions.Builder options = AgentListDecisionsOptions.builder().runId(q.get("runId"))
+                .threadId(q.get("threadId")).actor(q.get("actor")).from(q.date("from", false)).to(q.date("to", true))
+                .limit(perPage).cursor(q.get("cursor"));
+        String resourceId = ListingHandler.resource(principal, q.get("resourceId"));
         DecisionPage page;
-        if (!principal.isRestricted()) {
-            page = agent.listDecisions(listing.options(resourceId));
+        if (resourceId == null && principal.isRestricted()) {
+            page = merged(agent, new TreeSet<>(principal.resourceIds()), options, perPage);
+        } else if (principal.mayAccess(resourceId)) {
+            page = agent.listDecisions(options.resourceId(resourceId).build());
         } else {
-            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
-            if (resourceId != null && !mine.contains(resourceId)) {
-                listing.options(resourceId);   // a bad option is still a 400
-                page = new DecisionPage(List.of(), false);
-            } else if (resourceId != null || mine.size() == 1) {
-                page = agent.listDecisions(listing.options(resourceId != null ? resourceId : mine.iterator().next()));
-            } else {
-                page = merged(agent, new TreeSet<>(mine), listing);
-            }
+            options.resourceId(resourceId).build();   // a bad option is still a 400
+            page = new DecisionPage(List.of(), false);   // another's resource: as one without decisions
         }
-        return ApiResponse.json(200, page(page, perPage, agent.clock().instant()));
+        return ApiResponse.json(200, new Page(page, perPage, agent.clock().instant()));
     }
 
-    /** One page over several resources: the same cursor for each, merged in the listing order and cut. */
-    private static DecisionPage merged(Agent agent, Set<String> resources, Listing listing) {
+    /** One page over several resources: the same cursor for each, merged in the listing order and cut to {@code n}. */
+    private static DecisionPage merged(Agent agent, Set<String> resources, AgentListDecisionsOptions.Builder options, int n) {
         List<DecisionRecord> all = new ArrayList<>();
         boolean more = false;
         for (String resourceId : resources) {
-            DecisionPage p = agent.listDecisions(listing.options(resourceId));
+            DecisionPage p = agent.listDecisions(options.resourceId(resourceId).build());
             all.addAll(p.items());
             more |= p.hasMore();
         }
         all.sort(DecisionQuery.ORDER);
-        int n = listing.perPage();
         return new DecisionPage(all.subList(0, Math.min(n, all.size())), more || all.size() > n);
     }
 
-    // ---- JSON (DecisionPage, Decision in openapi.json) ------------------------------------------
-
-    static ObjectNode page(DecisionPage page, int perPage, Instant asOf) {
-        ObjectNode n = Json.object();
-        ArrayNode items = n.putArray("decisions");
-        for (DecisionRecord r : page.items()) items.add(decision(r));
-        n.put("perPage", perPage);
-        n.put("nextCursor", page.nextCursor().orElse(null));
-        n.put("asOf", Json.instant(asOf));
-        return n;
+    /** A page of the audit trail ({@code DecisionPage} in openapi.json). */
+    record Page(List<Decision> decisions, int perPage, @Nullable String nextCursor, Instant asOf) {
+        Page(DecisionPage page, int perPage, Instant asOf) {
+            this(page.items().stream().map(Decision::new).toList(), perPage, page.nextCursor().orElse(null), asOf);
+        }
     }
 
-    /** A decision as recorded; its idempotency key stays on the server. */
-    static ObjectNode decision(DecisionRecord r) {
-        ObjectNode n = Json.object();
-        n.put("decisionId", r.decisionId());
-        n.put("kind", r.kind().wireName());
-        n.put("runId", r.runId());
-        n.put("threadId", r.threadId());
-        n.put("resourceId", r.resourceId());
-        n.put("toolCallId", r.toolCallId());
-        n.put("toolName", r.toolName());
-        n.put("actor", r.actor());
-        n.put("decidedAt", Json.instant(r.decidedAt()));
-        n.put("instanceId", r.instanceId());
-        n.put("reason", r.reason());
-        n.put("argsDigestBefore", r.argsDigestBefore());
-        n.put("argsDigestAfter", r.argsDigestAfter());
-        return n;
+    /** A decision as recorded ({@code Decision} in openapi.json); its idempotency key stays on the server. */
+    record Decision(String decisionId, String kind, String runId, @Nullable String threadId, @Nullable String resourceId,
+                    @Nullable String toolCallId, @Nullable String toolName, String actor, Instant decidedAt, String instanceId,
+                    @Nullable String reason, @Nullable String argsDigestBefore, @Nullable String argsDigestAfter) {
+        Decision(DecisionRecord r) {
+            this(r.decisionId(), r.kind().wireName(), r.runId(), r.threadId(), r.resourceId(), r.toolCallId(), r.toolName(),
+                    r.actor(), r.decidedAt(), r.instanceId(), r.reason(), r.argsDigestBefore(), r.argsDigestAfter());
+        }
     }
 }

@@ -1,27 +1,22 @@
 package dev.baton.http;
 
 import dev.baton.AlreadyDecidedException;
-import dev.baton.DecisionConflictException;
-import dev.baton.NotAnApproverException;
 import dev.baton.tool.InvalidToolInputException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The problems of decisions ({@link Problem#from} asks here first):
+ * The problems of decisions that need more than their message and ids ({@link Problem#from} asks here
+ * first; {@code decision-conflict} and {@code not-an-approver} are in its table):
  * <ul>
  *   <li>400 {@code invalid-tool-input}: edited arguments that break the tool's input schema; nothing
  *       changed. {@code option} is {@code args}, {@code errors} names each field and its rule.</li>
- *   <li>409 {@code decision-conflict}: the waiting call is no longer the one whose {@code digest} the
- *       person was shown; nothing changed and nothing ran.</li>
- *   <li>403 {@code not-an-approver}: the agent's approver rules refuse this person the decision (a
- *       role it lacks, the run's own requester, an approval given twice); nothing changed or was
- *       recorded. {@code rule} and {@code decision} name what refused.</li>
  *   <li>409 {@code already-decided}: the call (or run) was decided before: {@code decision},
  *       {@code actor}, {@code decidedAt} and {@code next}, what to do now (for example
  *       {@code POST .../continue} for a run left interrupted by a crash).</li>
@@ -41,24 +36,10 @@ final class DecisionProblems {
             return Problem.of(400, "invalid-tool-input", "Invalid tool input", it.getMessage() + ". Nothing was changed.")
                     .with("option", "args").with("toolName", it.toolName()).with("errors", errors(it.problems()));
         }
-        if (e instanceof DecisionConflictException dc) {
-            return Problem.of(409, "decision-conflict", "Decision conflict", dc.getMessage())
-                    .with("runId", dc.runId()).with("toolCallId", dc.toolCallId())
-                    .with("digest", dc.expectedDigest()).with("currentDigest", dc.actualDigest());
-        }
-        if (e instanceof NotAnApproverException na) {
-            // the agent's approver rules refuse this person: nothing changed, nothing was recorded
-            return Problem.of(403, "not-an-approver", "Not an approver", na.getMessage())
-                    .with("runId", na.runId()).with("toolCallId", na.toolCallId())
-                    .with("rule", na.rule()).with("decision", na.decision());
-        }
         if (e instanceof AlreadyDecidedException ad) {
-            Problem p = Problem.of(409, "already-decided", "Already decided", ad.getMessage()).with("runId", ad.runId());
-            if (ad.toolCallId() != null) p = p.with("toolCallId", ad.toolCallId());
-            p = p.with("decision", ad.decision());
-            if (ad.actor() != null) p = p.with("actor", ad.actor());
-            if (ad.decidedAt() != null) p = p.with("decidedAt", Json.instant(ad.decidedAt()));
-            return p.with("next", ad.next());
+            return Problem.of(409, "already-decided", "Already decided", ad.getMessage()).with("runId", ad.runId())
+                    .withPresent("toolCallId", ad.toolCallId()).with("decision", ad.decision()).withPresent("actor", ad.actor())
+                    .withPresent("decidedAt", Objects.toString(ad.decidedAt(), null)).with("next", ad.next());
         }
         return null;
     }

@@ -1,11 +1,9 @@
 package dev.baton.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
-import dev.baton.agent.AgentRunToolCall;
 import dev.baton.agent.FinishReason;
 
 /**
@@ -42,8 +40,7 @@ final class EventJson {
         n.put("runId", r.runId());
         n.put("outcome", r.outcome().name());
         n.put("text", r.text());
-        ArrayNode waiting = n.putArray("waitingCalls");
-        for (AgentRunToolCall c : r.waitingCalls()) waiting.add(RunJson.call(c));
+        n.set("waitingCalls", Json.MAPPER.valueToTree(r.waitingCalls()));   // their records, as a listed run's calls
         n.put("error", r.error() == null ? null : Problem.runError(r.error()));
         return n;
     }
@@ -51,9 +48,7 @@ final class EventJson {
     /** A drained result: the outcome and every event. */
     static ObjectNode result(AgentResult r) {
         ObjectNode n = outcome(r);
-        ArrayNode events = Json.NODES.arrayNode();
-        for (AgentEvent e : r.events()) events.add(event(e));
-        n.set("events", events);
+        n.putArray("events").addAll(r.events().stream().map(EventJson::event).toList());
         return n;
     }
 }

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -15,8 +14,10 @@ import dev.baton.agent.Agent;
 import dev.baton.tool.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The API's JSON: one mapper, reading a request body, and the shapes of the agents and the caller.
@@ -48,9 +49,9 @@ final class Json {
         return NODES.objectNode();
     }
 
-    static byte[] bytes(JsonNode node) {
+    static byte[] bytes(Object value) {
         try {
-            return MAPPER.writeValueAsBytes(node);
+            return MAPPER.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
@@ -100,42 +101,22 @@ final class Json {
 
     // ---- values the API writes ---------------------------------------------------------------
 
-    /** An agent; without {@code details}, its instructions and its tools' descriptions are null. */
-    static ObjectNode agent(Agent agent, boolean details) {
-        ObjectNode n = object();
-        n.put("id", agent.id());
-        n.put("instructions", details ? agent.instructions() : null);
-        ArrayNode tools = n.putArray("tools");
-        for (Tool t : agent.tools().values().stream().sorted(java.util.Comparator.comparing(Tool::name)).toList()) {
-            ObjectNode tool = tools.addObject();
-            tool.put("name", t.name());
-            tool.put("description", details ? t.description() : null);
+    /** {@code GET /me}: the caller, the resources it may see (null: all), its roles. */
+    record Me(String name, @Nullable Set<String> resourceIds, Set<String> roles) {
+        Me(Principal p) {
+            this(p.name(), p.resourceIds(), p.roles());
         }
-        return n;
     }
 
-    static ObjectNode principal(Principal p) {
-        ObjectNode n = object();
-        n.put("name", p.name());
-        if (p.resourceIds() == null) {
-            n.putNull("resourceIds");
-        } else {
-            ArrayNode ids = n.putArray("resourceIds");
-            p.resourceIds().stream().sorted().forEach(ids::add);
+    /** An agent of {@code GET /agents}, its tools by name; without {@code details}, instructions and descriptions are null. */
+    record AgentView(String id, @Nullable String instructions, List<ToolView> tools) {
+        AgentView(Agent a, boolean details) {
+            this(a.id(), details ? a.instructions() : null, a.tools().values().stream().sorted(Comparator.comparing(Tool::name))
+                    .map(t -> new ToolView(t.name(), details ? t.description() : null)).toList());
         }
-        ArrayNode roles = n.putArray("roles");
-        p.roles().forEach(roles::add);
-        return n;
     }
 
-    static ObjectNode agents(List<Agent> agents, boolean details) {
-        ObjectNode n = object();
-        ArrayNode list = n.putArray("agents");
-        for (Agent a : agents) list.add(agent(a, details));
-        return n;
-    }
-
-    static String instant(Instant t) {
-        return t.toString();
+    /** A tool of an {@link AgentView}. */
+    record ToolView(String name, @Nullable String description) {
     }
 }

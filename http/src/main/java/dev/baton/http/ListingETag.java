@@ -3,8 +3,6 @@ package dev.baton.http;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * listing is scoped to the principal's resources before it is tagged), so it leaks nothing of others' runs.
  */
 final class ListingETag {
-    /** The last field of a page ({@link RunJson#page}): excluded from the tag. */
+    /** The last field of a page ({@link RunJson.Page}): excluded from the tag. */
     private static final String AS_OF = ",\"asOf\":";
 
     private ListingETag() {
@@ -31,14 +29,7 @@ final class ListingETag {
             ApiResponse r = inner.handle(request);
             if (r.status() != 200 || r.isStream()) return r;
             String tag = tag(r.body());
-            Map<String, String> h = new LinkedHashMap<>(r.headers());
-            h.put("ETag", tag);
-            if (matches(request.request().header("If-None-Match"), tag)) {
-                h.remove("Content-Type");
-                r.close();
-                return new ApiResponse(304, h, null, null);
-            }
-            return new ApiResponse(200, h, r.body(), null);
+            return matches(request.request().header("If-None-Match"), tag) ? ApiResponse.notModified(tag) : r.withHeader("ETag", tag);
         };
     }
 

@@ -1,11 +1,9 @@
 package dev.baton.http;
 
-import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.agent.AgentListSuspendedRunsOptions;
 import dev.baton.agent.AgentListSuspendedRunsResult;
 import dev.baton.agent.Approver;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -13,12 +11,11 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.eclipse.jetty.util.UrlEncoded;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,65 +30,43 @@ final class ListingHandler {
     /** The one value of {@code waitingFor}: the authenticated caller. */
     static final String ME = "me";
 
-    /**
-     * One listing request, validated as core validates it.
-     *
-     * @param page   the zero-based page, or null when the listing continues after {@code cursor}
-     * @param cursor a {@code nextCursor} of an earlier page, or null
-     */
-    private record Listing(@Nullable String threadId, @Nullable Instant from, @Nullable Instant to, int perPage,
-                           @Nullable Integer page, @Nullable String cursor, @Nullable Approver waitingFor) {
-
-        /** This listing's options, for one resource (or all). */
-        AgentListSuspendedRunsOptions options(@Nullable String resourceId) {
-            return AgentListSuspendedRunsOptions.builder()
-                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
-                    .perPage(perPage).page(page).cursor(cursor).waitingFor(waitingFor)
-                    .build();
-        }
-
-        /** The first {@code n} runs of one resource from where this listing starts: after the cursor, or from the first run. */
-        AgentListSuspendedRunsOptions fromStart(String resourceId, int n) {
-            return AgentListSuspendedRunsOptions.builder()
-                    .threadId(threadId).resourceId(resourceId).fromDate(from).toDate(to)
-                    .perPage(n).page(cursor == null ? Integer.valueOf(0) : null).cursor(cursor).waitingFor(waitingFor)
-                    .build();
-        }
-    }
-
     ApiResponse list(ParsedRequest request) {
         Agent agent = request.target();
         Principal principal = request.caller();
-        Map<String, String> q = query(request.rawQuery(), PARAMETERS);
-        int perPage = intParameter(q, "perPage", BatonHttpApi.DEFAULT_PER_PAGE);
+        Query q = Query.of(request.rawQuery(), PARAMETERS);
+        int perPage = q.integer("perPage", BatonHttpApi.DEFAULT_PER_PAGE);
         if (perPage > BatonHttpApi.MAX_PER_PAGE) {
             throw Problem.invalidOption("perPage", "must be at most " + BatonHttpApi.MAX_PER_PAGE + ", was " + perPage).raise();
         }
         String cursor = q.get("cursor");
-        Integer page = q.containsKey("page") ? Integer.valueOf(intParameter(q, "page", 0)) : cursor == null ? Integer.valueOf(0) : null;
-        Listing listing = new Listing(q.get("threadId"),
-                q.containsKey("fromDate") ? date("fromDate", q.get("fromDate"), false) : null,
-                q.containsKey("toDate") ? date("toDate", q.get("toDate"), true) : null,
-                perPage, page, cursor, q.containsKey("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null);
-        check(listing);
-        String resourceId = q.get("resourceId");
-        if (principal.isRestricted()) {
-            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
-            if (resourceId == null) {
-                if (mine.size() > 1) return page(merged(agent, new TreeSet<>(mine), listing), page, perPage, agent, request);
-                resourceId = mine.iterator().next();
-            } else if (!mine.contains(resourceId)) {
-                // someone else's resource: exactly as if it had no runs (a bad cursor is still a 400)
-                agent.listSuspendedRuns(listing.options(resourceId));
-                return page(new AgentListSuspendedRunsResult(List.of(), 0, null), page, perPage, agent, request);
-            }
+        Integer page = q.has("page") ? Integer.valueOf(q.integer("page", 0)) : cursor == null ? Integer.valueOf(0) : null;
+        // core checks the options here, before a merged listing changes the page into per-resource queries
+        AgentListSuspendedRunsOptions options = AgentListSuspendedRunsOptions.builder().threadId(q.get("threadId"))
+                .fromDate(q.date("fromDate", false)).toDate(q.date("toDate", true)).perPage(perPage).page(page).cursor(cursor)
+                .waitingFor(q.has("waitingFor") ? waitingFor(q.get("waitingFor"), request) : null).build();
+        String resourceId = resource(principal, q.get("resourceId"));
+        if (resourceId == null && principal.isRestricted()) {
+            return page(merged(agent, new TreeSet<>(principal.resourceIds()), options), page, perPage, agent, request);
         }
-        return page(agent.listSuspendedRuns(listing.options(resourceId)), page, perPage, agent, request);
+        AgentListSuspendedRunsResult found = agent.listSuspendedRuns(options.toBuilder().resourceId(resourceId).build());
+        // someone else's resource: exactly as if it had no runs (read all the same: a bad cursor is a 400)
+        return page(principal.mayAccess(resourceId) ? found : new AgentListSuspendedRunsResult(List.of(), 0, null),
+                page, perPage, agent, request);
+    }
+
+    /**
+     * The one resource a request of {@code caller} reads or starts a run for: the one named, else the caller's
+     * only one; null for any (an unrestricted caller naming none) or for the caller's several (a listing
+     * merges them). A named resource the caller may not see is returned too: its caller checks it.
+     */
+    static @Nullable String resource(Principal caller, @Nullable String named) {
+        Set<String> mine = caller.resourceIds();
+        return named != null || mine == null || mine.size() > 1 ? named : mine.iterator().next();
     }
 
     private static ApiResponse page(AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Agent agent,
                                     ParsedRequest request) {
-        return ApiResponse.json(200, RunJson.page(agent, found, page, perPage, agent.clock().instant(), DecisionHandler.approver(request)));
+        return ApiResponse.json(200, new RunJson.Page(agent, found, page, perPage, DecisionHandler.approver(request)));
     }
 
     /**
@@ -111,84 +86,73 @@ final class ListingHandler {
         return DecisionHandler.approver(request);
     }
 
-    /** The checks core makes, made before a merged listing changes the page into per-resource queries. */
-    private static void check(Listing l) {
-        if (l.perPage() < 1) throw new InvalidOptionException("perPage", "must be a positive integer, was " + l.perPage());
-        if (l.page() != null && l.page() < 0) {
-            throw new InvalidOptionException("page", "must be a non-negative integer (pages are zero-based), was " + l.page());
-        }
-        if (l.from() != null && l.to() != null && l.from().isAfter(l.to())) {
-            throw new InvalidOptionException("fromDate", "must not be after toDate (" + l.from() + " > " + l.to() + ")");
-        }
-        if (l.cursor() != null && l.page() != null) {
-            throw new InvalidOptionException("cursor", "cannot be combined with page: a cursor continues after its own page");
-        }
-    }
-
     /** One page over the caller's resources; numbered pages deeper than {@link BatonHttpApi#MAX_MERGED_DEPTH} are a 400. */
-    private static AgentListSuspendedRunsResult merged(Agent agent, Set<String> resources, Listing l) {
+    private static AgentListSuspendedRunsResult merged(Agent agent, Set<String> resources, AgentListSuspendedRunsOptions l) {
         if (ResourceMerge.depth(l.perPage(), l.page()) > BatonHttpApi.MAX_MERGED_DEPTH) {
             throw Problem.invalidOption("page", "too deep for a listing over your " + resources.size() + " resources ("
                     + "(page + 1) * perPage must be at most " + BatonHttpApi.MAX_MERGED_DEPTH + "): follow nextCursor instead, "
                     + "or name one resourceId").raise();
         }
-        return ResourceMerge.page(resources, l.perPage(), l.page(),
-                (resourceId, n) -> agent.listSuspendedRuns(l.fromStart(resourceId, n)));
+        // each resource's first n runs from where the listing starts: after the cursor, or from the first run
+        return ResourceMerge.page(resources, l.perPage(), l.page(), (resourceId, n) -> agent.listSuspendedRuns(
+                l.toBuilder().resourceId(resourceId).perPage(n).page(l.cursor() == null ? Integer.valueOf(0) : null).build()));
     }
 
     // ---- the query -----------------------------------------------------------------------------
 
-    /** {@code yyyy-MM-dd} (UTC; {@code toDate}: the whole day, inclusive) or an ISO-8601 date-time with offset. */
-    static Instant date(String option, String text, boolean endOfDay) {
-        try {
-            if (text.length() == 10) {
-                LocalDate day = LocalDate.parse(text);
-                return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
-                        : day.atStartOfDay().toInstant(ZoneOffset.UTC);
+    /** A listing's query parameters, form-decoded (by Jetty's decoder): unknown or repeated ones are a 400, and so are empty values. */
+    record Query(Map<String, String> values) {
+        static Query of(@Nullable String rawQuery, Set<String> known) {
+            Map<String, String> out = new LinkedHashMap<>();
+            try {
+                UrlEncoded.decodeTo(rawQuery == null ? "" : rawQuery, (name, value) -> {
+                    if (!known.contains(name)) {
+                        throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
+                    }
+                    if (out.containsKey(name)) throw Problem.invalidOption(name, "given twice").raise();
+                    // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
+                    if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
+                    out.put(name, value);
+                }, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {   // Jetty's decoder: a bad escape, or bytes that are not UTF-8
+                throw Problem.invalidOption("query", "bad percent-escape, or not UTF-8 once decoded").raise();
             }
-            return OffsetDateTime.parse(text).toInstant();
-        } catch (DateTimeException e) {
-            throw Problem.invalidOption(option, "expected yyyy-MM-dd or an ISO-8601 date-time with offset "
-                    + "(2026-06-01T09:00:00Z), was '" + text + "'").raise();
+            return new Query(out);
         }
-    }
 
-    static int intParameter(Map<String, String> q, String name, int fallback) {
-        String v = q.get(name);
-        if (v == null) return fallback;
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw Problem.invalidOption(name, "must be an integer, was '" + v + "'").raise();
+        boolean has(String name) {
+            return values.containsKey(name);
         }
-    }
 
-    /** The query's parameters (form-decoded); unknown or repeated ones are a 400; empty values count as absent. */
-    static Map<String, String> query(@Nullable String rawQuery, Set<String> known) {
-        Map<String, String> out = new LinkedHashMap<>();
-        Set<String> seen = new LinkedHashSet<>();
-        if (rawQuery == null || rawQuery.isEmpty()) return out;
-        for (String pair : rawQuery.split("&")) {
-            if (pair.isEmpty()) continue;
-            int eq = pair.indexOf('=');
-            String name = formDecode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = eq < 0 ? "" : formDecode(pair.substring(eq + 1));
-            if (!known.contains(name)) {
-                throw Problem.invalidOption(name, "unknown query parameter; known: " + new TreeSet<>(known)).raise();
+        @Nullable String get(String name) {
+            return values.get(name);
+        }
+
+        int integer(String name, int fallback) {
+            String v = values.get(name);
+            if (v == null) return fallback;
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw Problem.invalidOption(name, "must be an integer, was '" + v + "'").raise();
             }
-            if (!seen.add(name)) throw Problem.invalidOption(name, "given twice").raise();
-            // an empty value would mean "any" by accident (a form's blank field): leave the parameter out for that
-            if (value.isEmpty()) throw Problem.invalidOption(name, "is empty; leave the parameter out to mean any").raise();
-            out.put(name, value);
         }
-        return out;
-    }
 
-    private static String formDecode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw Problem.invalidOption("query", "bad percent-escape").raise();
+        /** {@code yyyy-MM-dd} (UTC; {@code endOfDay}: the whole day, inclusive) or an ISO-8601 date-time with offset; null if absent. */
+        @Nullable Instant date(String name, boolean endOfDay) {
+            String text = values.get(name);
+            if (text == null) return null;
+            try {
+                if (text.length() == 10) {
+                    LocalDate day = LocalDate.parse(text);
+                    return endOfDay ? day.plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusMillis(1)
+                            : day.atStartOfDay().toInstant(ZoneOffset.UTC);
+                }
+                return OffsetDateTime.parse(text).toInstant();
+            } catch (DateTimeException e) {
+                throw Problem.invalidOption(name, "expected yyyy-MM-dd or an ISO-8601 date-time with offset "
+                        + "(2026-06-01T09:00:00Z), was '" + text + "'").raise();
+            }
         }
     }
 }

@@ -9,24 +9,30 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A request that {@link RequestGuard} admitted: what a handler works with. Its principal is
- * authenticated, the agent named by the path exists, and its body (if the route takes one) is a
- * JSON object with only the route's fields.
+ * A request with its route: what a handler works with, once {@link RequestGuard} admitted it. Its
+ * principal is authenticated, the agent named by the path exists, and its body (if the route takes
+ * one) is a JSON object with only the route's fields.
  *
  * @param request   the request as it came (headers, raw query)
+ * @param route     the route it matched
  * @param params    the path parameters, decoded
  * @param principal who calls; null only on a public route
  * @param agent     the agent named by {@code {agentId}}, or null if the route names none
  * @param body      the body ({@code {}} when the route takes none, or an optional one was empty)
  */
-record ParsedRequest(ApiRequest request, Map<String, String> params, @Nullable Principal principal, @Nullable Agent agent,
-                     ObjectNode body) {
+record ParsedRequest(ApiRequest request, Router.Route route, Map<String, String> params, @Nullable Principal principal,
+                     @Nullable Agent agent, ObjectNode body) {
 
     static final String JSON = "application/json";
     static final String EVENT_STREAM = "text/event-stream";
 
     ParsedRequest {
         params = Map.copyOf(params);
+    }
+
+    /** Whether the route takes a body (to be read, within the limit, before {@link RequestGuard#parse}). */
+    boolean takesBody() {
+        return route.body().kind() != Router.Body.Kind.NONE;
     }
 
     /** The caller (every route but the public ones has one). */
@@ -49,15 +55,13 @@ record ParsedRequest(ApiRequest request, Map<String, String> params, @Nullable P
         return request.rawQuery();
     }
 
-    /** True if the caller asked for the drained result ({@code Accept: application/json}) instead of events. */
+    /**
+     * True if the caller asked for the drained result instead of events: {@code Accept} names
+     * {@code application/json} before (or without) {@code text/event-stream}.
+     */
     boolean wantsJson() {
-        return wantsJson(request.header("Accept"));
-    }
-
-    /** True if {@code Accept} names {@code application/json} before (or without) {@code text/event-stream}. */
-    static boolean wantsJson(@Nullable String accept) {
-        if (accept == null) return false;
-        for (String range : accept.split(",")) {
+        String accept = request.header("Accept");
+        for (String range : accept == null ? new String[0] : accept.split(",")) {
             String type = range.split(";")[0].trim().toLowerCase(Locale.ROOT);
             if (type.equals(EVENT_STREAM)) return false;
             if (type.equals(JSON)) return true;

@@ -3,10 +3,12 @@ package dev.baton.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.BatonException;
 import dev.baton.ConflictException;
+import dev.baton.DecisionConflictException;
 import dev.baton.InvalidOptionException;
 import dev.baton.InvalidRequestException;
 import dev.baton.LeaseLostException;
 import dev.baton.ModelException;
+import dev.baton.NotAnApproverException;
 import dev.baton.NotFoundException;
 import dev.baton.ResumeMismatchException;
 import dev.baton.RunInterruptedException;
@@ -22,8 +24,10 @@ import dev.baton.TransientException;
 import dev.baton.UnknownToolException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +65,11 @@ record Problem(int status, String slug, String title, String detail, Map<String,
         Map<String, Object> e = new LinkedHashMap<>(extensions);
         e.put(member, value);
         return new Problem(status, slug, title, detail, e, headers);
+    }
+
+    /** This problem with {@code member}, unless {@code value} is null. */
+    Problem withPresent(String member, @Nullable Object value) {
+        return value == null ? this : with(member, value);
     }
 
     Problem withHeader(String name, String value) {
@@ -152,10 +161,13 @@ record Problem(int status, String slug, String title, String detail, Map<String,
         if (e instanceof IllegalArgumentException) {
             return of(400, "invalid-request", "Invalid request", String.valueOf(e.getMessage()));
         }
-        Problem known = specific(e);
-        if (known != null) return known;
-        Problem category = byCategory(e);
-        if (category != null) return category;
+        Problem special = DecisionProblems.of(e);   // before RunNotSuspendedException: already-decided is one
+        if (special == null) special = specific(e);
+        if (special != null) return special;
+        for (Known<?> k : KNOWN) {
+            Problem p = k.of(e);
+            if (p != null) return p;
+        }
         String incident = incident();
         if (e instanceof BatonException) {
             LOG.error("incident {}: {}", incident, e.getMessage(), e);
@@ -166,33 +178,47 @@ record Problem(int status, String slug, String title, String detail, Map<String,
                 "The server failed unexpectedly; the log has the details (incident " + incident + ").").with("incident", incident);
     }
 
-    /** The problem of an exception this API knows by name, or null. */
+    /**
+     * A problem for an exception known by its type: its status, slug and title, the exception's message as
+     * the detail, then the members {@code members} adds (the ids the exception carries).
+     */
+    private record Known<E extends Throwable>(Class<E> type, int status, String slug, String title,
+                                               BiFunction<E, Problem, Problem> members) {
+        @Nullable Problem of(Throwable e) {
+            return type.isInstance(e) ? members.apply(type.cast(e), Problem.of(status, slug, title, e.getMessage())) : null;
+        }
+    }
+
+    /**
+     * The exceptions known by type, tried in order after the special ones ({@link #specific}, {@link DecisionProblems}):
+     * core's own types first, then its categories, so that an exception of core added later maps by its category.
+     */
+    private static final List<Known<?>> KNOWN = List.of(
+            new Known<>(RunNotFoundException.class, 404, "run-not-found", "Run not found", (e, p) -> p.with("runId", e.runId())),
+            new Known<>(ToolCallNotFoundException.class, 404, "tool-call-not-found", "Tool call not found",
+                    (e, p) -> p.with("runId", e.runId()).with("toolCallId", e.toolCallId())),
+            new Known<>(ThreadNotFoundException.class, 404, "thread-not-found", "Thread not found",
+                    (e, p) -> p.with("threadId", e.threadId())),
+            new Known<>(DecisionConflictException.class, 409, "decision-conflict", "Decision conflict",
+                    (e, p) -> p.with("runId", e.runId()).with("toolCallId", e.toolCallId())
+                            .with("digest", e.expectedDigest()).with("currentDigest", e.actualDigest())),
+            // the agent's approver rules refuse this person: nothing changed, nothing was recorded
+            new Known<>(NotAnApproverException.class, 403, "not-an-approver", "Not an approver",
+                    (e, p) -> p.with("runId", e.runId()).with("toolCallId", e.toolCallId())
+                            .with("rule", e.rule()).with("decision", e.decision())),
+            new Known<>(RunNotSuspendedException.class, 409, "run-not-suspended", "Run not suspended",
+                    (e, p) -> p.with("runId", e.runId())),
+            new Known<>(LeaseLostException.class, 409, "lease-lost", "Lease lost", (e, p) -> p.with("runId", e.runId())),
+            new Known<>(ThreadAlreadyExistsException.class, 409, "thread-exists", "Thread exists",
+                    (e, p) -> p.with("threadId", e.threadId())),
+            new Known<>(ResumeMismatchException.class, 422, "resume-mismatch", "Resume mismatch",
+                    (e, p) -> p.with("runId", e.runId()).withPresent("toolCallId", e.toolCallId())),
+            new Known<>(NotFoundException.class, 404, "not-found", "Not found", (e, p) -> p),
+            new Known<>(ConflictException.class, 409, "conflict", "Conflict", (e, p) -> p),
+            new Known<>(InvalidRequestException.class, 400, "invalid-request", "Invalid request", (e, p) -> p));
+
+    /** The problem of an exception that needs more than its message and ids (a detail of its own, a log line), or null. */
     private static @Nullable Problem specific(Throwable e) {
-        Problem decision = DecisionProblems.of(e);   // before RunNotSuspendedException: already-decided is one
-        if (decision != null) return decision;
-        if (e instanceof RunNotFoundException rn) {
-            return runNotFound(rn);
-        }
-        if (e instanceof ToolCallNotFoundException tn) {
-            return of(404, "tool-call-not-found", "Tool call not found", e.getMessage())
-                    .with("runId", tn.runId()).with("toolCallId", tn.toolCallId());
-        }
-        if (e instanceof ThreadNotFoundException tn) {
-            return of(404, "thread-not-found", "Thread not found", e.getMessage()).with("threadId", tn.threadId());
-        }
-        if (e instanceof RunNotSuspendedException rs) {
-            return of(409, "run-not-suspended", "Run not suspended", rs.getMessage()).with("runId", rs.runId());
-        }
-        if (e instanceof LeaseLostException ll) {
-            return of(409, "lease-lost", "Lease lost", e.getMessage()).with("runId", ll.runId());
-        }
-        if (e instanceof ThreadAlreadyExistsException te) {
-            return of(409, "thread-exists", "Thread exists", e.getMessage()).with("threadId", te.threadId());
-        }
-        if (e instanceof ResumeMismatchException rm) {
-            Problem p = of(422, "resume-mismatch", "Resume mismatch", e.getMessage()).with("runId", rm.runId());
-            return rm.toolCallId() == null ? p : p.with("toolCallId", rm.toolCallId());
-        }
         if (e instanceof ThreadOwnershipException to) {
             // thread ids are scoped by resource (rule M6), so only a run without a resource, which only an
             // unrestricted principal starts, can meet a thread stored before 0.1.0 for a resource under its
@@ -207,14 +233,6 @@ record Problem(int status, String slug, String title, String detail, Map<String,
                             + lc.attempts() + " times in a row. Try again.")
                     .withHeader("Retry-After", "1");
         }
-        if (e instanceof StorageException) {
-            String incident = incident();
-            LOG.warn("incident {}: the store failed: {}", incident, e.getMessage(), e);
-            // the driver's message may name hosts, users or statements: it stays in the log
-            return of(503, "store-unavailable", "Store unavailable",
-                    "The run store did not answer. Try again later (incident " + incident + ").")
-                    .with("incident", incident).withHeader("Retry-After", "5");
-        }
         if (e instanceof UnknownToolException ut) {
             LOG.error("{}", e.getMessage());
             return of(500, "unknown-tool", "Agent lacks the run's tool", e.getMessage())
@@ -224,34 +242,18 @@ record Problem(int status, String slug, String title, String detail, Map<String,
             LOG.error("{}", e.getMessage(), e);
             return of(500, "unreadable-snapshot", "Unreadable run snapshot", sf.getMessage()).with("runId", sf.runId());
         }
-        return null;
-    }
-
-    /** The problem of an exception known only by its category, or null. */
-    private static @Nullable Problem byCategory(Throwable e) {
-        if (e instanceof NotFoundException) {
-            return of(404, "not-found", "Not found", e.getMessage());
-        }
-        if (e instanceof ConflictException) {
-            return of(409, "conflict", "Conflict", e.getMessage());
-        }
-        if (e instanceof InvalidRequestException) {
-            return of(400, "invalid-request", "Invalid request", e.getMessage());
-        }
         if (e instanceof TransientException) {
+            // what failed (the store's driver, another service) may name hosts, users, statements or credentials:
+            // its message stays in the log, under the incident the client is told
             String incident = incident();
-            LOG.warn("incident {}: a transient failure: {}", incident, e.getMessage(), e);
-            // like a store failure: what failed may name hosts or credentials, it stays in the log
-            return of(503, "unavailable", "Temporarily unavailable",
-                    "A service the API depends on failed. Try again later (incident " + incident + ").")
+            boolean store = e instanceof StorageException;
+            LOG.warn("incident {}: {}: {}", incident, store ? "the store failed" : "a transient failure", e.getMessage(), e);
+            String detail = (store ? "The run store did not answer." : "A service the API depends on failed.")
+                    + " Try again later (incident " + incident + ").";
+            return (store ? of(503, "store-unavailable", "Store unavailable", detail) : of(503, "unavailable", "Temporarily unavailable", detail))
                     .with("incident", incident).withHeader("Retry-After", "5");
         }
         return null;
-    }
-
-    /** The same answer for a run that does not exist, belongs to another agent, or to another principal. */
-    static Problem runNotFound(RunNotFoundException e) {
-        return of(404, "run-not-found", "Run not found", e.getMessage()).with("runId", e.runId());
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Request admission: the one place a request is checked before any handler sees it, in two steps
@@ -24,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>credentials, through the {@link Authenticator} (401, with {@code WWW-Authenticate});</li>
  *   <li>the agent named by {@code {agentId}} (404 {@code agent-not-found});</li>
  *   <li>the body, for a route that takes one: {@code Content-Type} JSON (415), at most
- *       {@code maxBodyBytes} (413, by the declared length before reading, then while reading), a JSON
- *       object (400 {@code body}) with only the route's fields (400 naming the field). An optional
- *       body may be empty: no bytes is {@code {}}.</li>
+ *       {@code maxBodyBytes} (413: the servlet checks the declared length before reading, then the
+ *       bytes as they come), a JSON object (400 {@code body}) with only the route's fields (400
+ *       naming the field). An optional body may be empty: no bytes is {@code {}}.</li>
  * </ol>
  * Where a request comes from ({@code Host}, {@code Origin}, {@code Sec-Fetch-Site}) is checked before
  * it is routed, by {@link SiteGuard}.
@@ -43,29 +42,22 @@ final class RequestGuard {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** A request admitted for its route, before its body is read: who calls, which agent. */
-    record Admitted(ApiRequest request, Router.Match match, @Nullable Principal principal, @Nullable Agent agent) {
-        /** Whether the route takes a body (to be read, within the limit, before {@link #parse}). */
-        boolean takesBody() {
-            return match.route().body().kind() != Router.Body.Kind.NONE;
-        }
-    }
-
-    /** The request, admitted for {@code match}'s route (its body not read yet), or a problem. */
-    Admitted admit(ApiRequest request, Router.Match match) {
+    /** The routed request, admitted (who calls, which agent; its body not read yet), or a problem. */
+    ParsedRequest admit(ParsedRequest routed) {
+        ApiRequest request = routed.request();
         if (BODY_METHODS.contains(request.method().toUpperCase(Locale.ROOT))) requireJson(request);
-        if (match.route().access() == Router.Access.PUBLIC) return new Admitted(request, match, null, null);
+        if (routed.route().access() == Router.Access.PUBLIC) return routed;
         Principal principal = authenticate(request);
-        String agentId = match.params().get("agentId");
-        return new Admitted(request, match, principal, agentId == null ? null : agent(agentId));
+        String agentId = routed.params().get("agentId");
+        return new ParsedRequest(request, routed.route(), routed.params(), principal, agentId == null ? null : agent(agentId),
+                routed.body());
     }
 
     /** The admitted request with its body ({@code bytes}, read within the limit; empty for none), or a problem. */
-    ParsedRequest parse(Admitted a, byte[] bytes) {
-        Router.Body spec = a.match().route().body();
-        ObjectNode body = spec.kind() == Router.Body.Kind.NONE || (spec.kind() == Router.Body.Kind.OPTIONAL && bytes.length == 0)
-                ? Json.object() : parse(spec, bytes);
-        return new ParsedRequest(a.request(), a.match().params(), a.principal(), a.agent(), body);
+    ParsedRequest parse(ParsedRequest a, byte[] bytes) {
+        Router.Body spec = a.route().body();
+        if (!a.takesBody() || (spec.kind() == Router.Body.Kind.OPTIONAL && bytes.length == 0)) return a;
+        return new ParsedRequest(a.request(), a.route(), a.params(), a.principal(), a.agent(), parse(spec, bytes));
     }
 
     private Principal authenticate(ApiRequest request) {
@@ -109,16 +101,11 @@ final class RequestGuard {
         return body;
     }
 
-    /** The body of a request given in memory ({@link BatonHttpApi#handle}), within the limit. */
+    /**
+     * The body of a request given to {@link BatonHttpApi#handle}, read up to one byte over the limit (a 413). A
+     * server's declared {@code Content-Length} is the servlet's to check, before it reads anything.
+     */
     byte[] read(ApiRequest request) {
-        String length = request.header("Content-Length");
-        if (length != null) {
-            try {
-                if (Long.parseLong(length.trim()) > maxBodyBytes) throw tooLarge();   // declared too long: not read
-            } catch (NumberFormatException e) {
-                throw Problem.invalidOption("Content-Length", "not a number").raise();
-            }
-        }
         try (InputStream in = request.body()) {
             byte[] bytes = in.readNBytes(maxBodyBytes + 1);
             if (bytes.length > maxBodyBytes) throw tooLarge();

@@ -84,13 +84,6 @@ final class Router {
         }
     }
 
-    /** The route a request matched, with its path parameters, decoded. */
-    record Match(Route route, Map<String, String> params) {
-        Match {
-            params = Map.copyOf(params);
-        }
-    }
-
     private final List<Route> routes;
 
     Router(List<Route> routes) {
@@ -106,8 +99,8 @@ final class Router {
         return routes.stream().map(Route::name).toList();
     }
 
-    /** The route for this request, or a 404 / 405 / 400 (a bad escape) problem. */
-    Match match(ApiRequest request) {
+    /** The request with its route and path parameters (not admitted yet), or a 404 / 405 / 400 (a bad escape) problem. */
+    ParsedRequest match(ApiRequest request) {
         String method = request.method().toUpperCase(Locale.ROOT);
         List<String> path = segments(request.rawPath());
         Set<String> allowed = new LinkedHashSet<>();
@@ -115,7 +108,7 @@ final class Router {
             Map<String, String> params = match(route.parts(), path);
             if (params == null) continue;
             allowed.add(route.method());
-            if (route.method().equals(method)) return new Match(route, params);
+            if (route.method().equals(method)) return new ParsedRequest(request, route, params, null, null, Json.object());
         }
         if (!allowed.isEmpty()) {
             throw Problem.of(405, "method-not-allowed", "Method not allowed",

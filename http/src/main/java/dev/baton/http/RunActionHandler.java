@@ -9,10 +9,7 @@ import dev.baton.agent.DecisionOptions;
 import dev.baton.agent.ResumeOptions;
 import dev.baton.agent.RunOptions;
 import dev.baton.store.RunSnapshot;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What changes runs: start ({@code POST /agents/{agentId}/runs}), and resume, continue, cancel
@@ -29,18 +26,13 @@ final class RunActionHandler {
     ApiResponse start(ParsedRequest request) {
         Principal principal = request.caller();
         String prompt = request.requiredString("prompt");
-        String resourceId = request.string("resourceId", false);
-        if (principal.isRestricted()) {
-            Set<String> mine = Objects.requireNonNull(principal.resourceIds());
-            if (resourceId == null) {
-                if (mine.size() > 1) {
-                    throw Problem.invalidOption("resourceId", "required: you may start runs for " + new TreeSet<>(mine)).raise();
-                }
-                resourceId = mine.iterator().next();
-            } else if (!mine.contains(resourceId)) {
-                throw Problem.of(403, "forbidden-resource", "Forbidden resource",
-                        "You may not start runs for resource '" + resourceId + "'.").with("option", "resourceId").raise();
-            }
+        String resourceId = ListingHandler.resource(principal, request.string("resourceId", false));
+        if (resourceId == null && principal.isRestricted()) {
+            throw Problem.invalidOption("resourceId", "required: you may start runs for " + principal.resourceIds()).raise();
+        }
+        if (!principal.mayAccess(resourceId)) {
+            throw Problem.of(403, "forbidden-resource", "Forbidden resource",
+                    "You may not start runs for resource '" + resourceId + "'.").with("option", "resourceId").raise();
         }
         RunOptions.Builder options = RunOptions.builder().threadId(request.string("threadId", false)).resourceId(resourceId)
                 .startedBy(principal.name());   // the requester, whom the approver rules keep from approving its own calls
@@ -67,23 +59,20 @@ final class RunActionHandler {
 
     ApiResponse continueRun(ParsedRequest request) {
         DecisionOptions decision = DecisionHandler.options(request, null, false);
-        Agent agent = checkAccess(request);
-        return DecisionHandler.answer(request, agent.continueRun(request.runId(), decision));
+        return DecisionHandler.answer(request, checkAccess(request).continueRun(request.runId(), decision));
     }
 
     ApiResponse cancel(ParsedRequest request) {
         String reason = request.string("reason", false);
         DecisionOptions decision = DecisionHandler.options(request, reason, false);
-        Agent agent = checkAccess(request);
-        AgentResult result = agent.cancelRun(request.runId(), decision);
+        AgentResult result = checkAccess(request).cancelRun(request.runId(), decision);
         if (request.wantsJson()) return ApiResponse.json(200, EventJson.result(result));
         return ApiResponse.eventStream(EventStreamBody.bytes(result));
     }
 
     ApiResponse discard(ParsedRequest request) {
         DecisionOptions decision = DecisionHandler.options(request, null, false);
-        Agent agent = checkAccess(request);
-        agent.discardRun(request.runId(), decision);
+        checkAccess(request).discardRun(request.runId(), decision);
         return ApiResponse.noContent();
     }
 

@@ -11,6 +11,7 @@ import dev.baton.agent.ApproverRule;
 import dev.baton.agent.CallPermissions;
 import dev.baton.tool.Tool;
 import java.time.Instant;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,23 +27,16 @@ final class RunJson {
     }
 
     /**
-     * A listing page.
+     * A listing page ({@code asOf} last: {@link ListingETag} tags the page without it).
      *
      * @param page  the zero-based page asked for, or null when the page continued after a cursor
      * @param asOf  the agent's clock when the page was read: what {@code expiresAt} compares with
      */
-    static ObjectNode page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Instant asOf,
-                           Approver caller) {
-        ObjectNode n = Json.object();
-        ArrayNode runs = n.putArray("runs");
-        for (AgentRun r : found.runs()) runs.add(run(agent, r, caller));
-        n.put("total", found.total());
-        if (page == null) n.putNull("page");
-        else n.put("page", page.intValue());
-        n.put("perPage", perPage);
-        n.put("nextCursor", found.nextCursor());
-        n.put("asOf", Json.instant(asOf));
-        return n;
+    record Page(List<ObjectNode> runs, long total, @Nullable Integer page, int perPage, @Nullable String nextCursor, Instant asOf) {
+        Page(Agent agent, AgentListSuspendedRunsResult found, @Nullable Integer page, int perPage, Approver caller) {
+            this(found.runs().stream().map(r -> run(agent, r, caller)).toList(), found.total(), page, perPage, found.nextCursor(),
+                    agent.clock().instant());
+        }
     }
 
     /**
@@ -52,47 +46,19 @@ final class RunJson {
      * else null). What is shown is what the decision would be refused for, nothing of other rules.
      */
     static ObjectNode run(Agent agent, AgentRun r, Approver caller) {
-        ObjectNode n = Json.object();
-        n.put("runId", r.runId());
-        n.put("status", r.status().name());
-        n.put("threadId", r.threadId());
-        n.put("resourceId", r.resourceId());
-        n.put("createdAt", Json.instant(r.createdAt()));
-        n.put("suspendedAt", Json.instant(r.suspendedAt()));
-        n.put("expiresAt", r.expiresAt() == null ? null : Json.instant(r.expiresAt()));
+        ObjectNode n = Json.MAPPER.valueToTree(r);   // its record's components, in their order
+        n.remove("startedBy");   // not part of a listed run (SuspendedRun in openapi.json)
         n.put("interrupted", r.interrupted());
-        n.put("interruption", r.interruption());
-        n.put("parentRunId", r.parentRunId());
-        ArrayNode calls = n.putArray("toolCalls");
-        for (AgentRunToolCall c : r.toolCalls()) {
-            ObjectNode call = call(c);
+        for (int i = 0; i < r.toolCalls().size(); i++) {
+            AgentRunToolCall c = r.toolCalls().get(i);
+            ObjectNode call = (ObjectNode) n.get("toolCalls").get(i);
             Tool tool = c.requiresApproval() ? null : agent.tools().get(c.toolName());
             call.set("resumeSchema", tool == null ? Json.NODES.nullNode() : tool.resumeSchema().orElse(Json.NODES.nullNode()));
             CallPermissions may = agent.permissions(r, c, caller);
             ArrayNode youMay = call.putArray("youMay");
             for (ApproverRule.Action a : may.allowed()) youMay.add(a.wireName());
             call.put("whyNot", may.why());
-            calls.add(call);
         }
-        ArrayNode approved = n.putArray("approvedCalls");
-        for (AgentRunToolCall c : r.approvedCalls()) approved.add(call(c));
-        return n;
-    }
-
-    static ObjectNode call(AgentRunToolCall c) {
-        ObjectNode n = Json.object();
-        n.put("toolCallId", c.toolCallId());
-        n.put("toolName", c.toolName());
-        n.put("requiresApproval", c.requiresApproval());
-        n.set("args", c.args() == null ? Json.NODES.nullNode() : c.args());
-        n.set("approvedArgs", c.approvedArgs() == null ? Json.NODES.nullNode() : c.approvedArgs());
-        n.set("suspendPayload", c.suspendPayload() == null ? Json.NODES.nullNode() : c.suspendPayload());
-        n.put("expiresAt", c.expiresAt() == null ? null : Json.instant(c.expiresAt()));
-        n.put("digest", c.digest());
-        ArrayNode approvedBy = n.putArray("approvedBy");
-        c.approvedBy().forEach(approvedBy::add);
-        n.put("approvalsNeeded", c.approvalsNeeded());
-        n.put("escalatedAt", c.escalatedAt() == null ? null : Json.instant(c.escalatedAt()));
         return n;
     }
 }

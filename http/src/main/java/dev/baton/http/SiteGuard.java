@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.eclipse.jetty.util.HostPort;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -115,47 +116,31 @@ public final class SiteGuard {
     }
 
     private boolean hostAllowed(@Nullable String host) {
-        if (host == null || host.isBlank()) return false;
-        if (hosts.contains("*")) return true;
-        String h = host.trim().toLowerCase(Locale.ROOT);
-        if (hosts.contains(h)) return true;
-        return hosts.contains(nameOf(h));
+        HostPort h = hostPort(host);
+        return h != null && (hosts.contains("*") || hosts.contains(h.getHost()) || hosts.contains(h.getHost() + ":" + h.getPort()));
     }
 
     /** Whether the origin's host and port are the ones {@code Host} names (the scheme's default port filled in). */
     private static boolean sameOrigin(String origin, @Nullable String host) {
-        if (host == null) return false;
         URI o;
         try {
             o = new URI(origin.trim());
         } catch (URISyntaxException e) {
             return false;
         }
-        if (o.getScheme() == null || o.getHost() == null) return false;   // "null", or garbage
-        String scheme = o.getScheme().toLowerCase(Locale.ROOT);
-        int defaultPort = scheme.equals("https") ? 443 : 80;
+        HostPort h = hostPort(host);
+        if (h == null || o.getScheme() == null || o.getHost() == null) return false;   // "null", or garbage
+        int defaultPort = o.getScheme().equalsIgnoreCase("https") ? 443 : 80;
         int port = o.getPort() < 0 ? defaultPort : o.getPort();
-        String h = host.trim().toLowerCase(Locale.ROOT);
-        String name = nameOf(h);
-        int hostPort = h.length() > name.length() ? parsePort(h.substring(name.length() + 1)) : defaultPort;
-        return o.getHost().toLowerCase(Locale.ROOT).equals(name) && port == hostPort;
+        return o.getHost().toLowerCase(Locale.ROOT).equals(h.getHost()) && port == h.getPort(defaultPort);
     }
 
-    /** {@code name} of {@code name:port}, {@code [::1]} of {@code [::1]:8080}. */
-    private static String nameOf(String hostAndPort) {
-        if (hostAndPort.startsWith("[")) {
-            int end = hostAndPort.indexOf(']');
-            return end < 0 ? hostAndPort : hostAndPort.substring(0, end + 1);
-        }
-        int colon = hostAndPort.lastIndexOf(':');
-        return colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
-    }
-
-    private static int parsePort(String s) {
+    /** The name and port {@code Host} names, lower case; null for none, or one that is not a host and port. */
+    private static @Nullable HostPort hostPort(@Nullable String host) {
         try {
-            return Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            return -1;
+            return host == null || host.isBlank() ? null : new HostPort(host.trim().toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

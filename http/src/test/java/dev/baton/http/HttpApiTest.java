@@ -142,13 +142,13 @@ class HttpApiTest {
                 Matcher m = imports.matcher(module.body());
                 while (m.find()) todo.push(URI.create("http://x" + path).resolve(m.group(1)).getPath());
             }
-            List<String> modules = StaticAsset.MODULES.stream().map(f -> "/inbox/" + f).toList();
+            List<String> modules = DocumentHandler.MODULES.stream().map(f -> "/inbox/" + f).toList();
             assertThat(served).as("imported: exactly the modules served").containsExactlyInAnyOrderElementsOf(
                     Stream.concat(Stream.of("/inbox.js"), modules.stream()).toList());
             JsonNode documented = OpenApiDocument.get().root.at("/paths/~1inbox~1{file}/get/parameters/0/schema/enum");
             List<String> names = new ArrayList<>();
             documented.forEach(n -> names.add(n.asText()));
-            assertThat(names).as("openapi.json lists the modules").containsExactlyInAnyOrderElementsOf(StaticAsset.MODULES);
+            assertThat(names).as("openapi.json lists the modules").containsExactlyInAnyOrderElementsOf(DocumentHandler.MODULES);
             assertThat(anonymous.get("/inbox/nope.js").status()).isEqualTo(404);
         }
     }
@@ -227,6 +227,7 @@ class HttpApiTest {
             assertInvalid("?fromDate=2026-06-05&toDate=2026-06-01", "fromDate", "must not be after toDate");
             assertInvalid("?threadid=x", "threadid", "unknown query parameter");
             assertInvalid("?threadId=a&threadId=b", "threadId", "given twice");
+            assertInvalid("?threadId=%FF", "query", "not UTF-8");   // Jetty's decoder: no silent U+FFFD
         }
 
         void assertInvalid(String query, String option, String detail) {

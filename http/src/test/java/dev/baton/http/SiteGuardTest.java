@@ -55,7 +55,7 @@ class SiteGuardTest {
             assertThat(post(host, null, null).type()).as(host).isEqualTo("run-not-found");
         }
         for (String host : new String[] {"attacker.example", "attacker.example:8080", "localhost.attacker.example",
-                "127.0.0.1.nip.io", "10.0.0.1", ""}) {
+                "127.0.0.1.nip.io", "10.0.0.1", "", "localhost:abc", "x@localhost", "localhost/x"}) {
             RequestAdmissionTest.Answer r = post(host, null, null);
             assertThat(r.status()).as(host).isEqualTo(421);
             assertThat(r.type()).isEqualTo("misdirected-request");
