@@ -31,6 +31,40 @@ public final class CycleCpu {
                 ? os.getProcessCpuTime() : 0;
     }
 
+    /**
+     * What the Redis server did a cycle between two {@code INFO commandstats} readings: the top-level script calls (round
+     * trips of a script each), all commands (a script's inner ones included) and the server's microseconds (a script's
+     * time includes its inner commands', so the total is the scripts' and the plain commands' own), then per command.
+     * Other clients of the same server are counted too: on a shared server, read it as an upper bound.
+     */
+    static String serverDelta(java.util.Map<String, long[]> before, java.util.Map<String, long[]> after, int cycles) {
+        long scripts = 0;
+        long commands = 0;
+        long usec = 0;
+        StringBuilder per = new StringBuilder();
+        for (var e : after.entrySet()) {
+            long[] b = before.getOrDefault(e.getKey(), new long[2]);
+            long calls = e.getValue()[0] - b[0];
+            long us = e.getValue()[1] - b[1];
+            if (calls <= 0 || e.getKey().equals("info")) continue;
+            commands += calls;
+            boolean script = e.getKey().equals("evalsha") || e.getKey().equals("eval");
+            if (script) scripts += calls;
+            per.append(String.format(Locale.ROOT, " %s %.2f (%.1f us)", e.getKey(), calls / (double) cycles, us / (double) cycles));
+            // a script's usec includes its inner commands: count the time of scripts and of plain commands only once
+            if (script) usec += us;
+        }
+        long inner = 0;
+        for (var e : after.entrySet()) {
+            if (e.getKey().equals("evalsha") || e.getKey().equals("eval") || e.getKey().equals("info")) continue;
+            long[] b = before.getOrDefault(e.getKey(), new long[2]);
+            inner += e.getValue()[1] - b[1];
+        }
+        return String.format(Locale.ROOT, "%.2f scripts, %.1f commands, %.1f us of scripts + %.1f us of the other commands"
+                + " (inner ones included) a cycle;", scripts / (double) cycles, commands / (double) cycles, usec / (double) cycles,
+                inner / (double) cycles) + per;
+    }
+
     public static void main(String[] args) throws Exception {
         String name = args[0];
         int cycles = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
@@ -55,6 +89,7 @@ public final class CycleCpu {
                 for (String what : new String[] {"raw", "store", "baton"}) {
                     Runnable r = what.equals("raw") ? rawCycle : what.equals("store") ? storeCycle : batonCycle;
                     if (r == null) continue;
+                    java.util.Map<String, long[]> server0 = f.backend instanceof RedisBackend rb ? rb.commandStats() : null;
                     long cpu0 = mx.getCurrentThreadCpuTime();
                     long alloc0 = allocated(mx);
                     long process0 = processCpu();
@@ -68,6 +103,7 @@ public final class CycleCpu {
                         System.out.printf(Locale.ROOT, "%s %s: %.0f us CPU a cycle, %.0f us wall a cycle, %.1f KB allocated a cycle,"
                                 + " %.0f us process CPU a cycle (%d cycles)%n",
                                 name, what, cpu / 1e3 / cycles, wall / 1e3 / cycles, alloc / 1024.0 / cycles, process / 1e3 / cycles, cycles);
+                        if (server0 != null) System.out.println("  server: " + serverDelta(server0, ((RedisBackend) f.backend).commandStats(), cycles));
                     }
                 }
             }

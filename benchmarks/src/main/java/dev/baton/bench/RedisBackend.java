@@ -97,6 +97,28 @@ final class RedisBackend extends Backend {
         return SnapshotStores.open(url, Map.of("keyPrefix", prefix(data)));
     }
 
+    /**
+     * The server's {@code INFO commandstats}: per command (a script's inner commands counted under their own names, as
+     * Redis counts them), its calls and microseconds so far; for {@link CycleCpu}'s server-side figures.
+     */
+    Map<String, long[]> commandStats() {
+        try (StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8)) {
+            Map<String, long[]> out = new java.util.TreeMap<>();
+            for (String line : c.sync().info("commandstats").split("\r?\n")) {
+                if (!line.startsWith("cmdstat_")) continue;
+                int colon = line.indexOf(':');
+                long calls = 0;
+                long usec = 0;
+                for (String kv : line.substring(colon + 1).split(",")) {
+                    if (kv.startsWith("calls=")) calls = Long.parseLong(kv.substring(6));
+                    else if (kv.startsWith("usec=")) usec = Long.parseLong(kv.substring(5));
+                }
+                out.put(line.substring(8, colon), new long[] {calls, usec});
+            }
+            return out;
+        }
+    }
+
     @Override
     @org.jspecify.annotations.Nullable RawCycle rawCycle(DataSet data, CycleTemplate template) {
         return new RedisRawCycle(client.connect(StringCodec.UTF8), prefix(data), template);

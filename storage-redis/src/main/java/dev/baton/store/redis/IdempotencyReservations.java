@@ -1,6 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.DecisionRecord;
+import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,11 @@ import org.jspecify.annotations.Nullable;
  * <p>A reservation naming another decision: if that decision exists, the key is taken (the write changes nothing,
  * as with one bucket). If it does not exist, the reservation is in flight (its writer is between the reservation and
  * its script) or dangling (the writer died, or lost the connection, in between): younger than
- * {@link #DANGLING_AFTER_MILLIS} it counts as taken; older, it is taken over, with a compare-and-set on its value.
- * So a crashed writer blocks its key for at most that long, and a writer that stalls for longer between its
+ * {@link #DANGLING_AFTER_MILLIS}, the write waits (up to the command timeout) until that decision's record is written
+ * (the key is taken) or the reservation is released (the key is free), and counts it as taken if neither happens
+ * in time; older, it is taken over, with a compare-and-set on its value. So a write refused for its key can find
+ * the decision holding it at once ({@code findDecision}, the listing), as on one bucket; a crashed writer blocks
+ * its key for at most {@link #DANGLING_AFTER_MILLIS}, and a writer that stalls for longer between its
  * reservation and its script (beyond the command timeout) could see its key written twice, in two buckets.
  * A reservation is never removed while its decision exists, except by the purge of that decision.
  */
@@ -48,30 +52,64 @@ final class IdempotencyReservations {
     @Nullable List<Held> reserve(String agentId, int k, List<DecisionRecord> decisions) {
         List<Held> mine = new ArrayList<>();
         int n = access.buckets.count();
-        for (DecisionRecord d : decisions) {
-            if (d.idempotencyKey() == null) continue;
+        // in the order of their keys: two writes waiting on each other's reservations (reserveOne) would wait in a circle
+        List<DecisionRecord> keyed = new ArrayList<>(decisions.size());
+        for (DecisionRecord d : decisions) if (d.idempotencyKey() != null) keyed.add(d);
+        keyed.sort(java.util.Comparator.comparing(DecisionRecord::idempotencyKey));
+        for (DecisionRecord d : keyed) {
             String key = access.keys.idempotency(agentId, d.idempotencyKey());
-            String want = k + "/" + n + ":" + d.decisionId();
-            List<Object> r = RESERVE.run(access.redis, ScriptOutputType.MULTI, new String[] {key}, want, "");
-            long state = (Long) r.get(0);
-            if (state == 1L) {
-                mine.add(new Held(key, (String) r.get(1)));
-                continue;
+            Held h = reserveOne(agentId, key, k + "/" + n + ":" + d.decisionId());
+            if (h == TAKEN) {
+                release(mine);
+                return null;
             }
-            if (state == 2L) continue;
-            String held = (String) r.get(1);
-            long age = (Long) r.get(2);
-            if (age >= DANGLING_AFTER_MILLIS && !exists(agentId, held)) {
-                List<Object> again = RESERVE.run(access.redis, ScriptOutputType.MULTI, new String[] {key}, want, held);
-                if ((Long) again.get(0) == 1L) {
-                    mine.add(new Held(key, (String) again.get(1)));
-                    continue;
-                }
-            }
-            release(mine);
-            return null;
+            if (h != null) mine.add(h);
         }
         return mine;
+    }
+
+    /** What {@link #reserveOne} answers when the key is another decision's. */
+    private static final Held TAKEN = new Held("", "");
+
+    /**
+     * Reserves {@code key} for {@code want} ({@code k/N:decisionId}).
+     *
+     * <p>A reservation of another decision whose record does not exist yet is in flight (its writer is between the
+     * reservation and its script, one round trip) or dangling: this waits, up to the command timeout, until its record
+     * is written (the key is taken: refused), it is released (its write changed nothing: ours to take), or it is old
+     * enough to take over ({@link #DANGLING_AFTER_MILLIS}). So a write is refused for its key only once the decision
+     * holding the key can be found ({@code findDecision}, the listing), as on one bucket, where the check and the record
+     * are one script; a writer in flight for longer than the timeout still gets a refusal, as before.
+     *
+     * @return our reservation; null when the key already names this decision (a retry of the same write);
+     *         {@link #TAKEN} when another decision holds it
+     */
+    private @Nullable Held reserveOne(String agentId, String key, String want) {
+        long deadline = System.nanoTime() + access.timeout().toNanos();
+        long pauseMillis = 1;
+        String expect = "";
+        while (true) {
+            List<Object> r = RESERVE.run(access.redis, ScriptOutputType.MULTI, new String[] {key}, want, expect);
+            long state = (Long) r.get(0);
+            if (state == 1L) return new Held(key, (String) r.get(1));
+            if (state == 2L) return null;
+            String held = (String) r.get(1);
+            long age = (Long) r.get(2);
+            if (exists(agentId, held)) return TAKEN;
+            if (System.nanoTime() >= deadline) return TAKEN;
+            if (age >= DANGLING_AFTER_MILLIS) {
+                expect = held;   // take it over: only if it still holds that value
+                continue;
+            }
+            expect = "";
+            try {
+                Thread.sleep(pauseMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedisCommandInterruptedException(e);
+            }
+            pauseMillis = Math.min(pauseMillis * 2, 16);
+        }
     }
 
     /** Frees reservations made for a write that changed nothing, each only if it still holds our value. */

@@ -61,6 +61,11 @@ final class RedisAccess {
         this.description = description;
     }
 
+    /** {@return the command timeout} */
+    Duration timeout() {
+        return timeout;
+    }
+
     /** The key that records the bucket count the data under the key prefix was written with. */
     String layoutKey() {
         return keys.prefix() + ":buckets";

@@ -319,8 +319,10 @@ public final class RedisSnapshotStore implements SnapshotStore {
      */
     @Override
     public Set<QueryFeature> queryFeatures() {
-        return Set.of(QueryFeature.BASELINE, QueryFeature.DECIDERS);
+        return QUERY_FEATURES;
     }
+
+    private static final Set<QueryFeature> QUERY_FEATURES = Set.of(QueryFeature.BASELINE, QueryFeature.DECIDERS);
 
     /** Shared, durable (as far as the server's persistence settings make it), with the server's clock, thread memory, decisions
      * and notifications. */

@@ -6,17 +6,25 @@
 -- and takes the base from the run-id lookup key (locateRun below, which calls useBase).
 local base, HELD, LAPSED, DUE, NOTIFY
 
--- gsub with a table looks each character up in C; the table formats a character the first time it is
--- asked for (a script sees only a few distinct characters), since string.format per character costs
--- most of a listing's time.
-local HEX_OF = setmetatable({}, { __index = function(t, c)
-  local v = string.format('%02x', string.byte(c))
-  rawset(t, c, v)
-  return v
-end })
-
+-- The hex of a string: one string.format over its bytes (128 at a time), each distinct string once per script call
+-- (a script names the same thread, resource and run ids in many keys).
+local HEX_MEMO = {}
 local function hex(s)
-  return (string.gsub(s, '.', HEX_OF))
+  local h = HEX_MEMO[s]
+  if h then return h end
+  local n = string.len(s)
+  if n <= 128 then
+    h = string.format(string.rep('%02x', n), string.byte(s, 1, n))
+  else
+    local parts = {}
+    for i = 1, n, 128 do
+      local j = math.min(i + 127, n)
+      parts[#parts + 1] = string.format(string.rep('%02x', j - i + 1), string.byte(s, i, j))
+    end
+    h = table.concat(parts)
+  end
+  HEX_MEMO[s] = h
+  return h
 end
 
 -- HGET/HMGET give false for a missing field: that is "null"; an empty string stays a value.
@@ -116,6 +124,104 @@ local function unfileRun(id, thread, res, deciders)
   redis.call('ZREM', NOTIFY, id)
 end
 
+-- The fields a run's filing depends on, as HMGET gives them after `extra` leading fields (nil where absent): the
+-- arguments of unfileKnown and refileRun.
+local FILED = { 'status', 'threadId', 'resourceId', 'createdAt', 'deciders', 'expiresAt', 'notifyAt', 'leaseExpiresAt' }
+local function filedFrom(cur, at)
+  return { status = opt(cur[at]), threadId = opt(cur[at + 1]), resourceId = opt(cur[at + 2]), createdAt = opt(cur[at + 3]),
+    deciders = opt(cur[at + 4]), expiresAt = opt(cur[at + 5]), notifyAt = opt(cur[at + 6]), leaseExpiresAt = opt(cur[at + 7]) }
+end
+
+-- Where a stored run is filed, from its fields (filedFrom), as the scripts that write indexes keep it: in the "all"
+-- family; DUE with an expiresAt, NOTIFY with a notifyAt; SUSPENDED: the "sus" family and its label sets; RESUMING: the
+-- "res" family and HELD, or, once a listing found its lease expired (list.lua's refile, which moves both together),
+-- the "sus" family and LAPSED. So a RESUMING run is lapsed exactly when it is in LAPSED.
+-- Removes run `id` from the indexes its fields `old` say it is in: the entries unfileRun removes, without the
+-- ZREMs of sets it cannot be in. Any other status (not written by this store) takes unfileRun.
+local function unfileKnown(id, old)
+  if old.status ~= 'SUSPENDED' and old.status ~= 'RESUMING' then
+    unfileRun(id, old.threadId, old.resourceId, old.deciders)
+    return
+  end
+  removeFrom('all', old.threadId, old.resourceId, id)
+  if old.expiresAt then redis.call('ZREM', DUE, id) end
+  if old.notifyAt then redis.call('ZREM', NOTIFY, id) end
+  if old.status == 'SUSPENDED' then
+    removeFrom('sus', old.threadId, old.resourceId, id)
+    for _, l in ipairs(labelsOf(old.deciders)) do redis.call('ZREM', labelKey(l), id) end
+  elseif redis.call('ZREM', LAPSED, id) == 1 then
+    removeFrom('sus', old.threadId, old.resourceId, id)
+  else
+    removeFrom('res', old.threadId, old.resourceId, id)
+    redis.call('ZREM', HELD, id)
+  end
+end
+
+-- Moves run `id` from the filing of its stored fields `old` (filedFrom) to that of the fields `f` being written
+-- (fieldsFrom): the same end state as unfileRun then fileRun, changing only the entries that differ. A change of
+-- thread, resource, creation time or a status this store does not write takes unfileKnown then fileRun.
+local function refileRun(id, old, f)
+  if old.threadId ~= f.threadId or old.resourceId ~= f.resourceId or old.createdAt ~= f.createdAt
+      or (old.status ~= 'SUSPENDED' and old.status ~= 'RESUMING') or (f.status ~= 'SUSPENDED' and f.status ~= 'RESUMING') then
+    unfileKnown(id, old)
+    fileRun(id, f)
+    return
+  end
+  -- the "all" family: the same keys at the same score (createdAt)
+  if old.expiresAt ~= f.expiresAt then
+    if f.expiresAt then redis.call('ZADD', DUE, f.expiresAt, id) else redis.call('ZREM', DUE, id) end
+  end
+  if old.notifyAt ~= f.notifyAt then
+    if f.notifyAt then redis.call('ZADD', NOTIFY, f.notifyAt, id) else redis.call('ZREM', NOTIFY, id) end
+  end
+  local thread, res, createdAt = f.threadId, f.resourceId, f.createdAt
+  if old.status == 'SUSPENDED' then
+    if f.status == 'SUSPENDED' then
+      if old.deciders ~= f.deciders then
+        local keep = {}
+        for _, l in ipairs(labelsOf(f.deciders)) do keep[l] = true end
+        for _, l in ipairs(labelsOf(old.deciders)) do
+          if not keep[l] then redis.call('ZREM', labelKey(l), id) end
+        end
+        for _, l in ipairs(labelsOf(f.deciders)) do redis.call('ZADD', labelKey(l), createdAt, id) end
+      end
+    else
+      for _, l in ipairs(labelsOf(old.deciders)) do redis.call('ZREM', labelKey(l), id) end
+      removeFrom('sus', thread, res, id)
+      addTo('res', thread, res, createdAt, id)
+      redis.call('ZADD', HELD, f.leaseExpiresAt, id)
+    end
+    return
+  end
+  local lapsed = redis.call('ZREM', LAPSED, id) == 1
+  if f.status == 'RESUMING' then
+    if lapsed then
+      removeFrom('sus', thread, res, id)
+      addTo('res', thread, res, createdAt, id)
+    end
+    if lapsed or old.leaseExpiresAt ~= f.leaseExpiresAt then redis.call('ZADD', HELD, f.leaseExpiresAt, id) end
+  else
+    if not lapsed then
+      removeFrom('res', thread, res, id)
+      addTo('sus', thread, res, createdAt, id)
+      redis.call('ZREM', HELD, id)
+    end
+    for _, l in ipairs(labelsOf(f.deciders)) do redis.call('ZADD', labelKey(l), createdAt, id) end
+  end
+end
+
+-- The fields a compare-and-set may leave out (a null field is an absent one): those the written fields `f` lack,
+-- to HDEL before the HSET.
+local OPTIONAL = { 'threadId', 'resourceId', 'leaseOwner', 'leaseExpiresAt', 'expiresAt', 'summary', 'notifyAt',
+  'notifyState', 'deciders' }
+local function dropAbsent(key, f)
+  local gone = {}
+  for _, name in ipairs(OPTIONAL) do
+    if f[name] == nil then gone[#gone + 1] = name end
+  end
+  if #gone > 0 then redis.call('HDEL', key, unpack(gone)) end
+end
+
 -- ARGV[from..] are field/value pairs; returns them as a table, and the flat list for HSET.
 local function fieldsFrom(from)
   local f, flat = {}, {}
@@ -193,11 +299,11 @@ end
 -- Deletes run `id` (hash `key`) at version `expected`, and its index entries.
 -- Returns the deleted run's reservation nonce, or false when missing or at another version.
 local function deleteRun(key, id, expected)
-  local cur = redis.call('HMGET', key, 'version', 'threadId', 'resourceId', 'rsv', 'deciders')
+  local cur = redis.call('HMGET', key, 'version', 'rsv', unpack(FILED))
   if cur[1] ~= expected then return false end
-  unfileRun(id, opt(cur[2]), opt(cur[3]), opt(cur[5]))
+  unfileKnown(id, filedFrom(cur, 3))
   redis.call('DEL', key)
-  return cur[4] or ''
+  return cur[2] or ''
 end
 
 -- Renews the lease of a RESUMING run held by `owner` at version `expected`: sets leaseExpiresAt (`expiry`, epoch millis)
@@ -210,10 +316,12 @@ end
 local function renewRun(key, id, expected, owner, expiry, nextVersion)
   local cur = redis.call('HMGET', key, 'version', 'status', 'leaseOwner', 'threadId', 'resourceId', 'createdAt')
   if cur[1] ~= expected or cur[2] ~= 'RESUMING' or cur[3] ~= owner then return 0 end
-  local thread, res = opt(cur[4]), opt(cur[5])
-  removeFrom('sus', thread, res, id)
-  redis.call('ZREM', LAPSED, id)
-  addTo('res', thread, res, cur[6], id)
+  -- a run a listing found lapsed is in "sus" and LAPSED (list.lua's refile): back to "res"; else it is in "res" already
+  if redis.call('ZREM', LAPSED, id) == 1 then
+    local thread, res = opt(cur[4]), opt(cur[5])
+    removeFrom('sus', thread, res, id)
+    addTo('res', thread, res, cur[6], id)
+  end
   redis.call('ZADD', HELD, expiry, id)
   redis.call('HSET', key, 'leaseExpiresAt', expiry, 'version', nextVersion)
   return 1

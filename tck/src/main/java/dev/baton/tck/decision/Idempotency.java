@@ -13,8 +13,11 @@ import dev.baton.agent.RunOutcome;
 import dev.baton.store.DecisionRecord;
 import dev.baton.store.RunSnapshot;
 import dev.baton.tck.support.StoreUnderTest;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -81,6 +84,46 @@ public abstract class Idempotency extends DecisionRules {
         assertThat(store.findDecision(agentId, key)).contains(onA);
         assertThat(store.findDecision(agentId, key + "x")).isEmpty();
         assertThat(store.findDecision("other-" + agentId, key)).isEmpty();
+    }
+
+    /** One of two racing writes with one key: whether it won, and what {@code findDecision} showed right after a refusal. */
+    private record Attempt(boolean won, Optional<DecisionRecord> seen) {
+    }
+
+    private Attempt attempt(CyclicBarrier start, RunSnapshot run, Instant at, DecisionRecord r) throws Exception {
+        start.await(30, TimeUnit.SECONDS);
+        boolean won = store.compareAndSet(run.version(), claimed(run, at), List.of(r));
+        return new Attempt(won, won ? Optional.empty() : store.findDecision(agentId, r.idempotencyKey()));
+    }
+
+    @Test
+    void aWriteRefusedForItsKeyFindsTheDecisionHoldingIt() throws Exception {
+        // two decision writes with one key on two runs (of two threads), racing: a write refused for the key finds the
+        // other's record by the key at once (a retry's first look-up relies on it)
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 40; i++) {
+                RunSnapshot a = storedRun("held-a-" + i + "-" + agentId, "held-ta-" + i, "u");
+                RunSnapshot b = storedRun("held-b-" + i + "-" + agentId, "held-tb-" + i, "u");
+                Instant at = clock.instant();
+                String key = "held-" + i + "-" + agentId;
+                DecisionRecord onA = record(a.runId(), "alice", at).idempotencyKey(key).build();
+                DecisionRecord onB = record(b.runId(), "bob", at).idempotencyKey(key).build();
+                CyclicBarrier start = new CyclicBarrier(2);
+                Future<Attempt> fa = pool.submit(() -> attempt(start, a, at, onA));
+                Future<Attempt> fb = pool.submit(() -> attempt(start, b, at, onB));
+                Attempt ra = fa.get(60, TimeUnit.SECONDS);
+                Attempt rb = fb.get(60, TimeUnit.SECONDS);
+                // a refused write finds the other's record; both writes passing the check is another matter (a store
+                // without transactions may let two writes on different runs both pass: see its guide), not this rule's
+                if (!ra.won()) assertThat(ra.seen()).as("findDecision right after the write refused for key %s", key).contains(onB);
+                if (!rb.won()) assertThat(rb.seen()).as("findDecision right after the write refused for key %s", key).contains(onA);
+                assertThat(ra.won() || rb.won()).as("one of the two writes with key %s wins", key).isTrue();
+                assertThat(store.findDecision(agentId, key)).isPresent();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
