@@ -48,9 +48,9 @@ public final class MessageCodec {
         m.addDeserializer(Message.class, new JsonDeserializer<>() {
             @Override
             public Message deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-                JsonNode node = p.readValueAsTree();
                 try {
-                    return decode(node);
+                    // an object is read field by field, without its tree; anything else as a tree, as decode reads it
+                    return p.hasToken(com.fasterxml.jackson.core.JsonToken.START_OBJECT) ? read(p) : decode(p.readValueAsTree());
                 } catch (IllegalArgumentException e) {
                     throw com.fasterxml.jackson.databind.JsonMappingException.from(p, e.getMessage(), e);
                 }
@@ -126,6 +126,90 @@ public final class MessageCodec {
         } else {
             ((com.fasterxml.jackson.databind.JsonSerializable) node).serialize(gen, serializers);
         }
+    }
+
+    /**
+     * Reads a message from its stored form, the parser on its {@code START_OBJECT}, without building the object's tree:
+     * the same message as {@link #decode} of the object's tree, and the same refusals (a field given twice counts
+     * once, its last value, as in the tree; the values {@code decode} reads as trees, {@code toolCalls}, {@code args},
+     * {@code result}, and any value of an unexpected type, are read as trees). {@code MessageCodecTest} holds the two
+     * equal on random stored forms. Leaves the parser on the object's {@code END_OBJECT}.
+     */
+    static Message read(JsonParser p) throws IOException {
+        String role = null, text = null, toolCallId = null, toolName = null;
+        // a field of an unexpected type (or null) is kept as its tree, and read as decode reads it
+        JsonNode roleNode = null, textNode = null, toolCallIdNode = null, toolNameNode = null, toolCalls = null, result = null, isError = null;
+        boolean textSeen = false, toolCallIdSeen = false, toolNameSeen = false, roleSeen = false;
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+            boolean string = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING;
+            switch (name) {
+                case "role" -> {
+                    roleSeen = true;
+                    role = string ? p.getText() : null;
+                    roleNode = string ? null : tree(p);
+                }
+                case "text" -> {
+                    textSeen = true;
+                    text = string ? p.getText() : null;
+                    textNode = string ? null : tree(p);
+                }
+                case "toolCallId" -> {
+                    toolCallIdSeen = true;
+                    toolCallId = string ? p.getText() : null;
+                    toolCallIdNode = string ? null : tree(p);
+                }
+                case "toolName" -> {
+                    toolNameSeen = true;
+                    toolName = string ? p.getText() : null;
+                    toolNameNode = string ? null : tree(p);
+                }
+                case "toolCalls" -> toolCalls = tree(p);
+                case "result" -> result = tree(p);
+                case "isError" -> isError = tree(p);
+                default -> p.skipChildren();
+            }
+        }
+        if (!p.hasToken(com.fasterxml.jackson.core.JsonToken.END_OBJECT)) {
+            throw new IllegalArgumentException("a stored message is not a JSON object");
+        }
+        String r = textOf(roleSeen, role, roleNode, "role");
+        switch (r) {
+            case "user":
+                return new Message.User(textOf(textSeen, text, textNode, "text"));
+            case "assistant": {
+                List<ToolCall> calls = new ArrayList<>();
+                if (toolCalls != null && !toolCalls.isNull()) {
+                    if (!toolCalls.isArray()) throw new IllegalArgumentException("toolCalls of a stored message is not an array");
+                    for (JsonNode c : toolCalls) calls.add(new ToolCall(text(c, "toolCallId"), text(c, "toolName"), c.get("args")));
+                }
+                String t = text != null ? text : textNode == null || textNode.isNull() ? "" : textNode.asText();
+                return new Message.Assistant(t, calls);
+            }
+            case "tool": {
+                if (result == null) throw new IllegalArgumentException("a stored tool result has no result");
+                String id = textOf(toolCallIdSeen, toolCallId, toolCallIdNode, "toolCallId");
+                return new Message.ToolResult(id, textOf(toolNameSeen, toolName, toolNameNode, "toolName"), result,
+                        isError != null && isError.asBoolean());
+            }
+            default:
+                throw new IllegalArgumentException("unknown role '" + r + "' in a stored message");
+        }
+    }
+
+    /** The value the parser is on, as a tree (JSON null as {@code NullNode}, as within an object's tree). */
+    private static JsonNode tree(JsonParser p) throws IOException {
+        if (p.hasToken(com.fasterxml.jackson.core.JsonToken.VALUE_NULL)) return F.nullNode();
+        JsonNode n = p.readValueAsTree();
+        return n == null ? F.nullNode() : n;
+    }
+
+    /** {@link #text(JsonNode, String)} of a field read by {@link #read}: its string, else refused as decode refuses it. */
+    private static String textOf(boolean seen, @org.jspecify.annotations.Nullable String string,
+                                 @org.jspecify.annotations.Nullable JsonNode node, String field) {
+        if (string != null) return string;
+        if (seen && node != null && node.isTextual()) return node.asText();
+        throw new IllegalArgumentException("a stored message has no text field '" + field + "'");
     }
 
     /**
