@@ -58,6 +58,59 @@ class MessageCodecTest {
         }
     }
 
+    /**
+     * {@link MessageCodec#writeText} against the generator's own {@code writeStringField}, on seeded random texts of every
+     * length around its threshold: control characters, quotes, backslashes, slashes, Latin-1, characters whose low byte
+     * is one of those, surrogate pairs and lone surrogates. Also a whole message through the mapper against its tree.
+     */
+    @Test
+    void writingALongPlainTextRawGivesWhatTheGeneratorWrites() throws Exception {
+        SplittableRandom r = new SplittableRandom(39);
+        int raw = 0;
+        for (int i = 0; i < 30_000; i++) {
+            String text = longText(r);
+            java.io.StringWriter expected = new java.io.StringWriter(), actual = new java.io.StringWriter();
+            try (com.fasterxml.jackson.core.JsonGenerator g = SnapshotCodec.JSON.getFactory().createGenerator(expected)) {
+                g.writeStartObject();
+                g.writeStringField("text", text);
+                g.writeEndObject();
+            }
+            try (com.fasterxml.jackson.core.JsonGenerator g = SnapshotCodec.JSON.getFactory().createGenerator(actual)) {
+                g.writeStartObject();
+                MessageCodec.writeText(g, text);
+                g.writeEndObject();
+            }
+            assertThat(actual.toString()).isEqualTo(expected.toString());
+            Message m = r.nextBoolean() ? new Message.User(text) : new Message.Assistant(text, List.of());
+            assertThat(SnapshotCodec.JSON.writeValueAsString(m)).isEqualTo(MessageCodec.encode(m).toString());
+            if (text.length() >= 64 && MessageCodec.plain(text)) raw++;
+        }
+        assertThat(raw).as("texts written raw").isGreaterThan(3_000);
+    }
+
+    private static String longText(SplittableRandom r) {
+        int n = r.nextInt(4) == 0 ? r.nextInt(64) : 60 + r.nextInt(600);
+        boolean clean = r.nextInt(3) != 0;   // most long texts need no escape, as prompts do
+        StringBuilder b = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            int k = r.nextInt(clean ? 3 : 12);
+            switch (k) {
+                case 0, 1 -> b.append((char) ('a' + r.nextInt(26)));
+                case 2 -> b.append(clean && r.nextInt(50) == 0 ? (char) (0xA0 + r.nextInt(0x60)) : ' ');
+                case 3 -> b.append((char) r.nextInt(0x20));
+                case 4 -> b.append('"');
+                case 5 -> b.append('\\');
+                case 6 -> b.append('/');
+                case 7 -> b.append((char) (0x100 + r.nextInt(0x7F00)));   // low bytes of every kind
+                case 8 -> b.append((char) (0x0100 | "\"\\/\n".charAt(r.nextInt(4))));
+                case 9 -> b.appendCodePoint(0x1F600 + r.nextInt(50));
+                case 10 -> b.append((char) (0xD800 + r.nextInt(0x800)));
+                default -> b.append((char) (0x80 + r.nextInt(0x80)));
+            }
+        }
+        return b.toString();
+    }
+
     interface Read {
         Object get() throws Exception;
     }
