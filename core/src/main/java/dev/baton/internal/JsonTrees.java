@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link ObjectMapper#valueToTree} for the plain values tools and models return most ({@code Map.of("booked", true)}):
- * maps with string keys, lists, strings, booleans, {@code Integer}s and {@code Long}s, built by hand, without Jackson's
+ * maps with string keys, lists, strings, booleans, {@code Integer}s and {@code Long}s (what the run loop converts: a
+ * tool's result), built by hand, without Jackson's
  * serializer provider, token buffer and tree reader per call. The tree is the one {@code valueToTree} gives with a
  * mapper that sorts map entries by key ({@code SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS}, as both of core's
  * mappers do) and has no serializer of its own for these types; anything else (a null, another number type, a set,

@@ -87,7 +87,7 @@ public final class DeterministicModel implements LanguageModel {
             }
             for (Rule rule : rules) {
                 if (lower.contains(rule.keyword())) {
-                    JsonNode args = dev.baton.internal.JsonTrees.valueToTree(JSON, rule.args().apply(user.text()));
+                    JsonNode args = JSON.valueToTree(rule.args().apply(user.text()));
                     calls.add(new ModelChunk.ToolCallRequest(
                             new ToolCall("call_" + step + "_" + calls.size(), rule.toolName(), args)));
                 }
