@@ -85,6 +85,7 @@ public final class Ids {
             }
             if (Character.isLowSurrogate(c)) return "holds an unpaired surrogate at index " + i;
         }
+        if (id.length() * 3 <= MAX_BYTES) return null;   // no char takes more than 3 UTF-8 bytes (a pair: 4 for 2 chars)
         int bytes = utf8Length(id);
         if (bytes > MAX_BYTES) return "is " + bytes + " UTF-8 bytes long";
         return null;

@@ -27,6 +27,11 @@ final class Approvals {
      */
     record Verdict(boolean completes, boolean contested) { }
 
+    /** {@return true if the agent has no approver rules: every call may be decided by anyone who may see the run} */
+    boolean none() {
+        return rules.isEmpty();
+    }
+
     /** The first rule that governs a call of {@code tool} with {@code args}, or null. */
     @Nullable ApproverRule ruleFor(String tool, @Nullable JsonNode args) {
         for (ApproverRule r : rules) if (r.appliesTo(tool, args)) return r;

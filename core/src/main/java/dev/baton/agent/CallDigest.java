@@ -52,11 +52,73 @@ public final class CallDigest {
         root.set("args", args == null ? JsonNodeFactory.instance.nullNode() : args);
         root.set("payload", suspendPayload == null ? JsonNodeFactory.instance.nullNode() : suspendPayload);
         root.put("tool", toolName);
+        JsonNode canonical = canonical(root);
+        MessageDigest sha = SHA256.get();
+        Scratch b = SCRATCH.get();
+        if (b.busy) b = new Scratch();   // digested from within a digest (a node's own serializer): a buffer of its own
+        b.busy = true;
         try {
-            byte[] bytes = JSON.writeValueAsString(canonical(root)).getBytes(StandardCharsets.UTF_8);
-            return HEX.formatHex(SHA256.get().digest(bytes));   // digest() resets it for the next call
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // the text JSON.writeValueAsString gives (the same generator, written into this thread's buffer), then its
+            // UTF-8 bytes: copied as they are when it is ASCII, else encoded as String.getBytes encodes them
+            WRITER.writeValue(b, canonical);
+            StringBuilder text = b.text;
+            int n = text.length();
+            byte[] bytes = b.bytes.length >= n ? b.bytes : new byte[Math.max(n, 2 * b.bytes.length)];
+            boolean ascii = true;
+            for (int i = 0; i < n && ascii; i++) {
+                char c = text.charAt(i);
+                bytes[i] = (byte) c;
+                ascii = c < 0x80;
+            }
+            if (ascii) {
+                if (bytes.length <= MAX_KEPT) b.bytes = bytes;
+                sha.update(bytes, 0, n);
+            } else {
+                sha.update(text.toString().getBytes(StandardCharsets.UTF_8));
+            }
+            return HEX.formatHex(sha.digest());   // digest() resets it for the next call
+        } catch (java.io.IOException e) {
+            sha.reset();
             throw new IllegalStateException("cannot digest a tool call", e);
+        } finally {
+            b.busy = false;
+            if (b.text.capacity() > MAX_KEPT) SCRATCH.remove();
+            else b.text.setLength(0);
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectWriter WRITER = JSON.writer();
+    /** A thread's buffers past this size (characters, bytes) are let go after the digest. */
+    private static final int MAX_KEPT = 65_536;
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /** The canonical text of a call and its bytes, kept for the thread (a Writer that is never closed for real). */
+    private static final class Scratch extends java.io.Writer {
+        final StringBuilder text = new StringBuilder(256);
+        byte[] bytes = new byte[256];
+        boolean busy;
+
+        @Override
+        public void write(char[] cbuf, int off, int len) {
+            text.append(cbuf, off, len);
+        }
+
+        @Override
+        public void write(String str, int off, int len) {
+            text.append(str, off, off + len);
+        }
+
+        @Override
+        public void write(int c) {
+            text.append((char) c);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
         }
     }
 

@@ -40,6 +40,8 @@ import java.util.TreeSet;
 final class DeciderLabels {
     /** The grant of calls any named principal may decide: never a role, as a role is never blank. */
     private static final String ANY = "";
+    /** The labels of a waiting run under no approver rule. */
+    private static final Set<String> ANY_ONLY = Set.of("*");
 
     private DeciderLabels() {
     }
@@ -53,6 +55,7 @@ final class DeciderLabels {
     static Set<String> of(Approvals approvals, RunState state) {
         List<CallState> waiting = state.waitingCalls();
         if (waiting.isEmpty()) return Set.of();
+        if (approvals.none()) return ANY_ONLY;   // no rule: every call grants ANY and excludes nobody (what the loop below gives)
         // per grant (a role, or ANY): the names every call it grants excludes
         Map<String, Set<String>> excluded = new LinkedHashMap<>();
         for (CallState call : waiting) {

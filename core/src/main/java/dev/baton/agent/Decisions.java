@@ -218,8 +218,8 @@ final class Decisions {
      */
     Checked check(RunState state, CallState call, Tool tool, RunActions.Decision d, List<DecisionRecord> records) {
         Meta m = d.meta();
-        AgentRunToolCall listed = RunListing.waitingCalls(state, agent).stream().filter(c -> c.toolCallId().equals(call.toolCallId))
-                .findFirst().orElseThrow();
+        if (!call.waiting()) throw new java.util.NoSuchElementException("call '" + call.toolCallId + "' does not wait");
+        AgentRunToolCall listed = RunListing.waitingCall(call, agent);   // as the run's listing shows it
         // an edit waiting for more approvals is what the call now runs with
         JsonNode current = call.approvedArgs != null ? call.approvedArgs : call.args;
         boolean editing = d.kind() == RunActions.Decision.Kind.APPROVE && m.editedArgs() != null && !m.editedArgs().equals(current);

@@ -40,9 +40,17 @@ final class LeaseKeeper {
                 TimeUnit.MILLISECONDS);
     }
 
-    /** Runs {@code task} once after {@code delayMillis}, on a pool thread (it may write to the store). */
-    static void later(Runnable task, long delayMillis) {
-        SCHEDULER.schedule(() -> RENEWALS.execute(task), delayMillis, TimeUnit.MILLISECONDS);
+    /**
+     * Runs the task in {@code slot} once after {@code delayMillis}, on a pool thread, if it is still there then: emptying
+     * the slot before calls it off. The scheduler's queue holds only the slot meanwhile, not what the task holds (a claim
+     * and its run), and a task called off costs no pool thread. Emptying the slot does not touch the queue (no wake-up of
+     * the scheduler thread, no lock taken on the caller's thread).
+     */
+    static void later(java.util.concurrent.atomic.AtomicReference<Runnable> slot, long delayMillis) {
+        SCHEDULER.schedule(() -> {
+            Runnable task = slot.getAndSet(null);
+            if (task != null) RENEWALS.execute(task);
+        }, delayMillis, TimeUnit.MILLISECONDS);
     }
 
     private static void tick(RunClaim claim, long periodMillis) {

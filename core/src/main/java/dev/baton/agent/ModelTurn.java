@@ -34,7 +34,7 @@ final class ModelTurn {
         this.listeners = agent.listeners();
         this.context = context;
         this.step = step;
-        listeners.modelCallStarted(new RunListener.ModelCallStart(context, step));
+        if (!listeners.isEmpty()) listeners.modelCallStarted(new RunListener.ModelCallStart(context, step));
         stream = agent.model().stream(request);
         chunks = stream.iterator();
     }
@@ -56,6 +56,7 @@ final class ModelTurn {
         } catch (RuntimeException e) {
             LOG.debug("closing the model stream failed", e);
         }
+        if (listeners.isEmpty()) return;
         listeners.modelCallFinished(new RunListener.ModelCall(context, step, ok, Duration.ofNanos(System.nanoTime() - startNanos),
                 failure));
     }

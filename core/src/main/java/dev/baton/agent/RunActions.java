@@ -364,27 +364,30 @@ final class RunActions {
 
     /** Finds and checks the call a decision targets; changes nothing. */
     private CallState target(RunSnapshot snapshot, RunState state, Decision decision) {
-        List<CallState> waiting = state.waitingCalls();
-        List<String> waitingIds = waiting.stream().map(c -> c.toolCallId).toList();
         CallState call;
         if (decision.toolCallId() != null) {
-            Optional<CallState> decided = state.calls.stream().filter(c -> c.toolCallId.equals(decision.toolCallId()) && !c.waiting()).findFirst();
-            if (decided.isPresent()) throw agent.decisions().alreadyDecided(snapshot, state, decided.get());
-            Optional<CallState> found = waiting.stream().filter(c -> c.toolCallId.equals(decision.toolCallId())).findFirst();
-            if (found.isEmpty()) {
+            // one pass over the step's calls: the waiting call named, or a decided one (the id list of an error is built only then)
+            CallState found = null;
+            for (CallState c : state.calls) {
+                if (!c.toolCallId.equals(decision.toolCallId())) continue;
+                if (!c.waiting()) throw agent.decisions().alreadyDecided(snapshot, state, c);
+                if (found == null) found = c;
+            }
+            if (found == null) {
                 Optional<AlreadyDecidedException> earlier = agent.decisions().decidedInAnEarlierStep(state, decision.toolCallId());
                 if (earlier.isPresent()) throw earlier.get();
-                throw new ToolCallNotFoundException(state.runId, decision.toolCallId(), waitingIds);
+                throw new ToolCallNotFoundException(state.runId, decision.toolCallId(), waitingIds(state));
             }
-            call = found.get();
+            call = found;
         } else {
+            List<CallState> waiting = state.waitingCalls();
             List<CallState> data = waiting.stream().filter(c -> c.status == Status.AWAITING_DATA).toList();
             if (data.isEmpty()) {
                 if (waiting.isEmpty()) {
                     throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for no resume data and no approval:"
                             + " it stopped part-way. Use continueRun(runId) to go on.");
                 }
-                throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for an approval of " + waitingIds
+                throw new ResumeMismatchException(state.runId, null, "Run '" + state.runId + "' waits for an approval of " + waitingIds(state)
                         + ", not for resume data: use approveToolCall or declineToolCall.");
             }
             if (data.size() > 1) {
@@ -404,6 +407,13 @@ final class RunActions {
                     + "' waits for an approval, not for resume data: use approveToolCall or declineToolCall.");
         }
         return call;
+    }
+
+    /** The ids of the calls that wait, in order: what an error about the target names. */
+    private static List<String> waitingIds(RunState state) {
+        List<String> ids = new ArrayList<>();
+        for (CallState c : state.calls) if (c.waiting()) ids.add(c.toolCallId);
+        return ids;
     }
 
     /** True if the supervisor's run still exists and still waits on or drives this inner run. */

@@ -44,6 +44,11 @@ final class RunClaim {
     private volatile boolean releasedUnread;
     private volatile int busy;
     private @Nullable ScheduledFuture<?> heartbeat;
+    /**
+     * The release of a claim nobody picks up ({@link #releaseIfNotPickedUp}) while it may still be due; emptied once the
+     * stream is read or the claim ends, so that the scheduler's queue does not keep the claim and its run until then.
+     */
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> pickup = new java.util.concurrent.atomic.AtomicReference<>();
     /** The claim was handed back because its agent closed (see {@link AgentShutdown}). */
     private volatile boolean handedBack;
     /** Encodes the run as the loop holds it, marked interrupted with the given reason; read only while nobody works on it. */
@@ -57,13 +62,24 @@ final class RunClaim {
         this.version = new ClaimedVersion(store, clock, lease, owner, notifications, claimed, this::lose);
         this.clock = clock;
         this.lease = lease;
-        this.halfLease = lease.dividedBy(2);
+        this.halfLease = half(lease);
         this.listeners = listeners;
         this.heartbeat = LeaseKeeper.register(this, period());
     }
 
     String runId() {
         return version.current().runId();
+    }
+
+    /**
+     * {@code d.dividedBy(2)} for a positive duration, in long arithmetic ({@code dividedBy} computes in BigDecimal, a
+     * noticeable part of a claim): the same duration, rounded down to the nanosecond ({@code RunClaimTest} holds the two
+     * equal on random durations). A negative one is divided by {@code dividedBy}.
+     */
+    static Duration half(Duration d) {
+        long s = d.getSeconds();
+        if (s < 0) return d.dividedBy(2);
+        return Duration.ofSeconds(s / 2, ((s % 2) * 1_000_000_000L + d.getNano()) / 2);
     }
 
     RunSnapshot current() {
@@ -137,7 +153,7 @@ final class RunClaim {
      * run no longer than that, and its recorded decision is kept.
      */
     void releaseIfNotPickedUp(Duration pickup, java.util.function.Supplier<Encoded> withInterruption) {
-        LeaseKeeper.later(() -> {
+        this.pickup.set(() -> {
             if (pickedUp || ended || lost) return;
             lock.lock();
             try {
@@ -151,7 +167,9 @@ final class RunClaim {
             } finally {
                 lock.unlock();
             }
-        }, pickup.toMillis());
+        });
+        if (pickedUp || ended) this.pickup.set(null);   // read (or ended) already
+        else LeaseKeeper.later(this.pickup, pickup.toMillis());
     }
 
     /**
@@ -162,7 +180,10 @@ final class RunClaim {
         lock.lock();
         try {
             if (on) {
-                pickedUp = true;
+                if (!pickedUp) {
+                    pickedUp = true;
+                    pickup.set(null);   // the release is called off: the scheduler's queue no longer holds this claim
+                }
                 busy++;
                 if (heartbeat == null && !ended && !lost) heartbeat = LeaseKeeper.register(this, period());
             } else {
@@ -358,5 +379,6 @@ final class RunClaim {
         ScheduledFuture<?> h = heartbeat;
         heartbeat = null;
         if (h != null) h.cancel(false);
+        pickup.set(null);
     }
 }

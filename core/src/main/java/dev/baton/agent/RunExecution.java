@@ -131,7 +131,8 @@ final class RunExecution implements Iterator<AgentEvent> {
     void emit(AgentEvent e) {
         buffer.add(e);
         history.add(e);
-        agent.listeners().event(new RunListener.RunEvent(context, e));
+        RunListeners listeners = agent.listeners();
+        if (!listeners.isEmpty()) listeners.event(new RunListener.RunEvent(context, e));
     }
 
     // ---- driving --------------------------------------------------------------------------------
@@ -453,7 +454,8 @@ final class RunExecution implements Iterator<AgentEvent> {
         outcome = o;
         error = e;
         phase = Phase.DONE;
-        agent.listeners().runEnded(new RunListener.RunEnd(context, o, e, Duration.ofNanos(System.nanoTime() - startNanos)));
+        RunListeners listeners = agent.listeners();
+        if (!listeners.isEmpty()) listeners.runEnded(new RunListener.RunEnd(context, o, e, Duration.ofNanos(System.nanoTime() - startNanos)));
     }
 
     /**

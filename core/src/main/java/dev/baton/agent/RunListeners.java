@@ -34,6 +34,7 @@ final class RunListeners {
     void event(RunListener.RunEvent e) { each(l -> l.event(e)); }
     void runEnded(RunListener.RunEnd e) { each(l -> l.runEnded(e)); }
     void claimed(String agentId, String runId, RunAction action) {
+        if (listeners.isEmpty()) return;
         RunListener.Claim c = new RunListener.Claim(agentId, runId, action);
         each(l -> l.claimed(c));
     }

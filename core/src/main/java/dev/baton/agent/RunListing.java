@@ -172,20 +172,26 @@ final class RunListing {
 
     /** The calls of {@code state} that wait, as listed; with {@code agent}, with the approvals its rules need. */
     static List<AgentRunToolCall> waitingCalls(RunState state, @Nullable Agent agent) {
-        List<AgentRunToolCall> out = new ArrayList<>();
+        List<AgentRunToolCall> out = new ArrayList<>(state.calls.size());
         for (CallState c : state.calls) {
-            if (!c.waiting()) continue;
-            boolean approval = c.status == Status.AWAITING_APPROVAL;
-            CallState.InnerRun inner = c.inner;
-            if (inner != null && !inner.toolName.isEmpty()) {
-                out.add(listed(agent, c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
-                        approval ? null : inner.suspendPayload, c.expiresAt, null, c.approvedBy, c.escalatedAt));
-            } else {
-                out.add(listed(agent, c.toolCallId, c.toolName, approval ? c.args : null, approval, approval ? null : c.suspendPayload,
-                        c.expiresAt, c.approvedArgs, c.approvedBy, c.escalatedAt));
-            }
+            if (c.waiting()) out.add(waitingCall(c, agent));
         }
         return out;
+    }
+
+    /**
+     * One waiting call as {@link #waitingCalls(RunState, Agent)} lists it (the same element, built alone: a
+     * decision on one call needs its listing, not the digests and copies of the other waiting calls).
+     */
+    static AgentRunToolCall waitingCall(CallState c, @Nullable Agent agent) {
+        boolean approval = c.status == Status.AWAITING_APPROVAL;
+        CallState.InnerRun inner = c.inner;
+        if (inner != null && !inner.toolName.isEmpty()) {
+            return listed(agent, c.toolCallId, inner.toolName, approval ? inner.args : null, approval,
+                    approval ? null : inner.suspendPayload, c.expiresAt, null, c.approvedBy, c.escalatedAt);
+        }
+        return listed(agent, c.toolCallId, c.toolName, approval ? c.args : null, approval, approval ? null : c.suspendPayload,
+                c.expiresAt, c.approvedArgs, c.approvedBy, c.escalatedAt);
     }
 
     /**

@@ -52,7 +52,7 @@ final class ToolRunner {
         JsonNode args = call.approvedArgs != null ? call.approvedArgs.deepCopy() : args(call);
         Context ctx = new Context(call, call.resumeData);
         RunListeners listeners = agent.listeners();
-        listeners.toolStarted(new RunListener.ToolStart(context, call.toolCallId, call.toolName, call.attempts));
+        if (!listeners.isEmpty()) listeners.toolStarted(new RunListener.ToolStart(context, call.toolCallId, call.toolName, call.attempts));
         long t0 = System.nanoTime();
         Object value;
         try {
@@ -85,13 +85,13 @@ final class ToolRunner {
         }
         JsonNode result;
         try {
-            result = value instanceof JsonNode n ? n.deepCopy() : SnapshotCodec.JSON.valueToTree(value);   // never the tool's own node
+            result = value instanceof JsonNode n ? n.deepCopy() : dev.baton.internal.JsonTrees.valueToTree(SnapshotCodec.JSON, value);   // never the tool's own node
         } catch (IllegalArgumentException e) {
             result = TextNode.valueOf(String.valueOf(value));
         }
         if (result == null) result = NullNode.getInstance();
         record(call, result, false);
-        listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
+        if (!listeners.isEmpty()) listeners.toolFinished(new RunListener.ToolExecution(context, call.toolCallId, call.toolName, call.attempts,
                 RunListener.ToolOutcome.SUCCESS, took, null));
         emit.accept(new AgentEvent.ToolResult(state.runId, call.toolCallId, call.toolName, result));
     }

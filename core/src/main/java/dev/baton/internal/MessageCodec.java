@@ -48,9 +48,9 @@ public final class MessageCodec {
         m.addDeserializer(Message.class, new JsonDeserializer<>() {
             @Override
             public Message deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-                JsonNode node = p.readValueAsTree();
                 try {
-                    return decode(node);
+                    // an object is read field by field, without its tree; anything else as a tree, as decode reads it
+                    return p.hasToken(com.fasterxml.jackson.core.JsonToken.START_OBJECT) ? read(p, ctxt) : decode(p.readValueAsTree());
                 } catch (IllegalArgumentException e) {
                     throw com.fasterxml.jackson.databind.JsonMappingException.from(p, e.getMessage(), e);
                 }
@@ -97,9 +97,9 @@ public final class MessageCodec {
         gen.writeStartObject();
         gen.writeStringField("role", m.role().wireName());
         if (m instanceof Message.User u) {
-            gen.writeStringField("text", u.text());
+            writeText(gen, u.text());
         } else if (m instanceof Message.Assistant a) {
-            gen.writeStringField("text", a.text());
+            writeText(gen, a.text());
             gen.writeArrayFieldStart("toolCalls");
             for (ToolCall c : a.toolCalls()) {
                 gen.writeStartObject();
@@ -120,12 +120,182 @@ public final class MessageCodec {
         gen.writeEndObject();
     }
 
+    /** Texts shorter than this go to the generator's own {@code writeString}. */
+    private static final int PLAIN_MIN = 64;
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final ThreadLocal<byte[]> LOW_BYTES = ThreadLocal.withInitial(() -> new byte[4096]);
+
+    /**
+     * {@code gen.writeStringField("text", text)}, the same output. A long text that needs no escape (the common case: a
+     * prompt, an answer) is written raw between its quotes, without the generator's character-by-character escape check,
+     * when the generator writes text ({@code WriterBasedJsonGenerator}, what {@link SnapshotCodec} writes with) and
+     * escapes only what JSON needs (no custom escapes, no escaping of non-ASCII).
+     */
+    static void writeText(JsonGenerator gen, String text) throws IOException {
+        gen.writeFieldName("text");
+        if (text.length() >= PLAIN_MIN && gen instanceof com.fasterxml.jackson.core.json.WriterBasedJsonGenerator
+                && gen.getCharacterEscapes() == null && gen.getHighestEscapedChar() == 0 && plain(text)) {
+            gen.writeRawValue("\"");
+            gen.writeRaw(text);
+            gen.writeRaw('"');
+        } else {
+            gen.writeString(text);
+        }
+    }
+
+    /**
+     * True if no character of {@code text} is one a JSON string escapes: a control character ({@code < 0x20}), a quote,
+     * a backslash, or a slash (which a generator may be set to escape). Checked eight characters at a time on the low
+     * byte of each character: a character above {@code 0xFF} whose low byte looks like one of those only makes the
+     * answer false (the generator then writes the text as it always does); no character above {@code 0x7F} needs an
+     * escape from such a generator. {@code MessageCodecTest} holds the output equal to the generator's own.
+     */
+    static boolean plain(String text) {
+        int n = text.length();
+        byte[] b = LOW_BYTES.get();
+        if (b.length < n) {
+            if (n > 1 << 20) return false;   // a huge text: the generator's own way, no buffer kept that large
+            b = new byte[Math.max(n, 2 * b.length)];
+            LOW_BYTES.set(b);
+        }
+        lowBytes(text, n, b);
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            long x = (long) LONGS.get(b, i);
+            if (special(x)) return false;
+        }
+        for (; i < n; i++) {
+            int c = b[i] & 0xFF;
+            if (c < 0x20 || c == '"' || c == '\\' || c == '/') return false;
+        }
+        return true;
+    }
+
+    @SuppressWarnings("deprecation")
+    private static void lowBytes(String text, int n, byte[] into) {
+        text.getBytes(0, n, into, 0);   // the low byte of each character (a plain copy for a Latin-1 string)
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /** True if some byte of {@code x} is below 0x20, or is a quote, a backslash or a slash. */
+    private static boolean special(long x) {
+        long below = (x - 0x20 * ONES) & ~x & HIGHS;
+        long quote = x ^ ('"' * ONES), backslash = x ^ ('\\' * ONES), slash = x ^ ('/' * ONES);
+        long zero = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) | ((slash - ONES) & ~slash);
+        return (below | (zero & HIGHS)) != 0;
+    }
+
     private static void writeNode(JsonNode node, JsonGenerator gen, SerializerProvider serializers) throws IOException {
         if (node == null) {
             gen.writeNull();   // as ObjectNode.set(name, null) stores it
         } else {
             ((com.fasterxml.jackson.databind.JsonSerializable) node).serialize(gen, serializers);
         }
+    }
+
+    /**
+     * Reads a message from its stored form, the parser on its {@code START_OBJECT}, without building the object's tree:
+     * the same message as {@link #decode} of the object's tree, and the same refusals (a field given twice counts
+     * once, its last value, as in the tree; the values {@code decode} reads as trees, {@code toolCalls}, {@code args},
+     * {@code result}, and any value of an unexpected type, are read as trees). {@code MessageCodecTest} holds the two
+     * equal on random stored forms. Leaves the parser on the object's {@code END_OBJECT}.
+     */
+    static Message read(JsonParser p) throws IOException {
+        return read(p, null);
+    }
+
+    /** {@link #read(JsonParser)}, reading the trees in {@code ctxt} (no new context per tree), if given. */
+    static Message read(JsonParser p, @org.jspecify.annotations.Nullable DeserializationContext ctxt) throws IOException {
+        String role = null, text = null, toolCallId = null, toolName = null;
+        Trees trees = ctxt == null ? MessageCodec::tree : q -> tree(q, ctxt);
+        // a field of an unexpected type (or null) is kept as its tree, and read as decode reads it
+        JsonNode roleNode = null, textNode = null, toolCallIdNode = null, toolNameNode = null, toolCalls = null, result = null, isError = null;
+        boolean textSeen = false, toolCallIdSeen = false, toolNameSeen = false, roleSeen = false;
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+            boolean string = t == com.fasterxml.jackson.core.JsonToken.VALUE_STRING;
+            switch (name) {
+                case "role" -> {
+                    roleSeen = true;
+                    role = string ? p.getText() : null;
+                    roleNode = string ? null : trees.read(p);
+                }
+                case "text" -> {
+                    textSeen = true;
+                    text = string ? p.getText() : null;
+                    textNode = string ? null : trees.read(p);
+                }
+                case "toolCallId" -> {
+                    toolCallIdSeen = true;
+                    toolCallId = string ? p.getText() : null;
+                    toolCallIdNode = string ? null : trees.read(p);
+                }
+                case "toolName" -> {
+                    toolNameSeen = true;
+                    toolName = string ? p.getText() : null;
+                    toolNameNode = string ? null : trees.read(p);
+                }
+                case "toolCalls" -> toolCalls = trees.read(p);
+                case "result" -> result = trees.read(p);
+                case "isError" -> isError = trees.read(p);
+                default -> p.skipChildren();
+            }
+        }
+        if (!p.hasToken(com.fasterxml.jackson.core.JsonToken.END_OBJECT)) {
+            throw new IllegalArgumentException("a stored message is not a JSON object");
+        }
+        String r = textOf(roleSeen, role, roleNode, "role");
+        switch (r) {
+            case "user":
+                return new Message.User(textOf(textSeen, text, textNode, "text"));
+            case "assistant": {
+                List<ToolCall> calls = new ArrayList<>();
+                if (toolCalls != null && !toolCalls.isNull()) {
+                    if (!toolCalls.isArray()) throw new IllegalArgumentException("toolCalls of a stored message is not an array");
+                    for (JsonNode c : toolCalls) calls.add(new ToolCall(text(c, "toolCallId"), text(c, "toolName"), c.get("args")));
+                }
+                String t = text != null ? text : textNode == null || textNode.isNull() ? "" : textNode.asText();
+                return new Message.Assistant(t, calls);
+            }
+            case "tool": {
+                if (result == null) throw new IllegalArgumentException("a stored tool result has no result");
+                String id = textOf(toolCallIdSeen, toolCallId, toolCallIdNode, "toolCallId");
+                return new Message.ToolResult(id, textOf(toolNameSeen, toolName, toolNameNode, "toolName"), result,
+                        isError != null && isError.asBoolean());
+            }
+            default:
+                throw new IllegalArgumentException("unknown role '" + r + "' in a stored message");
+        }
+    }
+
+    /** How {@link #read} reads a value as a tree. */
+    private interface Trees {
+        JsonNode read(JsonParser p) throws IOException;
+    }
+
+    /** The value the parser is on, as a tree (JSON null as {@code NullNode}, as within an object's tree). */
+    private static JsonNode tree(JsonParser p) throws IOException {
+        if (p.hasToken(com.fasterxml.jackson.core.JsonToken.VALUE_NULL)) return F.nullNode();
+        JsonNode n = p.readValueAsTree();
+        return n == null ? F.nullNode() : n;
+    }
+
+    /** {@link #tree(JsonParser)} in the context of the value being read. */
+    private static JsonNode tree(JsonParser p, DeserializationContext ctxt) throws IOException {
+        if (p.hasToken(com.fasterxml.jackson.core.JsonToken.VALUE_NULL)) return F.nullNode();
+        JsonNode n = ctxt.readTree(p);
+        return n == null ? F.nullNode() : n;
+    }
+
+    /** {@link #text(JsonNode, String)} of a field read by {@link #read}: its string, else refused as decode refuses it. */
+    private static String textOf(boolean seen, @org.jspecify.annotations.Nullable String string,
+                                 @org.jspecify.annotations.Nullable JsonNode node, String field) {
+        if (string != null) return string;
+        if (seen && node != null && node.isTextual()) return node.asText();
+        throw new IllegalArgumentException("a stored message has no text field '" + field + "'");
     }
 
     /**

@@ -89,37 +89,57 @@ public final class SnapshotCodec {
         Buffer b = BUFFER.get();
         if (b.busy) b = new Buffer();   // written from within a write: a buffer of its own
         b.busy = true;
-        b.sb.setLength(0);
+        b.length = 0;
         try {
             writer.writeValue(b, value);
-            return b.sb.toString();
+            return b.text();
         } finally {
             b.busy = false;
-            if (b.sb.capacity() > 65_536) BUFFER.remove();
-            else b.sb.setLength(0);
+            if (b.chars.length > 65_536) BUFFER.remove();
+            b.length = 0;
         }
     }
 
     private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
 
-    /** A Writer over a StringBuilder that is kept for the thread (never closed for real). */
+    /**
+     * A Writer over a char array that is kept for the thread (never closed for real). Not a StringBuilder: appending
+     * chars to one that holds Latin-1 checks and narrows them one at a time, where {@code new String(char[], ...)}
+     * narrows the whole text at once.
+     */
     private static final class Buffer extends java.io.Writer {
-        final StringBuilder sb = new StringBuilder(4096);
+        char[] chars = new char[4096];
+        int length;
         boolean busy;
+
+        private void room(int more) {
+            if (length + more > chars.length) {
+                chars = java.util.Arrays.copyOf(chars, Math.max(length + more, 2 * chars.length));
+            }
+        }
+
+        String text() {
+            return new String(chars, 0, length);
+        }
 
         @Override
         public void write(char[] cbuf, int off, int len) {
-            sb.append(cbuf, off, len);
+            room(len);
+            System.arraycopy(cbuf, off, chars, length, len);
+            length += len;
         }
 
         @Override
         public void write(String str, int off, int len) {
-            sb.append(str, off, off + len);
+            room(len);
+            str.getChars(off, off + len, chars, length);
+            length += len;
         }
 
         @Override
         public void write(int c) {
-            sb.append((char) c);
+            room(1);
+            chars[length++] = (char) c;
         }
 
         @Override
