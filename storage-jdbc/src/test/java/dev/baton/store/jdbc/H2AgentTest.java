@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.AgentContract;
 
 /** The agent-level TCK (approve, decline, resume, subagents, the resume race, leases) over H2. */
+@DatabaseLane("H2")
 class H2AgentTest extends AgentContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.tck.LeaseContract;
 import org.h2.jdbcx.JdbcDataSource;
 
 /** The lease TCK on H2 through {@link JdbcSnapshotStore#builder(javax.sql.DataSource)}: no pool, a plain DataSource. */
+@DatabaseLane("H2")
 class H2DataSourceLeaseTest extends LeaseContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.tck.ListingContract;
 import org.h2.jdbcx.JdbcDataSource;
 
 /** The listing TCK (summaries, deadlines, payload-free listings, cursors, due runs) on H2 through {@link JdbcSnapshotStore#builder(javax.sql.DataSource)}: no pool, a plain DataSource. */
+@DatabaseLane("H2")
 class H2DataSourceListingTest extends ListingContract {
     @Override
     protected SnapshotStore openStore() {

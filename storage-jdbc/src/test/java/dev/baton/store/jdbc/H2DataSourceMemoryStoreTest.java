@@ -5,6 +5,7 @@ import dev.baton.tck.MemoryStoreContract;
 import org.h2.jdbcx.JdbcDataSource;
 
 /** The thread-memory TCK on H2 through {@link JdbcSnapshotStore#builder(javax.sql.DataSource)}: no pool, a plain DataSource. */
+@DatabaseLane("H2")
 class H2DataSourceMemoryStoreTest extends MemoryStoreContract {
     @Override
     protected SnapshotStore openStore() {

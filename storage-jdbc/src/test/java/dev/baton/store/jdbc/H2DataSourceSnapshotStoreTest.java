@@ -5,6 +5,7 @@ import dev.baton.tck.SnapshotStoreContract;
 import org.h2.jdbcx.JdbcDataSource;
 
 /** The storage TCK on H2 through {@link JdbcSnapshotStore#builder(javax.sql.DataSource)}: no pool, a plain DataSource. */
+@DatabaseLane("H2")
 class H2DataSourceSnapshotStoreTest extends SnapshotStoreContract {
     @Override
     protected SnapshotStore openStore() {

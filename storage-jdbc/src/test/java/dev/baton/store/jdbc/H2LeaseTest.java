@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LeaseContract;
 
 /** The lease TCK on H2, opened by URL through the provider. */
+@DatabaseLane("H2")
 class H2LeaseTest extends LeaseContract {
     @Override
     protected SnapshotStore openStore() {

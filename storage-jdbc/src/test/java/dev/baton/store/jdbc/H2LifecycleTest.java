@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LifecycleContract;
 
 /** The lifecycle TCK (cancel, expiry, keyset paging) over H2. */
+@DatabaseLane("H2")
 class H2LifecycleTest extends LifecycleContract {
     @Override
     protected SnapshotStore openStore() {

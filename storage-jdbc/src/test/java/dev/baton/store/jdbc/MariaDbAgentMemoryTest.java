@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.MemoryContract;
 
 /** The agent-level thread-memory TCK over MariaDb. */
+@DatabaseLane("MariaDB")
 class MariaDbAgentMemoryTest extends MemoryContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.AgentContract;
 
 /** The agent-level TCK (approve, decline, resume, subagents, the resume race, leases) over MariaDb. */
+@DatabaseLane("MariaDB")
 class MariaDbAgentTest extends AgentContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.DecisionContract;
 
 /** The decision TCK (the audit trail) over MariaDb. */
+@DatabaseLane("MariaDB")
 class MariaDbDecisionTest extends DecisionContract {
     @Override
     protected SnapshotStore openStore() {

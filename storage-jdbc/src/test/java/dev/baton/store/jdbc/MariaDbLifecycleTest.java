@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LifecycleContract;
 
 /** The lifecycle TCK (cancel, expiry, keyset paging) over MariaDb. */
+@DatabaseLane("MariaDB")
 class MariaDbLifecycleTest extends LifecycleContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.MemoryStoreContract;
 
 /** The thread-memory TCK on MariaDB, opened by URL through the provider. */
+@DatabaseLane("MariaDB")
 class MariaDbMemoryStoreTest extends MemoryStoreContract {
     @Override
     protected SnapshotStore openStore() {

@@ -2,9 +2,7 @@ package dev.baton.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.store.RunQuery;
 import dev.baton.store.SnapshotStores;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -21,9 +19,9 @@ import org.junit.jupiter.api.Test;
  * index in listing order, without sorting. Before V009 the total read the clustered row of each of the agent's runs
  * for its version and status (2.5 s at 1,000,000 runs). A regression of the plan fails here.
  */
+@DatabaseLane("MariaDB")
 class MariaDbPlanTest {
     private static final String TABLE = "baton_plan_maria";
-    private static final Instant NOW = Instant.ofEpochMilli(1_800_000_000_000L);
     private static JdbcSnapshotStore store;
     private static Jdbi raw;
 
@@ -31,7 +29,7 @@ class MariaDbPlanTest {
     static void seed() {
         String url = TestDatabases.mariadbUrl();
         raw = Jdbi.create(url);
-        drop();
+        TestDatabases.dropTables(raw, TABLE);
         store = (JdbcSnapshotStore) SnapshotStores.open(url, Map.of("table", TABLE));
         raw.useHandle(h -> {
             // 20 agents x 1,000 runs; every fourth run of each agent with labels (finance's, or ops' with bob excluded),
@@ -46,10 +44,7 @@ class MariaDbPlanTest {
                     + "  '{\"formatVersion\":2}', NULL, '{\"calls\":[]}', NULL, NULL,"
                     + "  CASE WHEN (g DIV 20) % 4 <> 3 THEN NULL WHEN (g DIV 20) % 16 < 8 THEN '9:r:finance' ELSE '5:r:ops10:x:3:ops:bob' END"
                     + " FROM s");
-            h.execute("INSERT INTO " + TABLE + "_deciders (run_id, label, agent_id, version)"
-                    + " SELECT run_id, 'r:finance', agent_id, 1 FROM " + TABLE + " WHERE deciders = '9:r:finance'"
-                    + " UNION ALL SELECT run_id, 'r:ops', agent_id, 1 FROM " + TABLE + " WHERE deciders LIKE '5:r:ops%'"
-                    + " UNION ALL SELECT run_id, 'x:3:ops:bob', agent_id, 1 FROM " + TABLE + " WHERE deciders LIKE '5:r:ops%'");
+            PlanFixture.insertLabelRows(h, TABLE);
             h.execute("ANALYZE TABLE " + TABLE + ", " + TABLE + "_deciders");
         });
     }
@@ -57,16 +52,7 @@ class MariaDbPlanTest {
     @AfterAll
     static void close() {
         if (store != null) store.close();
-        drop();
-    }
-
-    private static void drop() {
-        raw.useHandle(h -> {
-            for (String t : new String[] {TABLE + "_deciders", TABLE, TABLE + "_schema_history", TABLE + "_threads", TABLE + "_messages",
-                TABLE + "_decisions"}) {
-                h.execute("DROP TABLE IF EXISTS " + t);
-            }
-        });
+        TestDatabases.dropTables(raw, TABLE);
     }
 
     /** EXPLAIN's rows of {@code s}: table, select_type, type, key, Extra. */
@@ -83,16 +69,10 @@ class MariaDbPlanTest {
                 + " " + r.get("extra")).collect(Collectors.joining("\n", "EXPLAIN:\n", ""));
     }
 
-    private static RunQuery bob(Integer limit) {
-        RunQuery.Builder b = RunQuery.forAgent("agent-7", NOW).deciders(List.of(new RunQuery.Decider("r:finance", "x:7:finance:bob"),
-                new RunQuery.Decider("r:ops", "x:3:ops:bob")));
-        return (limit == 0 ? b.countOnly() : b.page(0, limit)).build();
-    }
-
     @Test
     void aWaitingForMeTotalIsDrivenByTheLabelIndexAndReadsNoRunRowAndItsPageReadsOnlyTheAgentsEntries() {
         for (Integer limit : new Integer[] {20, 0}) {
-            var plan = explain(store.listing().listStatement(bob(limit)));
+            var plan = explain(store.listing().listStatement(PlanFixture.bob("agent-7", limit)));
             String text = text(plan);
             assertThat(plan).as(text).noneMatch(r -> "ALL".equals(r.get("type")) && !String.valueOf(r.get("table")).startsWith("<derived"));
             assertThat(plan).as(text).anySatisfy(r -> {
@@ -130,13 +110,7 @@ class MariaDbPlanTest {
                 });
             }
         }
-        // and it counts what the rule says: agent-7's SUSPENDED runs with finance's label (ops' excludes bob)
-        long expected = raw.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM " + TABLE + " WHERE agent_id = 'agent-7'"
-                + " AND status = 'SUSPENDED' AND deciders = '9:r:finance'").mapTo(Long.class).one());
-        assertThat(expected).isEqualTo(63);   // 7 + 20k, k = 7, 23, ... (k % 16 = 7), k < 1,000
-        var page = store.list(bob(20));
-        assertThat(page.total()).isEqualTo(expected);
-        assertThat(page.items()).hasSize(20).allSatisfy(r -> assertThat(r.deciders()).containsExactly("r:finance"));
-        assertThat(store.list(bob(0)).total()).isEqualTo(expected);
+        // and it counts what the rule says
+        PlanFixture.assertBobsListingOfAgent7(store, raw, TABLE);
     }
 }

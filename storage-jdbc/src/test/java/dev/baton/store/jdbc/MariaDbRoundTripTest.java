@@ -4,6 +4,7 @@ package dev.baton.store.jdbc;
  * Round trips per store call on MariaDB, counted on the wire: every listing is one statement,
  * but for a page past the end, whose total is asked for alone (MariaDB has no LATERAL).
  */
+@DatabaseLane("MariaDB")
 class MariaDbRoundTripTest extends RoundTripContract {
     @Override
     WireCounter.Protocol protocol() {

@@ -7,6 +7,7 @@ import dev.baton.tck.StoreFaults;
 import java.util.Optional;
 
 /** The storage TCK on MariaDB, opened by URL through the provider (a HikariCP pool per store); faults through a TCP proxy. */
+@DatabaseLane("MariaDB")
 class MariaDbSnapshotStoreTest extends SnapshotStoreContract {
     @Override
     protected SnapshotStore openStore() {

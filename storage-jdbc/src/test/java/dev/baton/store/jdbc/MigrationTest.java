@@ -45,11 +45,7 @@ class MigrationTest {
 
     /** Drops {@code table} and the tables that go with it. */
     private static void drop(String url, String table) {
-        Jdbi.create(url).useHandle(h -> {
-            for (String t : new String[] {table + "_deciders", table, table + "_schema_history", table + "_threads", table + "_messages", table + "_decisions"}) {
-                h.execute("DROP TABLE IF EXISTS " + t);
-            }
-        });
+        TestDatabases.dropTables(Jdbi.create(url), table);
     }
 
     /** Runs the statements of {@code migrations} by hand, as a user who manages the schema would, recording them in the history table. */

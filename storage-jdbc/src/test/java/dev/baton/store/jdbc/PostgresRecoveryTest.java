@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.RecoveryContract;
 
 /** The recovery TCK (a crash at every write, slow store, clocks, dropped streams, interrupts, subagents) over Postgres. */
+@DatabaseLane(value = "PostgreSQL", part = "agents")
 class PostgresRecoveryTest extends RecoveryContract {
     @Override
     protected SnapshotStore openStore() {

@@ -1,6 +1,7 @@
 package dev.baton.store.jdbc;
 
 /** Round trips per store call on PostgreSQL, counted on the wire: every listing is one statement, past the end too. */
+@DatabaseLane("PostgreSQL")
 class PostgresRoundTripTest extends RoundTripContract {
     @Override
     WireCounter.Protocol protocol() {

@@ -7,6 +7,7 @@ import dev.baton.tck.StoreFaults;
 import java.util.Optional;
 
 /** The storage TCK on PostgreSQL, opened by URL through the provider (a HikariCP pool per store); faults through a TCP proxy. */
+@DatabaseLane("PostgreSQL")
 class PostgresSnapshotStoreTest extends SnapshotStoreContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.MemoryContract;
 
 /** The agent-level thread-memory TCK over Sqlite. */
+@DatabaseLane("SQLite")
 class SqliteAgentMemoryTest extends MemoryContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.DecisionContract;
 
 /** The decision TCK (the audit trail) over Sqlite. */
+@DatabaseLane("SQLite")
 class SqliteDecisionTest extends DecisionContract {
     @Override
     protected SnapshotStore openStore() {

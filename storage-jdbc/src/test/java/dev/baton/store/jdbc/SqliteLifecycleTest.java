@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LifecycleContract;
 
 /** The lifecycle TCK (cancel, expiry, keyset paging) over Sqlite. */
+@DatabaseLane("SQLite")
 class SqliteLifecycleTest extends LifecycleContract {
     @Override
     protected SnapshotStore openStore() {

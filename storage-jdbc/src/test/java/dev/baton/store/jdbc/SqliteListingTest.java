@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.ListingContract;
 
 /** The listing TCK (summaries, deadlines, payload-free listings, cursors, due runs) on SQLite, opened by URL through the provider. */
+@DatabaseLane("SQLite")
 class SqliteListingTest extends ListingContract {
     @Override
     protected SnapshotStore openStore() {

@@ -5,6 +5,7 @@ import dev.baton.store.SnapshotStores;
 import dev.baton.tck.MemoryStoreContract;
 
 /** The thread-memory TCK on SQLite, opened by URL through the provider. */
+@DatabaseLane("SQLite")
 class SqliteMemoryStoreTest extends MemoryStoreContract {
     @Override
     protected SnapshotStore openStore() {

@@ -7,11 +7,11 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The cross-process TCK on one SQLite file written by several JVMs (WAL, busy_timeout). Beside the other classes, one
- * scenario at a time ({@link TestDatabases#WORKER_JVMS}), on a file of its own: the other SQLite classes' file is
+ * scenario at a time ({@link TestDatabases#MORE_WORKER_JVMS}), on a file of its own: the other SQLite classes' file is
  * theirs.
  */
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(TestDatabases.WORKER_JVMS)
+@ResourceLock(TestDatabases.MORE_WORKER_JVMS)
 class SqliteProcessTest extends ProcessContract {
     // scenariosAtOnce() stays false: with the seven scenarios at once (a load of 30 on 2 cores), every first
     // worker opened the file and then gave no "ready" within 60 s; one at a time they pass

