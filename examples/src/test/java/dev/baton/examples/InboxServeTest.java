@@ -78,8 +78,9 @@ class InboxServeTest {
 
     /** {@code serve --port 0} and {@code options} in a JVM of its own, in the test's folder (its default store). */
     private Process serve(String... options) throws java.io.IOException {
-        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath(),
-                "-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0"));
+        List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath()));
+        cmd.addAll(Jvm.FAST_START);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), InboxApp.class.getName(), "serve", "--port", "0"));
         cmd.addAll(List.of(options));
         return new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
     }

@@ -266,6 +266,14 @@ class ReadmeSnippetsIT {
 
     // ------------------------------------------------------------------ running Maven
 
+    /**
+     * The JVM options of the inner Maven processes (not of the tests they fork): a build of a few
+     * seconds spends much of its CPU time in the C2 compiler and the parallel collector's threads,
+     * on a machine the outer build already keeps busy; C1 alone and the serial collector do the same
+     * build with less. They change nothing a check reads.
+     */
+    static final String INNER_MAVEN_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto";
+
     record Result(int exit, String output, Path log) {
         String tail() {
             List<String> lines = output.lines().toList();
@@ -286,14 +294,17 @@ class ReadmeSnippetsIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.environment().remove("MAVEN_OPTS");
+        // not the outer build's options, but those of a short build: see INNER_MAVEN_OPTS
+        pb.environment().put("MAVEN_OPTS", INNER_MAVEN_OPTS);
         pb.environment().remove("MAVEN_ARGS");
         pb.environment().remove("MAVEN_CONFIG");
+        long start = System.nanoTime();
         Process p = pb.start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s; see " + log);
         }
+        System.out.printf("readme-it: %s took %d s%n", name, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
         return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), log);
     }
 

@@ -98,19 +98,30 @@ final class ReleaseBuild {
         return new ReleaseBuild(dir, release);
     }
 
+    /**
+     * The JVM options of the inner Maven processes: C1 alone and the serial collector. Two builds of
+     * a minute or two, at the same time, beside the outer build, spend much of their CPU time in the
+     * C2 compiler's and the parallel collector's threads; these options build the same bytes with
+     * less of it. A release manager's own MAVEN_OPTS are no part of what is checked.
+     */
+    static final String MAVEN_OPTS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto";
+
     /** What a process printed and how it ended. */
     record Result(int exitCode, String output, Duration took) { }
 
     /**
      * Runs {@code scripts/central-bundle} in the copy with {@code env} added (a value of "" removes
-     * the variable), the outer build's local repository, and {@code extra} Maven arguments. Tests are
-     * neither compiled nor run: the outer build runs them.
+     * the variable), {@link #MAVEN_OPTS} unless {@code env} sets them, the outer build's local
+     * repository, and {@code extra} Maven arguments. Tests are neither compiled nor run: the outer
+     * build runs them.
      */
     Result bundle(Map<String, String> env, Path localRepository, List<String> extra) throws Exception {
+        Map<String, String> withOptions = new java.util.HashMap<>(env);
+        withOptions.putIfAbsent("MAVEN_OPTS", MAVEN_OPTS);
         List<String> cmd = new ArrayList<>(List.of(dir.resolve("scripts/central-bundle").toString(),
                 "-Dmaven.repo.local=" + localRepository, "-Dmaven.test.skip=true"));
         cmd.addAll(extra);
-        return run(dir, cmd, env, dir.resolveSibling(dir.getFileName() + "-central-bundle.log"));
+        return run(dir, cmd, withOptions, dir.resolveSibling(dir.getFileName() + "-central-bundle.log"));
     }
 
     /** Runs {@code cmd} in {@code workDir}, its output to {@code log}; never longer than 20 minutes. */
