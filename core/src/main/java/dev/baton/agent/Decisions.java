@@ -340,9 +340,10 @@ final class Decisions {
 
     /** The newest record of the run (of the call or the whole run, when a call is given). */
     /**
-     * Whether {@code r} is the first attempt of a retry with {@code m}'s key. The listing can show a racing first
-     * attempt's record before the look-up by key does (on a Redis Cluster the key's entry and the run's records live
-     * in different slots, written one after the other): it is the same decision, replayed, not a second one.
+     * Whether {@code r} is the first attempt of a retry with {@code m}'s key: a record that carries the key is that
+     * decision, whichever look-up found it, so it is replayed, never refused as a second one. Rule D7 has every store
+     * find a refused write's key at once ({@code Idempotency.aWriteRefusedForItsKeyFindsTheDecisionHoldingIt}); this
+     * check keeps the answer right for a provider whose listing shows the record before its look-up by key does.
      */
     private static boolean sameKey(DecisionRecord r, Meta m) {
         return m.key() != null && m.key().equals(r.idempotencyKey());
