@@ -338,7 +338,6 @@ final class Decisions {
         return new AlreadyDecidedException(runId, toolCallId, r.kind().wireName(), r.actor(), r.decidedAt(), next);
     }
 
-    /** The newest record of the run (of the call or the whole run, when a call is given). */
     /**
      * Whether {@code r} is the first attempt of a retry with {@code m}'s key: a record that carries the key is that
      * decision, whichever look-up found it, so it is replayed, never refused as a second one. Rule D7 has every store
@@ -349,6 +348,7 @@ final class Decisions {
         return m.key() != null && m.key().equals(r.idempotencyKey());
     }
 
+    /** The newest record of the run (of the call or the whole run, when a call is given). */
     private Optional<DecisionRecord> lastRecordFor(String runId, @Nullable String toolCallId) {
         DecisionPage page = agent.store().listDecisions(DecisionQuery.forAgent(agent.id()).runId(runId).limit(DecisionQuery.MAX_LIMIT).build());
         // a decision on the whole run (cancel, discard, continue) decided for each of its calls too
