@@ -11,7 +11,6 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentEvent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.AgentStream;
-import dev.baton.http.ApiRequest;
 import dev.baton.http.Authenticator;
 import dev.baton.http.Principal;
 import dev.baton.tool.Tool;
@@ -25,14 +24,12 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -140,7 +137,7 @@ public final class A2aServlet extends HttpServlet {
             plain(resp, 413, "the body is larger than " + checks.maxBodyBytes + " bytes");
             return;
         }
-        Optional<Principal> caller = authenticator.authenticate(ApiRequest.of("POST", path, headers(req), body));
+        Optional<Principal> caller = authenticator.authenticate(req);
         if (caller.isEmpty()) {
             resp.setHeader("WWW-Authenticate", "Bearer");
             plain(resp, 401, "authentication required");
@@ -305,12 +302,6 @@ public final class A2aServlet extends HttpServlet {
         r.set("id", id == null ? NODES.nullNode() : id);
         r.putObject("error").put("code", e.code).put("message", e.getMessage());
         return r;
-    }
-
-    private static Map<String, String> headers(HttpServletRequest req) {
-        Map<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        for (String name : Collections.list(req.getHeaderNames())) h.put(name, req.getHeader(name));
-        return h;
     }
 
     /** The body, or null when it is longer than {@code max}. */

@@ -1,80 +1,61 @@
 package dev.baton.http;
 
 import dev.baton.agent.AgentStream;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link BatonHttpApi} answers: a status, headers, and either a body of bytes or an event
- * stream written as the run advances.
+ * What a handler answers: a status, headers, and either a body of bytes or an event stream written as
+ * the run advances. {@link BatonHttpServlet} sends every answer it gets ({@link #send}); an event stream
+ * is finished however sending ends (see {@link AgentStream#close()}), so a client that goes away never
+ * leaves a claimed run behind.
  *
- * <p>An adapter sets the status and headers, then calls {@link #writeTo(OutputStream)} once, and
- * closes the response in a {@code finally} (try-with-resources). For an event stream it must send
- * the response unbuffered with no length (chunked): {@code writeTo} flushes after every event.
- * Closing a stream that was never written still finishes the run's stream (see
- * {@link dev.baton.agent.AgentStream#close()}), so a client that goes away never leaves a claimed
- * run behind.
- *
- * <p>Thread-safety: one adapter thread writes a response; {@link #writeTo} and {@link #close()} may
- * race safely (whichever comes first wins, the body is written or released exactly once). Status,
- * headers and body are immutable. Closing: the adapter closes every response it got from
- * {@link BatonHttpApi#handle}.
+ * @param status  the HTTP status
+ * @param headers the headers, in the order they are sent
+ * @param body    the bytes of an answer that is not a stream (null for none)
+ * @param stream  the run's events, or null
+ * @param end     called once when an event stream is finished (written to its end, failed, or never written)
  */
-public final class ApiResponse implements AutoCloseable {
+record ApiResponse(int status, Map<String, String> headers, byte @Nullable [] body, @Nullable AgentStream stream,
+                   Runnable end) {
+    private static final Runnable NO_END = () -> { };
 
-    private final int status;
-    private final Map<String, String> headers;
-    private final byte @Nullable [] body;
-    private final @Nullable AgentStream stream;
-    private final Runnable end;
-    private final AtomicBoolean written = new AtomicBoolean();
-
-    ApiResponse(int status, Map<String, String> headers, byte @Nullable [] body, @Nullable AgentStream stream) {
-        this(status, headers, body, stream, () -> { });
-    }
-
-    private ApiResponse(int status, Map<String, String> headers, byte @Nullable [] body, @Nullable AgentStream stream,
-                        Runnable end) {
-        this.status = status;
-        this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
-        this.body = body;
-        this.stream = stream;
-        this.end = end;
+    ApiResponse {
+        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
     // ---- the answers the API builds (every one with the same security headers) -----------------
 
     /** A JSON body: a tree, or a value Jackson writes (a record's components, in their order). */
     static ApiResponse json(int status, Object body) {
-        return new ApiResponse(status, headers(ParsedRequest.JSON), Json.bytes(body), null);
+        return new ApiResponse(status, headers(ParsedRequest.JSON), Json.bytes(body), null, NO_END);
     }
 
     /** An RFC 9457 problem document, with the problem's own headers. */
     static ApiResponse problem(Problem p) {
         Map<String, String> h = headers("application/problem+json");
         h.putAll(p.headers());
-        return new ApiResponse(p.status(), h, Json.bytes(p.toJson()), null);
+        return new ApiResponse(p.status(), h, Json.bytes(p.toJson()), null, NO_END);
     }
 
     /** 204, no body. */
     static ApiResponse noContent() {
-        return new ApiResponse(204, headers(null), null, null);
+        return new ApiResponse(204, headers(null), null, null, NO_END);
     }
 
     /** A run's events, written as the run produces them. */
     static ApiResponse eventStream(AgentStream stream) {
-        return new ApiResponse(200, eventStreamHeaders(), null, stream);
+        return new ApiResponse(200, eventStreamHeaders(), null, stream, NO_END);
     }
 
     /** Events that already happened, as one event-stream body. */
     static ApiResponse eventStream(byte[] events) {
-        return new ApiResponse(200, eventStreamHeaders(), events, null);
+        return new ApiResponse(200, eventStreamHeaders(), events, null, NO_END);
     }
 
     /** A file of the jar: revalidated on use ({@code no-cache}), with a {@code Content-Security-Policy} if given. */
@@ -82,15 +63,15 @@ public final class ApiResponse implements AutoCloseable {
         Map<String, String> h = headers(contentType);
         h.put("Cache-Control", "no-cache");
         if (policy != null) h.put("Content-Security-Policy", policy);
-        return new ApiResponse(200, h, bytes, null);
+        return new ApiResponse(200, h, bytes, null, NO_END);
     }
 
     /** 304 Not Modified: the security headers and the tag, no body. */
     static ApiResponse notModified(String etag) {
-        return new ApiResponse(304, headers(null), null, null).withHeader("ETag", etag);
+        return new ApiResponse(304, headers(null), null, null, NO_END).withHeader("ETag", etag);
     }
 
-    /** This response with one more header (before it is written: the body or stream moves to the copy). */
+    /** This response with one more header (before it is sent: the body or stream moves to the copy). */
     ApiResponse withHeader(String name, String value) {
         Map<String, String> h = new LinkedHashMap<>(headers);
         h.put(name, value);
@@ -123,70 +104,31 @@ public final class ApiResponse implements AutoCloseable {
 
     // ---- the response -------------------------------------------------------------------------
 
-    /** {@return the HTTP status} */
-    public int status() {
-        return status;
-    }
-
-    /** {@return the response headers, unmodifiable, in the order to send them} */
-    public Map<String, String> headers() {
-        return headers;
-    }
-
-    /** {@return the content type, e.g. {@code application/problem+json}, or null for a response without a body} */
-    public @Nullable String contentType() {
-        return headers.get("Content-Type");
-    }
-
-    /** {@return true for an event stream: send it chunked, with no length, and unbuffered} */
-    public boolean isStream() {
+    /** {@return true for an event stream: sent with no length, each event flushed} */
+    boolean isStream() {
         return stream != null;
     }
 
-    /** {@return a copy of the body of a response that is not a stream (empty for a stream)} */
-    public byte[] body() {
-        return body == null ? new byte[0] : body.clone();
-    }
-
-    /** {@return the body's length, or -1 for a stream} */
-    public long contentLength() {
-        return body == null ? -1 : body.length;
-    }
-
     /**
-     * Writes the body; for an event stream, writes each event as the run produces it and flushes
-     * after each one, until the run suspends or ends. Call at most once.
+     * Sends the status, the headers and the body; an event stream goes out unbuffered, each event as the
+     * run produces it, until the run suspends or ends. Call once.
      *
-     * @param out where the body goes (the connection); not closed here
+     * @param resp where it goes (not committed yet); not closed here
      * @throws IOException the client went away (the run's stream is finished all the same)
      */
-    public void writeTo(OutputStream out) throws IOException {
-        if (!written.compareAndSet(false, true)) throw new IllegalStateException("the response was already written");
+    void send(HttpServletResponse resp) throws IOException {
+        resp.setStatus(status);
+        headers.forEach(resp::setHeader);
         if (stream != null) {
-            try {
-                EventStreamBody.write(out, stream);
+            try (stream) {
+                resp.flushBuffer();   // the status and headers go now; the events follow as the run makes them
+                EventStreamBody.write(resp.getOutputStream(), stream);
             } finally {
                 end.run();
             }
         } else if (body != null && body.length > 0) {
-            out.write(body);
-            out.flush();
+            resp.setContentLength(body.length);
+            resp.getOutputStream().write(body);
         }
-    }
-
-    /** Finishes an event stream that was never written; nothing otherwise. */
-    @Override
-    public void close() {
-        if (stream == null || !written.compareAndSet(false, true)) return;
-        try {
-            stream.close();
-        } finally {
-            end.run();
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "ApiResponse[" + status + " " + contentType() + (isStream() ? ", stream" : ", " + contentLength() + " bytes") + "]";
     }
 }

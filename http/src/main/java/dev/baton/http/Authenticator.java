@@ -1,5 +1,6 @@
 package dev.baton.http;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Optional;
  * are built in.
  *
  * <pre>{@code
- * Authenticator byProxyHeader = request -> Optional.ofNullable(request.header("X-Authenticated-User"))
+ * Authenticator byProxyHeader = request -> Optional.ofNullable(request.getHeader("X-Authenticated-User"))
  *         .map(user -> Principal.limitedTo(user, user));
  * }</pre>
  *
@@ -29,7 +30,7 @@ public interface Authenticator {
      * @param request the request (its headers; do not read its body)
      * @return the principal making {@code request}, or empty if it is not authenticated (401)
      */
-    Optional<Principal> authenticate(ApiRequest request);
+    Optional<Principal> authenticate(HttpServletRequest request);
 
     /**
      * Lets every request in as one unrestricted principal named {@code anonymous}. Only for a server

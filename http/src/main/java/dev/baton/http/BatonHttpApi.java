@@ -7,6 +7,7 @@ import dev.baton.InvalidOptionException;
 import dev.baton.agent.Agent;
 import dev.baton.http.Router.Body;
 import dev.baton.http.Router.Route;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,10 +16,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The HTTP API and the approval inbox page over a set of agents, independent of any web server.
- * An adapter turns its request into an {@link ApiRequest}, calls {@link #handle}, and writes the
- * {@link ApiResponse}; {@link BatonHttpServlet} is that adapter for any servlet container, served on
- * Jetty by {@link BatonHttpServer}.
+ * The HTTP API and the approval inbox page over a set of agents: what {@link BatonHttpServlet} serves
+ * in any servlet container, and {@link BatonHttpServer} on Jetty.
  *
  * <pre>{@code
  * BatonHttpApi api = BatonHttpApi.builder()
@@ -50,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  * for {@code Accept: application/json}. Every error is an RFC 9457 {@code application/problem+json}
  * without a stack trace.
  *
- * <p>Thread-safety: immutable once built and thread-safe: {@link #handle} is called from every request
+ * <p>Thread-safety: immutable once built and thread-safe: the servlet calls it from every request
  * thread at once. Its {@link Builder} is not thread-safe. Closing: the API holds nothing to close,
  * and it does not own the agents it serves: whoever built an agent closes it (after the server that
  * serves it, see {@link BatonHttpServer#close()}).
@@ -141,26 +140,13 @@ public final class BatonHttpApi {
     }
 
     /**
-     * Answers one request. Never throws: every failure is a problem response. Exceptions of
-     * approve / decline / resume (a missing run, a run another caller claimed first) are answered
-     * before any event is streamed, so a 409 is a real 409, never a broken stream.
+     * Where it comes from, then one route, admitted once (its body not read yet), or a problem thrown.
      *
-     * @param request the request
-     * @return the response; the caller writes it and closes it (see {@link ApiResponse})
+     * @param rawPath the path below where the API is mounted, still percent-encoded
      */
-    public ApiResponse handle(ApiRequest request) {
-        try {
-            ParsedRequest admitted = admit(request);
-            return answer(admitted, admitted.takesBody() ? guard.read(request) : new byte[0]);
-        } catch (RuntimeException e) {
-            return ApiResponse.problem(Problem.from(e));
-        }
-    }
-
-    /** Where it comes from, then one route, admitted once (its body not read yet), or a problem thrown. */
-    ParsedRequest admit(ApiRequest request) {
+    ParsedRequest admit(HttpServletRequest request, String rawPath) {
         site.check(request);
-        return guard.admit(router.match(request));
+        return guard.admit(router.match(request, rawPath));
     }
 
     /** 413, for a body found over the limit while it was read. */
@@ -168,7 +154,11 @@ public final class BatonHttpApi {
         return guard.tooLarge();
     }
 
-    /** The answer of an admitted request, given its body; never throws. */
+    /**
+     * The answer of an admitted request, given its body; never throws: every failure is a problem. Exceptions of
+     * approve / decline / resume (a missing run, a run another caller claimed first) are thrown before any event
+     * is streamed, so a 409 is a real 409, never a broken stream.
+     */
     ApiResponse answer(ParsedRequest admitted, byte[] body) {
         try {
             return admitted.route().handler().handle(guard.parse(admitted, body));

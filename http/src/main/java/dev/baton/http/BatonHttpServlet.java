@@ -12,9 +12,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -98,7 +95,7 @@ public final class BatonHttpServlet extends HttpServlet {
         ParsedRequest admitted;
         try {
             if (below == null || !below.startsWith("/")) throw Problem.notFound(req.getMethod(), uri).raise();
-            admitted = api.admit(request(req, below));
+            admitted = api.admit(req, below);
             if (admitted.takesBody() && req.getContentLengthLong() > api.maxBodyBytes()) throw api.tooLarge();
         } catch (RuntimeException e) {
             write(req, resp, ApiResponse.problem(Problem.from(e)));
@@ -172,7 +169,7 @@ public final class BatonHttpServlet extends HttpServlet {
     }
 
     /** Answers a body that failed (too large, too slow) and closes the connection: the rest is never read. */
-    private void fail(AsyncContext async, Problem problem) throws IOException {
+    private void fail(AsyncContext async, Problem problem) {
         try {
             write((HttpServletRequest) async.getRequest(), (HttpServletResponse) async.getResponse(),
                     ApiResponse.problem(problem.withHeader("Connection", "close")));
@@ -181,31 +178,18 @@ public final class BatonHttpServlet extends HttpServlet {
         }
     }
 
-    private void write(HttpServletRequest req, HttpServletResponse resp, ApiResponse answer) throws IOException {
-        try (answer) {
-            send(resp, answer);
-            if (answer.isStream()) {
-                streaming.add(Thread.currentThread());
-                try {
-                    resp.flushBuffer();   // the status and headers go now; the events follow as the run makes them
-                    answer.writeTo(resp.getOutputStream());
-                } finally {
-                    streaming.remove(Thread.currentThread());
-                    Thread.interrupted();   // an interrupt of destroy() must not reach the container's next task
-                }
-            }
+    private void write(HttpServletRequest req, HttpServletResponse resp, ApiResponse answer) {
+        boolean stream = answer.isStream();
+        if (stream) streaming.add(Thread.currentThread());
+        try {
+            answer.send(resp);
         } catch (IOException e) {
             LOG.debug("{} {} ended early: {}", req.getMethod(), req.getRequestURI(), e.toString());
-        }
-    }
-
-    /** Sets the status and headers, and writes the body of an answer that is not a stream. */
-    private static void send(HttpServletResponse resp, ApiResponse answer) throws IOException {
-        resp.setStatus(answer.status());
-        answer.headers().forEach(resp::setHeader);
-        if (!answer.isStream() && answer.contentLength() > 0) {
-            resp.setContentLengthLong(answer.contentLength());
-            answer.writeTo(resp.getOutputStream());
+        } finally {
+            if (stream) {
+                streaming.remove(Thread.currentThread());
+                Thread.interrupted();   // an interrupt of destroy() must not reach the container's next task
+            }
         }
     }
 
@@ -225,7 +209,7 @@ public final class BatonHttpServlet extends HttpServlet {
      * @throws IOException the client went away
      */
     public static void writeContainerError(int status, HttpServletResponse response) throws IOException {
-        send(response, ApiResponse.problem(Problem.container(status)));
+        ApiResponse.problem(Problem.container(status)).send(response);
     }
 
     /** {@code /baton} of the mapping {@code /baton/*}; the empty string for {@code /*}, {@code /} and the like. */
@@ -236,18 +220,5 @@ public final class BatonHttpServlet extends HttpServlet {
 
     /** An admitted request whose body has been read, waiting for its answer on the async dispatch. */
     private record Pending(ParsedRequest admitted, byte[] body) {
-    }
-
-    /** The servlet request as the API sees it: its headers (HTTP/2's {@code :authority} as {@code Host}), no body (read here). */
-    private static ApiRequest request(HttpServletRequest req, String rawPath) {
-        Map<String, String> headers = new HashMap<>();
-        for (String name : Collections.list(req.getHeaderNames())) headers.put(name, req.getHeader(name));
-        if (req.getHeader("Host") == null && "HTTP/2.0".equals(req.getProtocol())) {
-            // HTTP/2 names the host in :authority, which not every container shows as Host
-            int port = req.getServerPort();
-            headers.put("Host", port > 0 ? req.getServerName() + ":" + port : req.getServerName());
-        }
-        String query = req.getQueryString();
-        return ApiRequest.of(req.getMethod(), query == null ? rawPath : rawPath + "?" + query, headers, NO_BODY);
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.InvalidOptionException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -51,8 +52,8 @@ public final class BearerTokenAuthenticator implements Authenticator {
     }
 
     @Override
-    public Optional<Principal> authenticate(ApiRequest request) {
-        String token = bearerToken(request.header("Authorization"));
+    public Optional<Principal> authenticate(HttpServletRequest request) {
+        String token = bearerToken(request.getHeader("Authorization"));
         if (token == null) return Optional.empty();
         byte[] digest = sha256(token);
         Principal found = null;
@@ -83,8 +84,7 @@ public final class BearerTokenAuthenticator implements Authenticator {
 
     /** Builder of {@link BearerTokenAuthenticator}. */
     public static final class Builder {
-        private final List<Entry> entries = new ArrayList<>();
-        private final List<String> tokens = new ArrayList<>();
+        private final List<Entry> entries = new ArrayList<>();   // digests only: the builder keeps no token either
 
         private Builder() {
         }
@@ -105,11 +105,11 @@ public final class BearerTokenAuthenticator implements Authenticator {
                 throw new InvalidOptionException("token", "must be at least " + MIN_TOKEN_LENGTH
                         + " characters without spaces (principal '" + principal.name() + "')");
             }
-            if (tokens.contains(token)) {
+            byte[] digest = sha256(token);
+            if (entries.stream().anyMatch(e -> MessageDigest.isEqual(e.digest(), digest))) {
                 throw new InvalidOptionException("token", "given twice (principal '" + principal.name() + "')");
             }
-            tokens.add(token);
-            entries.add(new Entry(sha256(token), principal));
+            entries.add(new Entry(digest, principal));
             return this;
         }
 

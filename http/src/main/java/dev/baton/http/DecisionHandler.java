@@ -87,7 +87,7 @@ final class DecisionHandler {
      * decisions ({@link StoreCapability#DECISIONS}): nothing could replay the first outcome.
      */
     static @Nullable String idempotencyKey(ParsedRequest request) {
-        String key = request.request().header(IDEMPOTENCY_KEY);
+        String key = request.header(IDEMPOTENCY_KEY);
         if (key == null) return null;
         // a store that keeps no decisions cannot replay one: the key is ignored (a retry answers as without it)
         if (!request.target().store().capabilities().contains(StoreCapability.DECISIONS)) return null;

@@ -46,8 +46,9 @@ final class DocumentHandler {
 
     /** {@code GET /inbox/{file}}: one of the page's script modules ({@link #MODULES}). */
     ApiResponse module(ParsedRequest request) {
-        if (!MODULES.contains(request.params().get("file"))) throw Problem.notFound("GET", request.request().rawPath()).raise();
-        return serve("inbox/" + request.params().get("file"));
+        String file = request.params().get("file");
+        if (!MODULES.contains(file)) throw Problem.notFound("GET", "/inbox/" + file).raise();
+        return serve("inbox/" + file);
     }
 
     private ApiResponse serve(String name) {

@@ -23,6 +23,7 @@ import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import dev.baton.InvalidOptionException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.security.PublicKey;
@@ -145,8 +146,8 @@ public final class JwtAuthenticator implements Authenticator {
     }
 
     @Override
-    public Optional<Principal> authenticate(ApiRequest request) {
-        String token = BearerTokenAuthenticator.bearerToken(request.header("Authorization"));
+    public Optional<Principal> authenticate(HttpServletRequest request) {
+        String token = BearerTokenAuthenticator.bearerToken(request.getHeader("Authorization"));
         if (token == null) return Optional.empty();
         if (token.length() > MAX_TOKEN_LENGTH) {
             REFUSALS.refused("bearer JWT refused", "longer than " + MAX_TOKEN_LENGTH + " characters");

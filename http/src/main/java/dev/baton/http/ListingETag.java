@@ -27,9 +27,9 @@ final class ListingETag {
     static Router.Handler conditional(Router.Handler inner) {
         return request -> {
             ApiResponse r = inner.handle(request);
-            if (r.status() != 200 || r.isStream()) return r;
+            if (r.status() != 200 || r.body() == null) return r;
             String tag = tag(r.body());
-            return matches(request.request().header("If-None-Match"), tag) ? ApiResponse.notModified(tag) : r.withHeader("ETag", tag);
+            return matches(request.header("If-None-Match"), tag) ? ApiResponse.notModified(tag) : r.withHeader("ETag", tag);
         };
     }
 

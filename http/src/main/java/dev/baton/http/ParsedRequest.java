@@ -3,6 +3,7 @@ package dev.baton.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.agent.Agent;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -13,14 +14,14 @@ import org.jspecify.annotations.Nullable;
  * principal is authenticated, the agent named by the path exists, and its body (if the route takes
  * one) is a JSON object with only the route's fields.
  *
- * @param request   the request as it came (headers, raw query)
+ * @param http      the request as it came (headers, raw query)
  * @param route     the route it matched
  * @param params    the path parameters, decoded
  * @param principal who calls; null only on a public route
  * @param agent     the agent named by {@code {agentId}}, or null if the route names none
  * @param body      the body ({@code {}} when the route takes none, or an optional one was empty)
  */
-record ParsedRequest(ApiRequest request, Router.Route route, Map<String, String> params, @Nullable Principal principal,
+record ParsedRequest(HttpServletRequest http, Router.Route route, Map<String, String> params, @Nullable Principal principal,
                      @Nullable Agent agent, ObjectNode body) {
 
     static final String JSON = "application/json";
@@ -52,7 +53,12 @@ record ParsedRequest(ApiRequest request, Router.Route route, Map<String, String>
 
     /** The query string without {@code ?}, still percent-encoded, or null. */
     @Nullable String rawQuery() {
-        return request.rawQuery();
+        return http.getQueryString();
+    }
+
+    /** The first value of a header, or null. */
+    @Nullable String header(String name) {
+        return http.getHeader(name);
     }
 
     /**
@@ -60,7 +66,7 @@ record ParsedRequest(ApiRequest request, Router.Route route, Map<String, String>
      * {@code application/json} before (or without) {@code text/event-stream}.
      */
     boolean wantsJson() {
-        String accept = request.header("Accept");
+        String accept = header("Accept");
         for (String range : accept == null ? new String[0] : accept.split(",")) {
             String type = range.split(";")[0].trim().toLowerCase(Locale.ROOT);
             if (type.equals(EVENT_STREAM)) return false;

@@ -2,13 +2,12 @@ package dev.baton.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.agent.Agent;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -31,7 +30,7 @@ import java.util.TreeSet;
  * it is routed, by {@link SiteGuard}.
  */
 final class RequestGuard {
-    private static final java.util.Set<String> BODY_METHODS = java.util.Set.of("POST", "PUT", "PATCH");
+    private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH");
     private final Authenticator authenticator;
     private final Map<String, Agent> agents;
     private final int maxBodyBytes;
@@ -44,8 +43,8 @@ final class RequestGuard {
 
     /** The routed request, admitted (who calls, which agent; its body not read yet), or a problem. */
     ParsedRequest admit(ParsedRequest routed) {
-        ApiRequest request = routed.request();
-        if (BODY_METHODS.contains(request.method().toUpperCase(Locale.ROOT))) requireJson(request);
+        HttpServletRequest request = routed.http();
+        if (BODY_METHODS.contains(request.getMethod().toUpperCase(Locale.ROOT))) requireJson(request);
         if (routed.route().access() == Router.Access.PUBLIC) return routed;
         Principal principal = authenticate(request);
         String agentId = routed.params().get("agentId");
@@ -57,13 +56,13 @@ final class RequestGuard {
     ParsedRequest parse(ParsedRequest a, byte[] bytes) {
         Router.Body spec = a.route().body();
         if (!a.takesBody() || (spec.kind() == Router.Body.Kind.OPTIONAL && bytes.length == 0)) return a;
-        return new ParsedRequest(a.request(), a.route(), a.params(), a.principal(), a.agent(), parse(spec, bytes));
+        return new ParsedRequest(a.http(), a.route(), a.params(), a.principal(), a.agent(), parse(spec, bytes));
     }
 
-    private Principal authenticate(ApiRequest request) {
+    private Principal authenticate(HttpServletRequest request) {
         Optional<Principal> p = authenticator.authenticate(request);
         if (p.isPresent()) return p.get();
-        boolean sent = request.header("Authorization") != null;
+        boolean sent = request.getHeader("Authorization") != null;
         String challenge = sent ? "Bearer realm=\"baton\", error=\"invalid_token\"" : "Bearer realm=\"baton\"";
         throw Problem.of(401, "unauthorized", "Unauthorized",
                         sent ? "The credentials were not accepted." : "This endpoint needs credentials: Authorization: Bearer <token>.")
@@ -79,8 +78,8 @@ final class RequestGuard {
     // ---- bodies ------------------------------------------------------------------------------
 
     /** 415 unless the request says its body (even an empty one) is JSON. */
-    private static void requireJson(ApiRequest request) {
-        String contentType = request.header("Content-Type");
+    private static void requireJson(HttpServletRequest request) {
+        String contentType = request.getHeader("Content-Type");
         String type = contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
         if (!type.equals(ParsedRequest.JSON) && !(type.startsWith("application/") && type.endsWith("+json"))) {
             throw Problem.of(415, "unsupported-media-type", "Unsupported media type",
@@ -101,20 +100,7 @@ final class RequestGuard {
         return body;
     }
 
-    /**
-     * The body of a request given to {@link BatonHttpApi#handle}, read up to one byte over the limit (a 413). A
-     * server's declared {@code Content-Length} is the servlet's to check, before it reads anything.
-     */
-    byte[] read(ApiRequest request) {
-        try (InputStream in = request.body()) {
-            byte[] bytes = in.readNBytes(maxBodyBytes + 1);
-            if (bytes.length > maxBodyBytes) throw tooLarge();
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading the request body failed", e);
-        }
-    }
-
+    /** 413, for a body declared or found over the limit (the servlet reads it). */
     Problem.Raised tooLarge() {
         return Problem.of(413, "body-too-large", "Request body too large",
                         "The body is larger than the limit of " + maxBodyBytes + " bytes.")

@@ -1,5 +1,6 @@
 package dev.baton.http;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -99,10 +100,14 @@ final class Router {
         return routes.stream().map(Route::name).toList();
     }
 
-    /** The request with its route and path parameters (not admitted yet), or a 404 / 405 / 400 (a bad escape) problem. */
-    ParsedRequest match(ApiRequest request) {
-        String method = request.method().toUpperCase(Locale.ROOT);
-        List<String> path = segments(request.rawPath());
+    /**
+     * The request with its route and path parameters (not admitted yet), or a 404 / 405 / 400 (a bad escape) problem.
+     *
+     * @param rawPath the path below where the API is mounted, still percent-encoded
+     */
+    ParsedRequest match(HttpServletRequest request, String rawPath) {
+        String method = request.getMethod().toUpperCase(Locale.ROOT);
+        List<String> path = segments(rawPath);
         Set<String> allowed = new LinkedHashSet<>();
         for (Route route : routes) {
             Map<String, String> params = match(route.parts(), path);
@@ -115,7 +120,7 @@ final class Router {
                             method + " is not allowed here; allowed: " + String.join(", ", allowed))
                     .withHeader("Allow", String.join(", ", allowed)).raise();
         }
-        throw Problem.notFound(method, request.rawPath()).raise();
+        throw Problem.notFound(method, rawPath).raise();
     }
 
     /** The named segments of {@code template}'s parts in {@code path}, or null if it does not match. */
@@ -135,7 +140,6 @@ final class Router {
 
     /** The path's segments, each percent-decoded after splitting, so {@code %2F} stays inside its segment. */
     static List<String> segments(String rawPath) {
-        if (!rawPath.startsWith("/")) throw Problem.notFound("", rawPath).raise();
         List<String> out = new ArrayList<>();
         if (rawPath.equals("/")) return out;
         for (String s : rawPath.substring(1).split("/", -1)) out.add(decodePathSegment(s));

@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import dev.baton.InvalidOptionException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Collection;
@@ -108,11 +109,19 @@ public final class SiteGuard {
     }
 
     /** Throws the problem of a request from a host or a site this server does not answer. */
-    void check(ApiRequest request) {
-        refusal(request.method(), request.header("Host"), request.header("Origin"), request.header("Sec-Fetch-Site"))
+    void check(HttpServletRequest request) {
+        refusal(request.getMethod(), host(request), request.getHeader("Origin"), request.getHeader("Sec-Fetch-Site"))
                 .ifPresent(r -> {
                     throw Problem.of(r.status(), r.type(), r.title(), r.detail()).with("option", r.header()).raise();
                 });
+    }
+
+    /** {@code Host}; for HTTP/2, which names the host in {@code :authority}, the one the container read from it. */
+    private static @Nullable String host(HttpServletRequest request) {
+        String host = request.getHeader("Host");
+        if (host != null || !"HTTP/2.0".equals(request.getProtocol())) return host;
+        int port = request.getServerPort();
+        return port > 0 ? request.getServerName() + ":" + port : request.getServerName();
     }
 
     private boolean hostAllowed(@Nullable String host) {

@@ -3,8 +3,7 @@
  *
  * <ul>
  *   <li>{@link dev.baton.http.BatonHttpApi}: routing, JSON, Server-Sent Events, RFC 9457 problems,
- *       authentication and per-principal authorization, limits. It knows no web server: it turns an
- *       {@link dev.baton.http.ApiRequest} into an {@link dev.baton.http.ApiResponse}.</li>
+ *       authentication and per-principal authorization, limits.</li>
  *   <li>{@link dev.baton.http.BatonHttpServlet}: a {@code BatonHttpApi} as one Jakarta Servlet, for
  *       any servlet container; {@link dev.baton.http.BatonHttpServer} serves it on Eclipse Jetty 12.</li>
  *   <li>{@link dev.baton.http.Authenticator}, {@link dev.baton.http.BearerTokenAuthenticator},

@@ -725,9 +725,10 @@ class HttpApiTest {
 
         @Test
         void theCoreAnswersWithoutAnyServer() {
-            ApiResponse r = t.api.handle(ApiRequest.of("GET", "/agents", java.util.Map.of("Authorization", "Bearer " + TestServer.ADMIN, "Host", "127.0.0.1"), new byte[0]));
+            ServletCall.Answer r = ServletCall.send(t.api, "GET", "/agents",
+                    java.util.Map.of("Authorization", "Bearer " + TestServer.ADMIN, "Host", "127.0.0.1"), new byte[0]);
             assertThat(r.status()).isEqualTo(200);
-            assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"id\":\"concierge\"");
+            assertThat(r.text()).contains("\"id\":\"concierge\"");
         }
     }
 

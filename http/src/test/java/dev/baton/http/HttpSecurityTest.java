@@ -109,7 +109,7 @@ class HttpSecurityTest {
 
         @Test
         void theHookMapsARequestToAPrincipal() {
-            Authenticator byHeader = request -> Optional.ofNullable(request.header("X-Authenticated-User"))
+            Authenticator byHeader = request -> Optional.ofNullable(request.getHeader("X-Authenticated-User"))
                     .map(user -> Principal.limitedTo(user, user));
             BatonHttpApi api = BatonHttpApi.builder().agents(t.concierge).authenticator(byHeader).build();
             try (HttpTarget.Served s = HttpTarget.serve(api)) {

@@ -115,7 +115,7 @@ class JwtAuthenticatorTest {
     }
 
     static Optional<Principal> auth(Authenticator a, String token) {
-        return a.authenticate(ApiRequest.of("GET", "/me", Map.of("Authorization", "Bearer " + token), new byte[0]));
+        return a.authenticate(ServletCall.headers(Map.of("Authorization", "Bearer " + token)));
     }
 
     @Test
@@ -254,7 +254,7 @@ class JwtAuthenticatorTest {
         for (String t : List.of("x", "a.b.c", "a.b", "....", "eyJhbGciOiJSUzI1NiJ9.e30.AAAA", "é.é.é", "A".repeat(20_000))) {
             assertThat(auth(a, t)).as(t.length() > 40 ? "long" : t).isEmpty();
         }
-        assertThat(a.authenticate(ApiRequest.of("GET", "/me", Map.of(), new byte[0]))).isEmpty();
+        assertThat(a.authenticate(ServletCall.headers(Map.of()))).isEmpty();
     }
 
     @Test

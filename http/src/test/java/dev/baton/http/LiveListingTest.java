@@ -50,21 +50,21 @@ class LiveListingTest {
         store.close();
     }
 
-    ApiResponse get(String token, String etag) {
+    ServletCall.Answer get(String token, String etag) {
         Map<String, String> h = etag == null ? Map.of("Authorization", "Bearer " + token, "Host", "127.0.0.1")
                 : Map.of("Authorization", "Bearer " + token, "If-None-Match", etag, "Host", "127.0.0.1");
-        return api.handle(ApiRequest.of("GET", "/agents/concierge/suspended-runs?perPage=20", h, new byte[0]));
+        return ServletCall.send(api, "GET", "/agents/concierge/suspended-runs?perPage=20", h, new byte[0]);
     }
 
     @Test
     void unchangedIs304WithoutABody_evenAsTheClockMoves_andAChangeIsANewTag() {
-        ApiResponse first = get(TestServer.ADMIN, null);
+        ServletCall.Answer first = get(TestServer.ADMIN, null);
         String tag = first.headers().get("ETag");
         assertThat(first.status()).isEqualTo(200);
         assertThat(tag).startsWith("W/\"");
 
         clock.set(clock.instant().plusSeconds(5));   // asOf changes; the tag does not
-        ApiResponse again = get(TestServer.ADMIN, tag);
+        ServletCall.Answer again = get(TestServer.ADMIN, tag);
         assertThat(again.status()).isEqualTo(304);
         assertThat(again.body()).isEmpty();
         assertThat(again.headers()).containsEntry("ETag", tag).doesNotContainKey("Content-Type").containsEntry("Cache-Control", "no-store");
@@ -72,7 +72,7 @@ class LiveListingTest {
         assertThat(get(TestServer.ADMIN, "W/\"other\"").status()).isEqualTo(200);
 
         concierge.generate("Book a flight to Tokyo", RunOptions.builder().resourceId("bob").build());
-        ApiResponse started = get(TestServer.ADMIN, tag);
+        ServletCall.Answer started = get(TestServer.ADMIN, tag);
         assertThat(started.status()).as("a run started waiting").isEqualTo(200);
         String tag2 = started.headers().get("ETag");
         assertThat(tag2).isNotEqualTo(tag);

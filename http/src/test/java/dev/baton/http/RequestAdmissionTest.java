@@ -2,11 +2,8 @@ package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.http.ServletCall.Answer;
 import dev.baton.store.memory.MemorySnapshotStore;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -17,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The order in which a request is admitted, before any handler runs: the route (404, 405), then
  * credentials (401), then the agent of the path (404), then the body (415, 413, 400), and only
- * then the run. Answered by {@link BatonHttpApi#handle} alone, without a server.
+ * then the run. Answered by the servlet alone, without a container ({@link ServletCall}).
  */
 class RequestAdmissionTest {
     static final String TOKEN = "admission-token-0123456789";
@@ -29,26 +26,12 @@ class RequestAdmissionTest {
             .maxBodyBytes(LIMIT)
             .build();
 
-    record Answer(int status, Map<String, String> headers, JsonNode json) {
-        String type() {
-            return json.path("type").asText().replace(Problem.TYPE_PREFIX, "");
-        }
-    }
-
     Answer send(String method, String path, @Nullable String token, @Nullable String contentType, String body) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Host", "127.0.0.1");
         if (token != null) headers.put("Authorization", "Bearer " + token);
         if (contentType != null) headers.put("Content-Type", contentType);
-        return answer(api.handle(ApiRequest.of(method, path, headers, body.getBytes(StandardCharsets.UTF_8))));
-    }
-
-    static Answer answer(ApiResponse r) {
-        try (r) {
-            return new Answer(r.status(), r.headers(), Json.MAPPER.readTree(r.body().length == 0 ? "{}".getBytes() : r.body()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ServletCall.send(api, method, path, headers, body.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -115,22 +98,17 @@ class RequestAdmissionTest {
 
     @Test
     void aRouteWithoutABodyNeverReadsOne() {
-        ApiRequest delete = new ApiRequest() {
-            @Override public String method() { return "DELETE"; }
-            @Override public String rawPath() { return "/agents/concierge/runs/no-such-run"; }
-            @Override public @Nullable String rawQuery() { return null; }
-            @Override public @Nullable String header(String name) { return name.equals("Authorization") ? "Bearer " + TOKEN : name.equals("Host") ? "127.0.0.1" : null; }
-            @Override public InputStream body() { throw new AssertionError("the body of a DELETE was read"); }
-        };
-        assertThat(answer(api.handle(delete)).type()).isEqualTo("run-not-found");
+        // a body that fails the test if it is read (it declares one byte)
+        Answer delete = ServletCall.send(api, "DELETE", "/agents/concierge/runs/no-such-run",
+                Map.of("Authorization", "Bearer " + TOKEN, "Host", "127.0.0.1"), null);
+        assertThat(delete.type()).isEqualTo("run-not-found");
     }
 
     @Test
     void publicFilesNeedNoCredentialsAndIgnoreWrongOnes() {
         for (String path : new String[] {"/", "/inbox.css", "/inbox.js", "/inbox/api.js", "/favicon.svg", "/openapi.json"}) {
-            try (ApiResponse r = api.handle(ApiRequest.of("GET", path, Map.of("Authorization", "Bearer wrong", "Host", "localhost"), new byte[0]))) {
-                assertThat(r.status()).as(path).isEqualTo(200);
-            }
+            Answer r = ServletCall.send(api, "GET", path, Map.of("Authorization", "Bearer wrong", "Host", "localhost"), new byte[0]);
+            assertThat(r.status()).as(path).isEqualTo(200);
         }
     }
 }

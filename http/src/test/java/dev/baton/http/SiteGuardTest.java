@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.InvalidOptionException;
 import dev.baton.store.memory.MemorySnapshotStore;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,16 +31,16 @@ class SiteGuardTest {
                 .build();
     }
 
-    static RequestAdmissionTest.Answer send(BatonHttpApi api, String method, String path, Map<String, String> extra) {
+    static ServletCall.Answer send(BatonHttpApi api, String method, String path, Map<String, String> extra) {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("Authorization", "Bearer " + TOKEN);
         h.put("Content-Type", "application/json");
         h.putAll(extra);
         h.values().removeIf(v -> v == null || v.isEmpty());
-        return RequestAdmissionTest.answer(api.handle(ApiRequest.of(method, path, h, "".getBytes(StandardCharsets.UTF_8))));
+        return ServletCall.send(api, method, path, h, new byte[0]);
     }
 
-    RequestAdmissionTest.Answer post(@Nullable String host, @Nullable String origin, @Nullable String fetchSite) {
+    ServletCall.Answer post(@Nullable String host, @Nullable String origin, @Nullable String fetchSite) {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("Host", host == null ? "" : host);
         h.put("Origin", origin == null ? "" : origin);
@@ -56,7 +55,7 @@ class SiteGuardTest {
         }
         for (String host : new String[] {"attacker.example", "attacker.example:8080", "localhost.attacker.example",
                 "127.0.0.1.nip.io", "10.0.0.1", "", "localhost:abc", "x@localhost", "localhost/x"}) {
-            RequestAdmissionTest.Answer r = post(host, null, null);
+            ServletCall.Answer r = post(host, null, null);
             assertThat(r.status()).as(host).isEqualTo(421);
             assertThat(r.type()).isEqualTo("misdirected-request");
             assertThat(r.json().path("option").asText()).isEqualTo("Host");
@@ -98,7 +97,7 @@ class SiteGuardTest {
             {null, "cross-site", "Sec-Fetch-Site"},
         };
         for (String[] c : refused) {
-            RequestAdmissionTest.Answer r = post("127.0.0.1:8080", c[0], c[1]);
+            ServletCall.Answer r = post("127.0.0.1:8080", c[0], c[1]);
             assertThat(r.status()).as(String.join(",", String.valueOf(c[0]), String.valueOf(c[1]))).isEqualTo(403);
             assertThat(r.type()).isEqualTo("cross-origin");
             assertThat(r.json().path("option").asText()).isEqualTo(c[2]);

@@ -6,9 +6,9 @@ import dev.baton.agent.Agent;
 import dev.baton.agent.AgentResult;
 import dev.baton.agent.RunOptions;
 import dev.baton.agent.RunOutcome;
-import dev.baton.http.ApiRequest;
-import dev.baton.http.ApiResponse;
 import dev.baton.http.BatonHttpApi;
+import dev.baton.http.ServletCall;
+import dev.baton.http.ServletCall.Answer;
 import dev.baton.model.langchain4j.LangChain4jModel;
 import dev.baton.tool.Tool;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -70,9 +70,9 @@ class Jackson3ApplicationTest {
             .withUserConfiguration(App.class)
             .withPropertyValues("baton.http.enabled=true", "baton.http.anonymous=true");
 
-    private static ApiResponse call(BatonHttpApi api, String method, String path, String body) {
-        return api.handle(ApiRequest.of(method, path, Map.of("Host", "localhost", "Content-Type", "application/json",
-                "Accept", "application/json"), body.getBytes(StandardCharsets.UTF_8)));
+    private static Answer call(BatonHttpApi api, String method, String path, String body) {
+        return ServletCall.send(api, method, path, Map.of("Host", "localhost", "Content-Type", "application/json",
+                "Accept", "application/json"), body.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -87,14 +87,14 @@ class Jackson3ApplicationTest {
             assertThat(run.outcome()).isEqualTo(RunOutcome.SUSPENDED);
 
             BatonHttpApi api = ctx.getBean(BatonHttpApi.class);
-            ApiResponse listed = call(api, "GET", "/agents/concierge/suspended-runs", "");
-            String listing = new String(listed.body(), StandardCharsets.UTF_8);
+            Answer listed = call(api, "GET", "/agents/concierge/suspended-runs", "");
+            String listing = listed.text();
             assertThat(listed.status()).as(listing).isEqualTo(200);
             assertThat(listing).contains(run.runId(), "\"toolName\":\"bookFlight\"", "\"seats\":2");
 
-            ApiResponse approved = call(api, "POST", "/agents/concierge/runs/" + run.runId() + "/approve",
+            Answer approved = call(api, "POST", "/agents/concierge/runs/" + run.runId() + "/approve",
                     "{\"toolCallId\":\"" + run.waitingCalls().get(0).toolCallId() + "\"}");
-            String events = new String(approved.body(), StandardCharsets.UTF_8);
+            String events = approved.text();
             assertThat(approved.status()).as(events).isEqualTo(200);
             assertThat(events).contains("\"booked\":\"Lisbon\"", "\"seats\":2", "\"outcome\":\"COMPLETED\"", "Done: ");
         });

@@ -3,12 +3,11 @@ package dev.baton.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.agent.Agent;
-import dev.baton.http.ApiRequest;
-import dev.baton.http.ApiResponse;
 import dev.baton.http.Authenticator;
 import dev.baton.http.BatonHttpApi;
 import dev.baton.http.Principal;
-import java.nio.charset.StandardCharsets;
+import dev.baton.http.ServletCall;
+import dev.baton.http.ServletCall.Answer;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
@@ -42,13 +41,13 @@ class HttpAutoConfigurationTest {
     /** The same runner, on a class path without Spring Security. */
     private final WebApplicationContextRunner withoutSecurity = runner.withClassLoader(new FilteredClassLoader(SecurityContextHolder.class));
 
-    private static ApiResponse get(BatonHttpApi api, String path, String authorization) {
-        return api.handle(ApiRequest.of("GET", path, authorization == null ? Map.of("Host", "localhost") : Map.of("Authorization", authorization, "Host", "localhost"),
-                new byte[0]));
+    private static Answer get(BatonHttpApi api, String path, String authorization) {
+        return ServletCall.send(api, "GET", path, authorization == null ? Map.of("Host", "localhost")
+                : Map.of("Authorization", authorization, "Host", "localhost"), new byte[0]);
     }
 
-    private static String body(ApiResponse r) {
-        return new String(r.body(), StandardCharsets.UTF_8);
+    private static String body(Answer r) {
+        return r.text();
     }
 
     @Nested
@@ -122,7 +121,7 @@ class HttpAutoConfigurationTest {
             withoutSecurity.withPropertyValues("baton.http.tokens[0].token=" + TOKEN, "baton.http.tokens[0].name=alice",
                     "baton.http.tokens[0].resource-ids=alice").run(ctx -> {
                         BatonHttpApi api = ctx.getBean(BatonHttpApi.class);
-                        ApiResponse me = get(api, "/me", "Bearer " + TOKEN);
+                        Answer me = get(api, "/me", "Bearer " + TOKEN);
                         assertThat(me.status()).isEqualTo(200);
                         assertThat(body(me)).contains("\"name\":\"alice\"").contains("\"resourceIds\":[\"alice\"]");
                         assertThat(get(api, "/me", "Bearer not-the-token-at-all-nope").status()).isEqualTo(401);
@@ -133,7 +132,7 @@ class HttpAutoConfigurationTest {
         @Test
         void anonymousOnlyWhenAskedFor() {
             withoutSecurity.withPropertyValues("baton.http.anonymous=true").run(ctx -> {
-                ApiResponse me = get(ctx.getBean(BatonHttpApi.class), "/me", null);
+                Answer me = get(ctx.getBean(BatonHttpApi.class), "/me", null);
                 assertThat(me.status()).isEqualTo(200);
                 assertThat(body(me)).contains("\"name\":\"anonymous\"");
             });
@@ -141,13 +140,13 @@ class HttpAutoConfigurationTest {
 
         @Test
         void theApplicationsAuthenticatorWinsOverEverythingElse() {
-            Authenticator byHeader = request -> Optional.ofNullable(request.header("X-User")).map(Principal::unrestricted);
+            Authenticator byHeader = request -> Optional.ofNullable(request.getHeader("X-User")).map(Principal::unrestricted);
             runner.withBean(Authenticator.class, () -> byHeader)
                     .withPropertyValues("baton.http.tokens[0].token=" + TOKEN, "baton.http.anonymous=true")
                     .run(ctx -> {
                         BatonHttpApi api = ctx.getBean(BatonHttpApi.class);
                         assertThat(get(api, "/me", "Bearer " + TOKEN).status()).isEqualTo(401);
-                        ApiResponse me = api.handle(ApiRequest.of("GET", "/me", Map.of("X-User", "carol", "Host", "localhost"), new byte[0]));
+                        Answer me = ServletCall.send(api, "GET", "/me", Map.of("X-User", "carol", "Host", "localhost"), new byte[0]);
                         assertThat(body(me)).contains("\"name\":\"carol\"");
                     });
         }

@@ -1,8 +1,8 @@
 package dev.baton.spring;
 
-import dev.baton.http.ApiRequest;
 import dev.baton.http.Authenticator;
 import dev.baton.http.Principal;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Objects;
 import java.util.Optional;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
@@ -36,7 +36,7 @@ public final class SpringSecurityAuthenticator implements Authenticator {
     }
 
     @Override
-    public Optional<Principal> authenticate(ApiRequest request) {
+    public Optional<Principal> authenticate(HttpServletRequest request) {
         Authentication auth = SecurityContextHolder.getContext().getAuthentication();
         if (auth == null || !auth.isAuthenticated() || auth instanceof AnonymousAuthenticationToken) return Optional.empty();
         String name = auth.getName();
