@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.AgentContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
 /** The agent-level TCK (approve, decline, resume, subagents, the resume race, leases) over Redis. */
@@ -12,7 +10,7 @@ class RedisAgentTest extends AgentContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 
     @AfterAll

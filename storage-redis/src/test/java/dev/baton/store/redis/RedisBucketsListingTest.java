@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.ListingContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
 /**
@@ -21,6 +19,6 @@ class RedisBucketsListingTest extends ListingContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX, "buckets", "4"));
+        return RedisTestClients.standalone(PREFIX, 4);
     }
 }

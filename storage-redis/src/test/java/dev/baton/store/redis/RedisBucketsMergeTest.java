@@ -15,6 +15,7 @@ import dev.baton.store.SnapshotStore;
 import dev.baton.store.SnapshotStores;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -181,7 +182,14 @@ class RedisBucketsMergeTest {
             c.sync().set(dangling, System.currentTimeMillis() + ":1/5:ghost");
             RunSnapshot r3 = claimed(agent, "run-3", t1);
             five.insert(r3);
-            assertThat(five.compareAndSet(2, released(r3), List.of(decision(agent, r3, "d4", "late")))).isFalse();
+            // the write waits for a fresh reservation up to its command timeout before it is refused: 2 s here (a store of
+            // its own on the same keys), not the default 10 s of polling the reservation every 16 ms
+            try (SnapshotStore impatient = SnapshotStores.open(RedisTestServer.url(),
+                    Map.of("keyPrefix", FIVE, "buckets", "5", "timeout", "PT2S"))) {
+                long start = System.nanoTime();
+                assertThat(impatient.compareAndSet(2, released(r3), List.of(decision(agent, r3, "d4", "late")))).isFalse();
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited for the reservation").isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+            }
             c.sync().set(dangling, "1000:1/5:ghost");
             assertThat(five.compareAndSet(2, released(r3), List.of(decision(agent, r3, "d4", "late")))).isTrue();
             assertThat(five.findDecision(agent, "late").map(DecisionRecord::decisionId)).contains("d4");

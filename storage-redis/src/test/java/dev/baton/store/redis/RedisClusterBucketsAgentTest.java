@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.AgentContract;
-import java.util.Map;
 
 /**
  * The agent-level TCK (approve, decline, resume, subagents, the resume race, leases, decisions) on a three-node Redis Cluster in the bucketed layout, six buckets per agent ({@code buckets=6}): every
@@ -14,6 +12,6 @@ class RedisClusterBucketsAgentTest extends AgentContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestCluster.url(), Map.of("keyPrefix", PREFIX, "cluster", "true", "buckets", "6"));
+        return RedisTestClients.cluster(PREFIX, 6);
     }
 }

@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.RecoveryContract;
-import java.util.Map;
 
 /**
  * The recovery TCK (a crash before and after each write, decisions included) on a three-node Redis Cluster in the bucketed layout, six buckets per agent ({@code buckets=6}): every
@@ -14,6 +12,6 @@ class RedisClusterBucketsRecoveryTest extends RecoveryContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestCluster.url(), Map.of("keyPrefix", PREFIX, "cluster", "true", "buckets", "6"));
+        return RedisTestClients.cluster(PREFIX, 6);
     }
 }

@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LeaseContract;
-import java.util.Map;
 
 /** The lease TCK on a three-node Redis Cluster: the renewal script, too, must touch one hash slot only. */
 class RedisClusterLeaseTest extends LeaseContract {
@@ -11,6 +9,6 @@ class RedisClusterLeaseTest extends LeaseContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestCluster.url(), Map.of("keyPrefix", PREFIX, "cluster", "true"));
+        return RedisTestClients.cluster(PREFIX, 1);
     }
 }

@@ -1,12 +1,10 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.ListingContract;
-import java.util.Map;
 
 /**
- * The ListingContract on a three-node Redis Cluster, through the provider's {@code cluster=true}: every
+ * The ListingContract on a three-node Redis Cluster, on the shared Cluster client ({@link RedisTestClients}): every
  * script must touch one hash slot only, or the cluster answers CROSSSLOT / non-local key errors.
  */
 class RedisClusterListingTest extends ListingContract {
@@ -14,6 +12,6 @@ class RedisClusterListingTest extends ListingContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestCluster.url(), Map.of("keyPrefix", PREFIX, "cluster", "true"));
+        return RedisTestClients.cluster(PREFIX, 1);
     }
 }

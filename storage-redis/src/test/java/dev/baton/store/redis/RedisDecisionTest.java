@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.DecisionContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
 /** The DecisionContract over Redis: every record written by the script that changes its run, in the agent's key space. */
@@ -12,7 +10,7 @@ class RedisDecisionTest extends DecisionContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 
     @AfterAll

@@ -1,11 +1,9 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LeaseContract;
-import java.util.Map;
 
-/** The lease TCK on Redis, through {@code SnapshotStores.open} and the provider. */
+/** The lease TCK on Redis, on the shared client ({@link RedisTestClients}). */
 class RedisLeaseTest extends LeaseContract {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisLeaseTest.class);
 
@@ -16,6 +14,6 @@ class RedisLeaseTest extends LeaseContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 }

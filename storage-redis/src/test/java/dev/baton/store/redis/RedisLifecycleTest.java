@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LifecycleContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
 /** The LifecycleContract over Redis. */
@@ -12,7 +10,7 @@ class RedisLifecycleTest extends LifecycleContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 
     @AfterAll

@@ -1,12 +1,10 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.ListingContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
-/** The ListingContract on Redis, through {@code SnapshotStores.open} and the provider. */
+/** The ListingContract on Redis, on the shared client ({@link RedisTestClients}). */
 class RedisListingTest extends ListingContract {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisListingTest.class);
 
@@ -17,6 +15,6 @@ class RedisListingTest extends ListingContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 }

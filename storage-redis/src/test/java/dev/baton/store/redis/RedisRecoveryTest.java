@@ -1,9 +1,7 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.RecoveryContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
 /** The recovery TCK over Redis. */
@@ -12,7 +10,7 @@ class RedisRecoveryTest extends RecoveryContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 
     @AfterAll

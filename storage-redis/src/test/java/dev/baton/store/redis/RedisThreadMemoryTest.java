@@ -1,12 +1,10 @@
 package dev.baton.store.redis;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.MemoryStoreContract;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 
-/** The MemoryStoreContract on Redis, through {@code SnapshotStores.open} and the provider. */
+/** The MemoryStoreContract on Redis, on the shared client ({@link RedisTestClients}). */
 class RedisThreadMemoryTest extends MemoryStoreContract {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisThreadMemoryTest.class);
 
@@ -17,6 +15,6 @@ class RedisThreadMemoryTest extends MemoryStoreContract {
 
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(RedisTestServer.url(), Map.of("keyPrefix", PREFIX));
+        return RedisTestClients.standalone(PREFIX, 1);
     }
 }
