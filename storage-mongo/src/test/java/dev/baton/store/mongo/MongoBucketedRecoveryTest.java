@@ -3,10 +3,10 @@ package dev.baton.store.mongo;
 import dev.baton.store.SnapshotStore;
 import dev.baton.tck.RecoveryContract;
 
-/** The recovery TCK on a Mongo store with four buckets (issue 27), in its own collection; the server: see {@link MongoTestServer}. */
+/** The recovery TCK on a Mongo store with four buckets (issue 27), in its own collection and database, on the shared client (see {@link MongoBucketed}); the server: see {@link MongoTestServer}. */
 class MongoBucketedRecoveryTest extends RecoveryContract {
     @Override
     protected SnapshotStore openStore() {
-        return MongoBucketed.open();
+        return MongoBucketed.open(getClass());
     }
 }

@@ -1,13 +1,12 @@
 package dev.baton.store.mongo;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.LeaseContract;
 
-/** The lease TCK on the Mongo store opened by URL through {@link SnapshotStores}; the server: see {@link MongoTestServer}. */
+/** The lease TCK on a Mongo store in a database of its own, on the client such tests share (see {@link MongoTestServer#sharedClientStore}); the server: see {@link MongoTestServer}. */
 class MongoLeaseTest extends LeaseContract {
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(MongoTestServer.url());
+        return MongoTestServer.sharedClientStore(getClass(), MongoSnapshotStore.DEFAULT_COLLECTION, 1);
     }
 }

@@ -1,13 +1,12 @@
 package dev.baton.store.mongo;
 
 import dev.baton.store.SnapshotStore;
-import dev.baton.store.SnapshotStores;
 import dev.baton.tck.ListingContract;
 
-/** The listing TCK (summaries, deadlines, payload-free listings, cursors, due runs) on the Mongo store opened by URL. */
+/** The listing TCK (summaries, deadlines, payload-free listings, cursors, due runs) on a Mongo store in a database of its own, on the client such tests share (see {@link MongoTestServer#sharedClientStore}). */
 class MongoListingContractTest extends ListingContract {
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(MongoTestServer.url());
+        return MongoTestServer.sharedClientStore(getClass(), MongoSnapshotStore.DEFAULT_COLLECTION, 1);
     }
 }

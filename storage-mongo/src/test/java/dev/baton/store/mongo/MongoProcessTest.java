@@ -19,6 +19,6 @@ class MongoProcessTest extends ProcessContract {
 
     @Override
     protected String storeUrl() {
-        return MongoTestServer.url();
+        return MongoTestServer.url(getClass());
     }
 }

@@ -24,13 +24,17 @@ import java.util.Collections;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A server that goes away, never was there, or accepts connections and never answers gives a
  * {@link StorageException} naming the store (and the run) within seconds, with the default
  * timeouts of a URL-opened store. Each test uses a server of its own, whatever server the
- * other tests run on, because it has to kill it.
+ * other tests run on, because it has to kill it. Its tests mostly wait (on the driver's timeouts, about 30 s
+ * in all) and share nothing, so they run at the same time, beside the module's other classes.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class MongoServerGoneTest {
 
     /** Server selection gives up after 5 s; a few seconds more for the driver to notice and report. */

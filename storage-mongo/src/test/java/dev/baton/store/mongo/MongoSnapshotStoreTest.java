@@ -15,12 +15,12 @@ import java.util.Optional;
 class MongoSnapshotStoreTest extends SnapshotStoreContract {
     @Override
     protected SnapshotStore openStore() {
-        return SnapshotStores.open(MongoTestServer.url());
+        return SnapshotStores.open(MongoTestServer.url(getClass()));
     }
 
     @Override
     protected Optional<StoreFaults> faults() throws Exception {
-        ConnectionString target = new ConnectionString(MongoTestServer.url());
+        ConnectionString target = new ConnectionString(MongoTestServer.url(getClass()));
         String[] hostPort = target.getHosts().get(0).split(":");
         String database = target.getDatabase() == null ? "baton_tck" : target.getDatabase();
         return Optional.of(StoreFaults.throughProxy(hostPort[0], hostPort.length > 1 ? Integer.parseInt(hostPort[1]) : 27017,

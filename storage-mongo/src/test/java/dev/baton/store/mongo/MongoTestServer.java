@@ -7,6 +7,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.event.CommandListener;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.baton.store.SnapshotStore;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +38,7 @@ final class MongoTestServer {
 
     private static Kind kind;
     private static String url;
+    private static MongoClient sharedClient;
 
     private MongoTestServer() {
     }
@@ -45,6 +47,63 @@ final class MongoTestServer {
     static synchronized String url() {
         if (url == null) start();
         return url;
+    }
+
+    /**
+     * {@link #url()} with a database of {@code suite}'s own, {@code <database>_<suite's simple name>}: each contract
+     * class writes into an empty database. The in-JVM server finds documents by scanning the whole collection (it
+     * has no secondary indexes), so with one database for every class each class's reads scan every run the
+     * classes before it wrote, and a store opening scans them again (its pending-decision catch-up, its bucket
+     * check). Credentials in the URL still authenticate against the URL's database.
+     *
+     * @param suite the test class
+     * @return the URL
+     */
+    static String url(Class<?> suite) {
+        String base = url();
+        ConnectionString cs = new ConnectionString(base);
+        String own = database(suite);
+        int hosts = base.indexOf("://") + 3;
+        int query = base.indexOf('?', hosts);
+        String head = query < 0 ? base : base.substring(0, query);
+        String options = query < 0 ? "" : base.substring(query + 1);
+        int path = head.indexOf('/', hosts);
+        if (path >= 0) head = head.substring(0, path);
+        if (cs.getCredential() != null && cs.getCredential().getSource() != null && !options.contains("authSource=")) {
+            options = (options.isEmpty() ? "" : options + "&") + "authSource=" + cs.getCredential().getSource();
+        }
+        return head + "/" + own + (options.isEmpty() ? "" : "?" + options);
+    }
+
+    /** {@return the database of {@code suite}'s own that {@link #url(Class)} names} */
+    static String database(Class<?> suite) {
+        return database() + "_" + suite.getSimpleName();
+    }
+
+    /**
+     * A store on {@code suite}'s own database (that of {@link #url(Class)}), in {@code collection} with
+     * {@code buckets} buckets, on a client every such store shares: for the contracts whose rules do not depend on
+     * how a store is opened, so that each test's store does not start a client of its own (connecting, the
+     * server's monitor, a connection pool; ten times the CPU of the store's own set-up on the in-JVM server).
+     * The client has the settings the provider gives a client it opens from {@link #url()} (its timeouts); the
+     * store's writes, reads and indexes are those of a store opened by URL. {@code MongoSnapshotStoreTest} and
+     * {@code MongoBucketedSnapshotStoreTest} open theirs by URL, each with its own client, as an application does.
+     *
+     * @param suite      the test class
+     * @param collection the runs' collection
+     * @param buckets    the bucket count
+     * @return the store; the caller closes it, which leaves the shared client open
+     */
+    static SnapshotStore sharedClientStore(Class<?> suite, String collection, int buckets) {
+        return MongoSnapshotStore.builder(sharedClient(), database(suite)).collection(collection).buckets(buckets).build();
+    }
+
+    /** {@return the client of {@link #sharedClientStore}, opened on first use and left open until the JVM ends} */
+    private static synchronized MongoClient sharedClient() {
+        if (sharedClient == null) {
+            sharedClient = MongoClients.create(MongoSnapshotStoreProvider.settings(new ConnectionString(url())));
+        }
+        return sharedClient;
     }
 
     /** {@return the database a store opened on {@link #url()} uses: the URL's, else the store's default} */
