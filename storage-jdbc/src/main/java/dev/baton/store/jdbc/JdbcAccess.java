@@ -16,6 +16,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.SqlStatements;
+import org.jdbi.v3.core.statement.TemplateEngine;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,7 +68,9 @@ final class JdbcAccess {
         if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
         try {
             return jdbi.withHandle(h -> {
-                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
+                // the handle's own copy of the configuration: a user's Jdbi keeps its parser, template engine and timeout
+                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds)
+                        .setSqlParser(PositionalSqlParser.INSTANCE).setTemplateEngine(TemplateEngine.NOP);
                 return work.apply(h);
             });
         } catch (JdbiException e) {
