@@ -69,8 +69,7 @@ final class JdbcAccess {
         try {
             return jdbi.withHandle(h -> {
                 // the handle's own copy of the configuration: a user's Jdbi keeps its parser, template engine and timeout
-                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds)
-                        .setSqlParser(PositionalSqlParser.INSTANCE).setTemplateEngine(TemplateEngine.NOP);
+                positional(h).getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
                 return work.apply(h);
             });
         } catch (JdbiException e) {
@@ -80,6 +79,15 @@ final class JdbcAccess {
             }
             throw StorageException.failed(description, what, subject, Schema.rootMessage(e), e);
         }
+    }
+
+    /**
+     * {@code h}, its own copy of the configuration set to take the store's SQL as it is: {@link PositionalSqlParser},
+     * no template engine. Every statement the store sends through a Jdbi handle goes through one so set.
+     */
+    static Handle positional(Handle h) {
+        h.getConfig(SqlStatements.class).setSqlParser(PositionalSqlParser.INSTANCE).setTemplateEngine(TemplateEngine.NOP);
+        return h;
     }
 
     /** Work on one plain JDBC connection. */
