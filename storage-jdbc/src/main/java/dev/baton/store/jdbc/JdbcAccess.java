@@ -16,6 +16,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.SqlStatements;
+import org.jdbi.v3.core.statement.TemplateEngine;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,7 +68,8 @@ final class JdbcAccess {
         if (closed) throw new StorageException(description + " is closed; " + what + " was not done");
         try {
             return jdbi.withHandle(h -> {
-                h.getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
+                // the handle's own copy of the configuration: a user's Jdbi keeps its parser, template engine and timeout
+                positional(h).getConfig(SqlStatements.class).setQueryTimeout(queryTimeoutSeconds);
                 return work.apply(h);
             });
         } catch (JdbiException e) {
@@ -77,6 +79,15 @@ final class JdbcAccess {
             }
             throw StorageException.failed(description, what, subject, Schema.rootMessage(e), e);
         }
+    }
+
+    /**
+     * {@code h}, its own copy of the configuration set to take the store's SQL as it is: {@link PositionalSqlParser},
+     * no template engine. Every statement the store sends through a Jdbi handle goes through one so set.
+     */
+    static Handle positional(Handle h) {
+        h.getConfig(SqlStatements.class).setSqlParser(PositionalSqlParser.INSTANCE).setTemplateEngine(TemplateEngine.NOP);
+        return h;
     }
 
     /** Work on one plain JDBC connection. */

@@ -145,6 +145,7 @@ final class Schema {
     static void migrate(Jdbi jdbi, JdbcDialect dialect, String table) {
         switch (dialect) {
             case POSTGRESQL -> jdbi.useTransaction(h -> {
+                JdbcAccess.positional(h);
                 h.execute("SET LOCAL lock_timeout = '" + LOCK_WAIT_SECONDS + "s'");
                 // the key is ours (a hash of the table name), not user input: safe to inline
                 h.createQuery("SELECT 1 FROM (SELECT pg_advisory_xact_lock(" + lockKey(table) + ")) AS l")
@@ -152,6 +153,7 @@ final class Schema {
                 apply(h, dialect, table);
             });
             case MYSQL -> jdbi.useHandle(h -> {
+                JdbcAccess.positional(h);
                 String name = "baton-migrate:" + table;
                 Integer got = h.createQuery("SELECT GET_LOCK(?, ?)").bind(0, name).bind(1, LOCK_WAIT_SECONDS)
                         .mapTo(Integer.class).one();
@@ -186,7 +188,7 @@ final class Schema {
             try {
                 turn.lock();
                 try {
-                    jdbi.useHandle(h -> apply(h, dialect, table));
+                    jdbi.useHandle(h -> apply(JdbcAccess.positional(h), dialect, table));
                 } finally {
                     turn.unlock();
                 }
@@ -250,7 +252,8 @@ final class Schema {
 
     private static void validate(Jdbi jdbi, String table, String checked, String columns) {
         try {
-            jdbi.useHandle(h -> h.createQuery("SELECT " + columns + " FROM " + checked + " WHERE 1 = 0").mapToMap().list());
+            jdbi.useHandle(h -> JdbcAccess.positional(h).createQuery("SELECT " + columns + " FROM " + checked + " WHERE 1 = 0")
+                    .mapToMap().list());
         } catch (UnableToCreateStatementException | UnableToExecuteStatementException e) {
             // H2 and SQLite refuse the statement when preparing it, the others when running it
             throw new StorageException("schemaMode=validate: table " + checked + " is missing or lacks one of the columns "
