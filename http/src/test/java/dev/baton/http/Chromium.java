@@ -111,6 +111,13 @@ final class Chromium {
             options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--disable-dev-shm-usage", "--window-size=1400,1100", "--lang=en-US",
+                    // less for the browser to do beside the tests' pages (the machine's CPU is what the build waits on):
+                    // no extensions, crash reporter, audio, keyring, or background services a page never uses
+                    "--disable-extensions", "--disable-component-extensions-with-background-pages", "--disable-default-apps",
+                    "--disable-crash-reporter", "--disable-breakpad", "--mute-audio", "--password-store=basic",
+                    "--use-mock-keychain", "--disable-domain-reliability", "--disable-client-side-phishing-detection",
+                    "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,"
+                            + "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions",
                     "--host-resolver-rules=MAP " + ATTACKER_HOST + " 127.0.0.1",
                     "--user-data-dir=" + Files.createDirectories(profiles.resolve("profile-" + which + "-" + System.nanoTime())));
             return new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())

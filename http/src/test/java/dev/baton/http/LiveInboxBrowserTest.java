@@ -195,7 +195,8 @@ class LiveInboxBrowserTest {
         reason.sendKeys("booked by ph");
         assertThat(cardText(b, erin)).contains("expires in 1 min");
         assertThat(Duration.ofNanos(System.nanoTime() - seeded)).as("typed before the minute turned").isLessThan(Duration.ofSeconds(11));
-        new WebDriverWait(b, Duration.ofSeconds(40), Duration.ofMillis(50))
+        // about 12 s away: looked at four times a second (no bound on how soon is asserted here, unlike awaitThreads)
+        new WebDriverWait(b, Duration.ofSeconds(40), Duration.ofMillis(250))
                 .until(d -> cardText(b, erin).contains("less than a minute"));
 
         // a new card, with the half-typed reason and the focus (and the caret at its end) carried over
