@@ -24,9 +24,10 @@ import java.util.stream.Stream;
  * version by {@code scripts/set-version}, then {@code scripts/central-bundle} run in it with the
  * wrapper, as a release manager runs it. It reads the outer build's local repository (where the outer
  * build has already put every dependency and plugin, so nothing is downloaded in practice) and
- * installs nothing into it; what it builds stays inside the copy (Maven notes the staging
- * repository's metadata there, as {@code dev/baton/*}{@code /maven-metadata-staging.xml}, as it does
- * for every repository it deploys to).
+ * installs nothing into it; what it builds stays inside the copy, but for the copy of the staging
+ * repository's metadata that Maven keeps in the local repository, as {@code dev/baton/*}{@code
+ * /maven-metadata-<repository id>.xml}, as it does for every repository it deploys to (so two builds
+ * at the same time deploy under two ids).
  *
  * <p>Not offline ({@code -o}): Maven skips goals that require online mode when it is offline, and the
  * CycloneDX plugin's are such goals, so an offline build would have no SBOM. Not against a private

@@ -76,11 +76,16 @@ class ReleaseBundleIT {
             // another folder, so that no absolute path of the build can hide in what it writes
             second = ReleaseBuild.copy(ROOT, WORK.resolve("second-build"), built, snapshot, release);
         }
-        // the two builds share nothing but the outer local repository, which they only read: they run at the
-        // same time (a Maven build keeps about one core busy, and the machine has two or more)
+        // the two builds share nothing but the outer local repository: they run at the same time (a Maven build
+        // keeps about one core busy, and the machine has two or more). A deploy keeps a copy of its target's
+        // maven-metadata.xml in the local repository, as maven-metadata-<repository id>.xml: the second build
+        // deploys to its staging folder under an id of its own (a later -D wins over the script's), or both would
+        // write dev/baton/*/maven-metadata-staging.xml at the same time (seen once: "Could not transfer metadata")
+        List<String> extraSecond = new ArrayList<>(extra);
+        if (second != null) extraSecond.add("-DaltDeploymentRepository=second-build::file:" + second.staging());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<ReleaseBuild.Result> secondRun = second == null ? null : pool.submit(() -> second.bundle(env, REPO, extra));
+            Future<ReleaseBuild.Result> secondRun = second == null ? null : pool.submit(() -> second.bundle(env, REPO, extraSecond));
             ReleaseBuild.Result a = first.bundle(env, REPO, extra);
             ReleaseBuild.Result b = secondRun == null ? null : secondRun.get();
             System.out.printf("release-it: first release build of %s took %d s%n", modules, a.took().toSeconds());
