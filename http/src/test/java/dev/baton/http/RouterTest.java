@@ -42,7 +42,7 @@ class RouterTest {
         try (TestServer t = new TestServer()) {
             RawHttp.Response r = RawHttp.post(t.port(), "/agents/concierge/runs/%41\uD83D\uDE00/approve", TestServer.ADMIN,
                     "{\"toolCallId\":\"call_1\"}");
-            assertThat(r.header("Content-Type")).isEqualTo("application/problem+json");
+            assertThat(r.status()).isIn(400, 404);
             if (HttpTarget.current() instanceof HttpTarget.Jetty) {   // Jetty hands the raw UTF-8 on as characters
                 assertThat(r.status()).isEqualTo(404);
                 assertThat(r.asApiResponse().json().get("runId").asText()).isEqualTo("A\uD83D\uDE00");   // was "A??"
