@@ -33,6 +33,7 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.HostPort;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.jspecify.annotations.Nullable;
@@ -166,8 +167,7 @@ public final class BatonHttpServer implements AutoCloseable {
 
     /** {@return where the inbox page is, e.g. {@code http://127.0.0.1:8080/}} */
     public URI uri() {
-        String host = connector.getHost();
-        if (host.contains(":")) host = "[" + host + "]";
+        String host = HostPort.normalizeHost(connector.getHost());   // an IPv6 address in brackets, once
         return URI.create((tls ? "https" : "http") + "://" + host + ":" + port() + basePath);
     }
 

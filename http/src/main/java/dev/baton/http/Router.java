@@ -1,10 +1,7 @@
 package dev.baton.http;
 
 import jakarta.servlet.http.HttpServletRequest;
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -14,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.eclipse.jetty.util.Utf8StringBuilder;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -146,23 +144,26 @@ final class Router {
         return out;
     }
 
-    /** RFC 3986 percent-decoding of one path segment, as UTF-8 (strict: a bad escape or byte is a 400); {@code +} stays {@code +}. */
+    /**
+     * RFC 3986 percent-decoding of one path segment, as UTF-8 (strict: a bad escape or byte is a 400); {@code +} stays
+     * {@code +}. The escaped bytes go to Jetty's {@link Utf8StringBuilder}, the characters as they are.
+     */
     static String decodePathSegment(String s) {
         if (s.indexOf('%') < 0) return s;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
+        Utf8StringBuilder decoded = new Utf8StringBuilder(s.length());
         try {
             for (int i = 0; i < s.length(); i++) {
                 if (s.charAt(i) == '%') {
-                    bytes.write(HexFormat.fromHexDigits(s, i + 1, i + 3));   // throws for a bad or short escape
+                    decoded.append((byte) HexFormat.fromHexDigits(s, i + 1, i + 3));   // throws for a bad or short escape
                     i += 2;
                 } else {
-                    bytes.writeBytes(String.valueOf(s.charAt(i)).getBytes(StandardCharsets.UTF_8));
+                    decoded.append(s.charAt(i));
                 }
             }
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+            return decoded.build();
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw Problem.invalidOption("path", "bad percent-escape in a path segment").raise();
-        } catch (CharacterCodingException e) {   // newDecoder() reports malformed input: no silent U+FFFD
+        } catch (CharacterCodingException e) {   // build() reports malformed or truncated UTF-8: no silent U+FFFD
             throw Problem.invalidOption("path", "a segment is not UTF-8 once percent-decoded").raise();
         }
     }
