@@ -42,6 +42,7 @@ class ContainerRefusalTest {
             check(soft, t, "an HTTP/0.9 request", "GET /agents\r\n\r\n", Set.of(400, 505), true);
             check(soft, t, "a garbage request line", "hello world\r\n\r\n", Set.of(400, 505), true);
             check(soft, t, "an unknown HTTP version", "GET /agents HTTP/7.3\r\n" + host + "\r\n", Set.of(400, 505), true);
+            check(soft, t, "an HTTP/2.0 request line", "GET /agents HTTP/2.0\r\n" + host + "\r\n", Set.of(426, 505), true);
             check(soft, t, "HTTP/1.1 without Host", "GET /agents HTTP/1.1\r\n" + AUTH + "\r\n", Set.of(400), true);
             check(soft, t, "a space in the target", "GET /agents x HTTP/1.1\r\n" + host + AUTH + "\r\n", Set.of(400, 505), true);
             soft.assertAll();
@@ -71,6 +72,7 @@ class ContainerRefusalTest {
         if (body) {
             soft.assertThat(text).as(as).contains("\"type\":\"urn:baton:problem:").contains("\"status\":" + status)
                     .doesNotContain("<html");
+            if (status != 400) soft.assertThat(text).as(as).doesNotContain("problem:bad-request");   // a type of its own status
         } else {
             soft.assertThat(text).as(as + " (no body for HEAD)").isEmpty();
         }
