@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * the system property {@code baton.slowloris.seconds} shortens it, and nothing in the build does)
  * against a server of 16 threads, each connection sending one header byte a second; a connection the
  * server cuts is opened again at once, so 200 are dribbling at every moment. Meanwhile another
- * client's probes must keep being answered quickly, and every slow connection must be cut once its
- * headers are overdue (the request time, 6 s here). Bounded: 200 sockets at once, the attack's length.
+ * client's probes must keep being answered quickly, and every slow connection must be answered 408
+ * ({@code request-timeout}) and cut once its headers are overdue (the request time, 6 s here). Bounded: 200 sockets at once, the attack's length.
  */
 class SlowlorisTest {
     static final int ATTACKERS = 200;
@@ -47,6 +47,7 @@ class SlowlorisTest {
     private static final class Slow {
         final SocketChannel channel;
         final long opened = System.nanoTime();
+        final StringBuilder answer = new StringBuilder();
         int sent;
 
         Slow(int port) throws IOException {
@@ -57,7 +58,10 @@ class SlowlorisTest {
         /** Sends the next byte; false if the server closed the connection. */
         boolean dribble(byte[] head) {
             try {
-                if (channel.read(ByteBuffer.allocate(256)) < 0) return false;   // closed by the server (an answer would be a failure)
+                ByteBuffer in = ByteBuffer.allocate(512);
+                int n = channel.read(in);
+                if (n < 0) return false;   // closed by the server
+                answer.append(new String(in.array(), 0, n, StandardCharsets.ISO_8859_1));
                 if (sent < head.length) channel.write(ByteBuffer.wrap(head, sent++, 1));
                 return true;
             } catch (IOException reset) {
@@ -80,6 +84,8 @@ class SlowlorisTest {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong cuts = new AtomicLong();
         AtomicLong longestMillis = new AtomicLong();
+        AtomicLong timedOut = new AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<String> wrong = new java.util.concurrent.atomic.AtomicReference<>();
         List<Throwable> failed = Collections.synchronizedList(new ArrayList<>());
         // the attacker: one byte on one connection every 5 ms, so each of the 200 gets a byte a second
         Thread attacker = new Thread(() -> {
@@ -89,6 +95,9 @@ class SlowlorisTest {
                         Slow s = slow.get(i);
                         if (!s.dribble(head)) {
                             cuts.incrementAndGet();
+                            String a = s.answer.toString();
+                            if (a.startsWith("HTTP/1.1 408 ") && a.contains("urn:baton:problem:request-timeout")) timedOut.incrementAndGet();
+                            else if (!a.isEmpty()) wrong.compareAndSet(null, a);
                             longestMillis.accumulateAndGet((System.nanoTime() - s.opened) / 1_000_000, Math::max);
                             s.channel.close();
                             slow.set(i, new Slow(server.port()));   // and again: 200 connections at every moment
@@ -117,6 +126,8 @@ class SlowlorisTest {
             for (Slow s : slow) s.channel.close();
         }
         assertThat(failed).as("the attacker could always open its connections").isEmpty();
+        assertThat(wrong.get()).as("a slow connection's answer, if any, is the 408 problem").isNull();
+        assertThat(timedOut.get()).as("cut connections answered 408 request-timeout first").isEqualTo(cuts.get());
         Collections.sort(micros);
         long p99 = micros.get((int) Math.ceil(micros.size() * 0.99) - 1);
         System.out.printf("slowloris: %d connections for %d s, %d cut (the longest open %d ms); %d probes, p50 %d µs, p99 %d µs, max %d µs%n",
