@@ -27,8 +27,7 @@ final class RequestChecks {
     }
 
     @Nullable Refusal check(HttpServletRequest req, boolean jsonRpc) {
-        SiteGuard.Refusal where = site.refusal(req.getMethod(), req.getHeader("Host"), req.getHeader("Origin"),
-                req.getHeader("Sec-Fetch-Site")).orElse(null);
+        SiteGuard.Refusal where = site.refusal(req).orElse(null);   // Host, or HTTP/2's :authority, as the HTTP API reads it
         if (where != null) return new Refusal(where.status(), where.detail());
         if (jsonRpc) {
             String type = req.getContentType();

@@ -76,6 +76,70 @@ class InboxServeTest {
         }
     }
 
+    /**
+     * {@code serve --tls-keystore} with a key store made by {@code keytool} as docs/http.md shows: HTTPS,
+     * HTTP/2 for a client that offers it by ALPN, Jetty's request log on the output, and {@code SIGTERM}
+     * ends the process (the server drained, the agents and the store closed).
+     */
+    @Test
+    void servesHttpsAndHttp2FromAPkcs12KeyStoreLogsEachRequestAndLeavesOnSigterm() throws Exception {
+        Path keyStore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(new File(new File(System.getProperty("java.home"), "bin"), "keytool").getPath(),
+                "-genkeypair", "-alias", "baton", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "365",
+                "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", keyStore.toString(), "-storepass", "changeit").redirectErrorStream(true).start();
+        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(keytool.exitValue()).as(new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(keyStore)) {
+            trust.load(in, "changeit".toCharArray());
+        }
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(null, tmf.getTrustManagers(), null);
+
+        Process p = serve("--token", TOKEN, "--tls-keystore", keyStore.toString(), "--tls-password", "changeit");
+        List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<String> open = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    output.add(line);
+                    if (line.trim().startsWith("open ")) open.complete(line.trim().substring(5).trim());
+                }
+            } catch (java.io.IOException e) {
+                // the process ended
+            }
+            open.complete("");
+        });
+        reader.start();
+        try {
+            String page = open.get(60, TimeUnit.SECONDS);
+            assertThat(page).as(String.join("\n", output)).startsWith("https://127.0.0.1:").endsWith("/#token=" + TOKEN);
+            URI base = URI.create(page.substring(0, page.indexOf('#')));
+            HttpClient http = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_2)
+                    .connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> agents = http.send(HttpRequest.newBuilder(base.resolve("agents"))
+                    .header("Authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(agents.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            assertThat(agents.statusCode()).isEqualTo(200);
+            HttpResponse<String> http11 = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build()
+                    .send(HttpRequest.newBuilder(base.resolve("openapi.json")).timeout(Duration.ofSeconds(20)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(http11.version()).isEqualTo(HttpClient.Version.HTTP_1_1);
+            assertThat(http11.statusCode()).isEqualTo(200);
+        } finally {
+            p.destroy();   // SIGTERM
+        }
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("the process ends on SIGTERM").isTrue();
+        reader.join(10_000);
+        String all = String.join("\n", output);
+        assertThat(all).as("Jetty's request log").contains("\"GET /agents HTTP/2.0\" 200").contains("\"GET /openapi.json HTTP/1.1\" 200")
+                .doesNotContain(TOKEN + "\"");
+        assertThat(all).doesNotContain("Exception");
+    }
+
     /** {@code serve --port 0} and {@code options} in a JVM of its own, in the test's folder (its default store). */
     private Process serve(String... options) throws java.io.IOException {
         List<String> cmd = new ArrayList<>(List.of(new File(new File(System.getProperty("java.home"), "bin"), "java").getPath()));

@@ -19,6 +19,7 @@ import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -54,8 +55,8 @@ import org.slf4j.LoggerFactory;
  * <p>Limits (see docs/security.md): Jetty reads headers and bodies without holding a thread, so a
  * client that dribbles them costs a connection, not a thread. On top of that:
  * <ul>
- *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): a connection whose
- *       request headers are not in within it is closed; a body not in within it is answered 408.</li>
+ *   <li><b>Request time</b> ({@link Builder#requestTimeout}, default 30 s): request headers or a
+ *       body not in within it are answered 408, and the connection is closed.</li>
  *   <li><b>Idle time</b> ({@link Builder#idleTimeout}, default 30 s): a connection that sends and
  *       receives nothing is closed (an event stream sends a comment when it opens, then its events).</li>
  *   <li><b>Connections</b> ({@link Builder#maxConnections}, default 1024): beyond them, new
@@ -240,6 +241,8 @@ public final class BatonHttpServer implements AutoCloseable {
      * and not reached the servlet.
      */
     private static final class HeaderDeadline extends Handler.Wrapper implements Connection.Listener {
+        /** The whole answer to headers that came too late: no response has begun on the connection. */
+        private static final byte[] HEADERS_LATE = whole(ApiResponse.problem(Problem.container(408)), "408 Request Timeout");
         private final long timeoutNanos;
         /** Per open connection: the requests it handed to the servlet. */
         private final Map<Connection, AtomicLong> handled = new ConcurrentHashMap<>();
@@ -266,6 +269,16 @@ public final class BatonHttpServer implements AutoCloseable {
             handled.remove(connection);
         }
 
+        private static byte[] whole(ApiResponse answer, String status) {
+            StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append("\r\n");
+            answer.headers().forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+            head.append("Content-Length: ").append(answer.body().length).append("\r\nConnection: close\r\n\r\n");
+            byte[] h = head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            byte[] all = java.util.Arrays.copyOf(h, h.length + answer.body().length);
+            System.arraycopy(answer.body(), 0, all, h.length, answer.body().length);
+            return all;
+        }
+
         /** {@code waiting}: the request seen begun and not handed over at the last check (-1: none), since {@code since}. */
         private void check(Connection connection, long waiting, long since) {
             AtomicLong n = handled.get(connection);
@@ -277,7 +290,9 @@ public final class BatonHttpServer implements AutoCloseable {
             long begun = in > n.get() || (in == 0 && connection.getBytesIn() > 0) ? in : -1;
             if (begun >= 0 && begun == waiting && now - since >= timeoutNanos) {
                 LOG.debug("request headers not in within {} ms: connection {} closed", timeoutNanos / 1_000_000, connection);
-                connection.close();
+                // a 408 problem, then the connection closed; not connection.close(), whose request fails as a 500
+                EndPoint end = connection.getEndPoint();
+                end.write(Callback.from(end::close), ByteBuffer.wrap(HEADERS_LATE));
                 return;
             }
             long from = begun >= 0 && begun == waiting ? since : now;

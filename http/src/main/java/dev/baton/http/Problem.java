@@ -137,6 +137,8 @@ record Problem(int status, String slug, String title, String detail, Map<String,
             case 408 -> of(408, "request-timeout", "Request timeout", "The request did not arrive within the time limit.");
             case 413 -> of(413, "body-too-large", "Request body too large", "The body is larger than the limit.");
             case 414 -> of(414, "uri-too-long", "URI too long", "The request's URI is longer than the server accepts.");
+            case 426 -> of(426, "upgrade-required", "Upgrade required",
+                    "HTTP/2 in clear text begins with its connection preface, or with an HTTP/1.1 request asking to Upgrade: h2c.");
             case 431 -> of(431, "headers-too-large", "Request headers too large", "The request's headers are larger than the server accepts.");
             case 501 -> of(501, "not-implemented", "Not implemented", "The server does not support this method or feature.");
             case 505 -> of(505, "http-version-not-supported", "HTTP version not supported", "Use HTTP/1.1 or HTTP/2.");

@@ -108,12 +108,23 @@ public final class SiteGuard {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Checks where a servlet request comes from: its {@code Host}, or for HTTP/2, which names the host
+     * in {@code :authority} and may send no {@code Host}, the host the container read from it; its
+     * {@code Origin} and {@code Sec-Fetch-Site}. The rule the HTTP API applies, for other servlets.
+     *
+     * @param request the request
+     * @return why it is refused, or empty if it passes
+     */
+    public java.util.Optional<Refusal> refusal(HttpServletRequest request) {
+        return refusal(request.getMethod(), host(request), request.getHeader("Origin"), request.getHeader("Sec-Fetch-Site"));
+    }
+
     /** Throws the problem of a request from a host or a site this server does not answer. */
     void check(HttpServletRequest request) {
-        refusal(request.getMethod(), host(request), request.getHeader("Origin"), request.getHeader("Sec-Fetch-Site"))
-                .ifPresent(r -> {
-                    throw Problem.of(r.status(), r.type(), r.title(), r.detail()).with("option", r.header()).raise();
-                });
+        refusal(request).ifPresent(r -> {
+            throw Problem.of(r.status(), r.type(), r.title(), r.detail()).with("option", r.header()).raise();
+        });
     }
 
     /** {@code Host}; for HTTP/2, which names the host in {@code :authority}, the one the container read from it. */

@@ -1,6 +1,7 @@
 package dev.baton.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.store.memory.MemorySnapshotStore;
 import java.io.FileInputStream;
@@ -111,6 +112,33 @@ class JettyServerTest {
                     .header("Authorization", "Bearer " + TestServer.ADMIN).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(again.version()).isEqualTo(HttpClient.Version.HTTP_2);
             assertThat(again.body()).contains("\"admin\"");
+        }
+    }
+
+    /** {@code maxConnections}: one more connection waits unanswered until one closes; {@code idleTimeout} closes a silent one. */
+    @Test
+    void connectionsBeyondTheLimitWaitAndASilentConnectionIsClosedAfterTheIdleTime() throws Exception {
+        try (var store = MemorySnapshotStore.create()) {
+            BatonHttpApi api = BatonHttpApi.builder().agents(TestAgents.concierge("concierge", store, java.time.Clock.systemUTC()))
+                    .authenticator(Authenticator.bearerTokens().token(TestServer.ADMIN, Principal.unrestricted("admin")).build()).build();
+            try (BatonHttpServer server = BatonHttpServer.builder(api).port(0).maxConnections(2).idleTimeout(Duration.ofSeconds(3)).start();
+                 java.net.Socket first = new java.net.Socket("127.0.0.1", server.port());
+                 java.net.Socket second = new java.net.Socket("127.0.0.1", server.port());
+                 java.net.Socket third = new java.net.Socket("127.0.0.1", server.port())) {
+                long opened = System.nanoTime();
+                third.getOutputStream().write("GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                third.setSoTimeout(1_000);
+                assertThatThrownBy(() -> third.getInputStream().read()).as("the third connection is not served while two are open")
+                        .isInstanceOf(java.net.SocketTimeoutException.class);
+                second.setSoTimeout(10_000);
+                assertThat(second.getInputStream().read()).as("a silent connection, closed by the server").isEqualTo(-1);
+                long idleMillis = (System.nanoTime() - opened) / 1_000_000;
+                assertThat(idleMillis).as("closed after the 3 s idle time").isBetween(2_500L, 6_000L);
+                third.setSoTimeout(10_000);
+                String answer = new String(third.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(answer).as("served once a connection closed").startsWith("HTTP/1.1 200");
+            }
         }
     }
 }

@@ -21,7 +21,8 @@ class SlowClientTest {
 
     /**
      * Sends {@code request} one byte per {@code pace}, at most {@code maxBytes} bytes, reading between
-     * bytes; returns the milliseconds until the server closed the connection, or -1 if it never did.
+     * bytes; returns the milliseconds until the server closed the connection (after a 408 problem, the
+     * only answer allowed), or -1 if it never did.
      */
     static long dribble(int port, String request, Duration pace, int maxBytes, Runnable meanwhile) throws IOException {
         byte[] bytes = request.getBytes(StandardCharsets.US_ASCII);
@@ -41,7 +42,13 @@ class SlowClientTest {
                 try {
                     int b = in.read();   // waits one pace: the server may answer or close meanwhile
                     if (b < 0) return (System.nanoTime() - start) / 1_000_000;
-                    throw new AssertionError("the server answered a request it had not read: " + (char) b);
+                    long at = (System.nanoTime() - start) / 1_000_000;
+                    s.setSoTimeout(5_000);
+                    String answer = (char) b + new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);   // then closed
+                    if (!answer.startsWith("HTTP/1.1 408 ") || !answer.contains("urn:baton:problem:request-timeout")) {
+                        throw new AssertionError("the server answered a request it had not read with other than 408: " + answer);
+                    }
+                    return at;
                 } catch (SocketTimeoutException stillOpen) {
                     // next byte
                 } catch (SocketException reset) {

@@ -205,16 +205,18 @@ abstract class AbstractWebTest {
 
     @Test
     void whatTomcatRefusesItselfUnderTheBasePathIsABatonProblemDocument() throws Exception {
-        for (String target : new String[] {"/baton/agents/concierge/suspended-runs%zz", "/baton/agents/" + "x".repeat(10_000)}) {
+        String close = " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        // TRACE: Tomcat refuses it before any servlet runs, and Spring Boot's error page (/error) would answer it
+        for (String target : new String[] {"GET /baton/agents/concierge/suspended-runs%zz" + close, "GET /baton/agents/x%00" + close,
+                "GET /baton/agents/" + "x".repeat(10_000) + close, "TRACE /baton/agents" + close, "GET /baton/agents\r\n\r\n"}) {
             String answer;
             try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
                 s.setSoTimeout(10_000);
-                s.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().write(target.getBytes(StandardCharsets.US_ASCII));
                 answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             }
             String head = answer.substring(0, Math.max(0, answer.indexOf("\r\n\r\n"))).toLowerCase(java.util.Locale.ROOT);
-            assertThat(answer).as(target).startsWith("HTTP/1.1 4").contains("\"type\":\"urn:baton:problem:").doesNotContain("<html");
+            assertThat(answer).as(target).matches("(?s)HTTP/1\\.1 (4|505).*").contains("\"type\":\"urn:baton:problem:").doesNotContain("<html");
             assertThat(head).contains("content-type: application/problem+json").contains("x-content-type-options: nosniff");
         }
     }

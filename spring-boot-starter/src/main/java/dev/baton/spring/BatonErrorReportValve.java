@@ -1,7 +1,13 @@
 package dev.baton.spring;
 
 import dev.baton.http.BatonHttpServlet;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.apache.catalina.Container;
 import org.apache.catalina.Context;
 import org.apache.catalina.Pipeline;
@@ -10,6 +16,7 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * Tomcat's error report, with Baton's problem documents under Baton's base path: what Tomcat refuses
  * before any servlet runs (a bad percent-escape, an over-long URI or header) is answered like every
  * other error of the API ({@code application/problem+json} with its security headers), and so is a
- * request whose line Tomcat could not read at all (it names no path). Other paths keep Tomcat's own
- * report. Installed as the host's error report valve (in place of Spring Boot's), on
+ * request whose line Tomcat could not read at all (it names no path). A method Tomcat refuses itself
+ * ({@code TRACE}) gets the problem, not the application's error page; an HTTP/0.9 request, which
+ * Tomcat would answer without a status line or headers, gets an HTTP/1.1 {@code 505} problem, as on
+ * Jetty. Other paths keep Tomcat's own report. Installed as the host's error report valve (in place of Spring Boot's), on
  * Spring Boot 4 and 3.5.
  *
  * <p>Thread-safe (immutable).
@@ -56,12 +65,85 @@ public class BatonErrorReportValve extends ErrorReportValve {
     }
 
     @Override
+    public void invoke(Request request, Response response) throws IOException, ServletException {
+        if (ours(request.getRequestURI())) {
+            if ("".equals(request.getProtocol())) {   // HTTP/0.9 (Tomcat serves it): refused, as Jetty does
+                response.setSuspended(false);   // a sendError of Tomcat's suspended it (ErrorReportValve.invoke undoes it too)
+                http09(response);
+                return;
+            }
+            if (response.isErrorReportRequired()) {   // refused before any servlet ran (TRACE): no error page, the problem
+                response.getCoyoteResponse().getMimeHeaders().removeHeader("Allow");   // Tomcat's guess, not the route's
+                response.setSuspended(false);
+                report(request, response, null);
+                return;
+            }
+        }
+        super.invoke(request, response);
+    }
+
+    /** Whether Baton answers for {@code uri}; a request line Tomcat could not read names no path: it may be Baton's. */
+    private boolean ours(@Nullable String uri) {
+        return uri == null || !uri.startsWith("/") || uri.startsWith(mount + "/") || uri.equals(mount);
+    }
+
+    /**
+     * Tomcat writes an HTTP/0.9 answer without a status line or headers: the answer is written whole, an
+     * HTTP/1.1 {@code 505} with the security headers and the problem, as its body, what Jetty sends.
+     */
+    private static void http09(Response response) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        StringBuilder head = new StringBuilder("HTTP/1.1 505 HTTP Version Not Supported\r\n");
+        BatonHttpServlet.writeContainerError(505, new HttpServletResponseWrapper(response) {
+            @Override
+            public void setStatus(int sc) {
+            }
+
+            @Override
+            public void setHeader(String name, String value) {
+                head.append(name).append(": ").append(value).append("\r\n");
+            }
+
+            @Override
+            public void setContentLength(int len) {
+            }
+
+            @Override
+            public ServletOutputStream getOutputStream() {
+                return new ServletOutputStream() {
+                    @Override
+                    public void write(int b) {
+                        body.write(b);
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return true;
+                    }
+
+                    @Override
+                    public void setWriteListener(WriteListener listener) {
+                        throw new UnsupportedOperationException();
+                    }
+                };
+            }
+        });
+        head.append("Content-Length: ").append(body.size()).append("\r\nConnection: close\r\n\r\n");
+        response.setErrorReported();
+        try {
+            response.getOutputStream().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+            response.getOutputStream().write(body.toByteArray());
+            response.finishResponse();
+        } catch (IOException | IllegalStateException e) {
+            LOG.debug("the problem for an HTTP/0.9 request was not written: {}", e.toString());
+        }
+    }
+
+    @Override
     protected void report(Request request, Response response, Throwable throwable) {
         int status = response.getStatus();
         String uri = request.getRequestURI();
-        // a request line Tomcat could not read (over-long, malformed) names no path: it may be Baton's
-        boolean ours = uri == null || uri.isEmpty() || uri.startsWith(mount + "/") || uri.equals(mount);
-        if (status < 400 || !ours) {
+        if (status < 400 || !ours(uri)) {
             super.report(request, response, throwable);
             return;
         }
