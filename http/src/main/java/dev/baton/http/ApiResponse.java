@@ -3,10 +3,13 @@ package dev.baton.http;
 import dev.baton.agent.AgentStream;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.eclipse.jetty.http.HttpStatus;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,5 +133,22 @@ record ApiResponse(int status, Map<String, String> headers, byte @Nullable [] bo
             resp.setContentLength(body.length);
             resp.getOutputStream().write(body);
         }
+    }
+
+    /**
+     * This answer (not a stream) as the bytes of a whole HTTP/1.1 response that closes its connection:
+     * status line, headers, {@code Content-Length}, body; for a connection on which no response can be
+     * written through the container.
+     */
+    byte[] http11Bytes() {
+        if (stream != null) throw new IllegalStateException("an event stream is not sent whole");
+        byte[] content = body == null ? new byte[0] : body;
+        StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(HttpStatus.getMessage(status)).append("\r\n");
+        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        head.append("Content-Length: ").append(content.length).append("\r\nConnection: close\r\n\r\n");
+        byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] all = Arrays.copyOf(h, h.length + content.length);
+        System.arraycopy(content, 0, all, h.length, content.length);
+        return all;
     }
 }

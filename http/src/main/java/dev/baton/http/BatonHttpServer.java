@@ -242,7 +242,7 @@ public final class BatonHttpServer implements AutoCloseable {
      */
     private static final class HeaderDeadline extends Handler.Wrapper implements Connection.Listener {
         /** The whole answer to headers that came too late: no response has begun on the connection. */
-        private static final byte[] HEADERS_LATE = whole(ApiResponse.problem(Problem.container(408)), "408 Request Timeout");
+        private static final byte[] HEADERS_LATE = BatonHttpServlet.containerErrorBytes(408);
         private final long timeoutNanos;
         /** Per open connection: the requests it handed to the servlet. */
         private final Map<Connection, AtomicLong> handled = new ConcurrentHashMap<>();
@@ -267,16 +267,6 @@ public final class BatonHttpServer implements AutoCloseable {
         @Override
         public void onClosed(Connection connection) {
             handled.remove(connection);
-        }
-
-        private static byte[] whole(ApiResponse answer, String status) {
-            StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append("\r\n");
-            answer.headers().forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
-            head.append("Content-Length: ").append(answer.body().length).append("\r\nConnection: close\r\n\r\n");
-            byte[] h = head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-            byte[] all = java.util.Arrays.copyOf(h, h.length + answer.body().length);
-            System.arraycopy(answer.body(), 0, all, h.length, answer.body().length);
-            return all;
         }
 
         /** {@code waiting}: the request seen begun and not handed over at the last check (-1: none), since {@code since}. */

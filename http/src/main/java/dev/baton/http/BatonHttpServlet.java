@@ -212,6 +212,19 @@ public final class BatonHttpServlet extends HttpServlet {
         ApiResponse.problem(Problem.container(status)).send(response);
     }
 
+    /**
+     * The whole HTTP/1.1 response (status line, the API's security headers, the problem document,
+     * {@code Connection: close}) to an error a container found, for a connection on which it cannot
+     * answer the usual way (an HTTP/0.9 request, request headers that never completed): write the bytes
+     * as they are, then close the connection.
+     *
+     * @param status the HTTP status
+     * @return the bytes of the response
+     */
+    public static byte[] containerErrorBytes(int status) {
+        return ApiResponse.problem(Problem.container(status)).http11Bytes();
+    }
+
     /** {@code /baton} of the mapping {@code /baton/*}; the empty string for {@code /*}, {@code /} and the like. */
     private static String prefix(@Nullable String pattern) {
         if (pattern == null || !pattern.endsWith("/*")) return "";

@@ -2,12 +2,7 @@ package dev.baton.spring;
 
 import dev.baton.http.BatonHttpServlet;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.apache.catalina.Container;
 import org.apache.catalina.Context;
 import org.apache.catalina.Pipeline;
@@ -89,50 +84,12 @@ public class BatonErrorReportValve extends ErrorReportValve {
 
     /**
      * Tomcat writes an HTTP/0.9 answer without a status line or headers: the answer is written whole, an
-     * HTTP/1.1 {@code 505} with the security headers and the problem, as its body, what Jetty sends.
+     * HTTP/1.1 {@code 505} with the security headers and the problem, what Jetty sends.
      */
-    private static void http09(Response response) throws IOException {
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        StringBuilder head = new StringBuilder("HTTP/1.1 505 HTTP Version Not Supported\r\n");
-        BatonHttpServlet.writeContainerError(505, new HttpServletResponseWrapper(response) {
-            @Override
-            public void setStatus(int sc) {
-            }
-
-            @Override
-            public void setHeader(String name, String value) {
-                head.append(name).append(": ").append(value).append("\r\n");
-            }
-
-            @Override
-            public void setContentLength(int len) {
-            }
-
-            @Override
-            public ServletOutputStream getOutputStream() {
-                return new ServletOutputStream() {
-                    @Override
-                    public void write(int b) {
-                        body.write(b);
-                    }
-
-                    @Override
-                    public boolean isReady() {
-                        return true;
-                    }
-
-                    @Override
-                    public void setWriteListener(WriteListener listener) {
-                        throw new UnsupportedOperationException();
-                    }
-                };
-            }
-        });
-        head.append("Content-Length: ").append(body.size()).append("\r\nConnection: close\r\n\r\n");
+    private static void http09(Response response) {
         response.setErrorReported();
         try {
-            response.getOutputStream().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-            response.getOutputStream().write(body.toByteArray());
+            response.getOutputStream().write(BatonHttpServlet.containerErrorBytes(505));
             response.finishResponse();
         } catch (IOException | IllegalStateException e) {
             LOG.debug("the problem for an HTTP/0.9 request was not written: {}", e.toString());
