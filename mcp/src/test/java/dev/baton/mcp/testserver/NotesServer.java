@@ -107,7 +107,12 @@ public final class NotesServer {
         HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(JSON).mcpEndpoint("/mcp").build();
         AtomicReference<McpSyncServer> server = new AtomicReference<>();
+        // The tool handlers run on Tomcat's request thread, which writes the answer and completes the response. By default
+        // the SDK runs them on Reactor's boundedElastic, and that thread's write of the answer sometimes failed under CPU load
+        // ("Failed to send message to session ...: Client disconnected", the client still waiting): Tomcat then closed the
+        // connection without the answer, and a JSON-RPC error reached the client as a lost connection (EOFException).
         server.set(McpServer.sync(transport)
+                .immediateExecution(true)
                 .serverInfo("notes", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .tools(NotesTools.all(root, JSON, server))

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class RedisLayoutMigrationTest {
     private static final String PREFIX = RedisTestServer.uniquePrefix(RedisLayoutMigrationTest.class);
+    private static final String COUNT_PREFIX = PREFIX + "-count";
     private static final String AGENT = "migrating-agent";
 
     @AfterAll
@@ -40,6 +41,7 @@ class RedisLayoutMigrationTest {
             }
         }
         RedisTestServer.deleteKeys(PREFIX);
+        RedisTestServer.deleteKeys(COUNT_PREFIX);   // the bucket-count test's store (the cluster test's keys are on the cluster)
     }
 
     @Test
@@ -133,7 +135,7 @@ class RedisLayoutMigrationTest {
      */
     @Test
     void aStoreOpenedWithAnotherBucketCountThanItsDataRefusesNamingBothCounts() {
-        String prefix = PREFIX + "-count";
+        String prefix = COUNT_PREFIX;
         RunSnapshot s = new BucketData(51L, AGENT, 1).runs.get(0);
         try (RedisSnapshotStore four = RedisSnapshotStore.open(RedisTestServer.url(), prefix, null, false, 4)) {
             assertThat(four.insert(s)).isTrue();
