@@ -119,7 +119,11 @@ final class ReleaseBuild {
     Result bundle(Map<String, String> env, Path localRepository, List<String> extra) throws Exception {
         Map<String, String> withOptions = new java.util.HashMap<>(env);
         withOptions.putIfAbsent("MAVEN_OPTS", MAVEN_OPTS);
-        List<String> cmd = new ArrayList<>(List.of(dir.resolve("scripts/central-bundle").toString(),
+        // -T1 (on the command line, it wins over .mvn/maven.config's -T2): a deploy locks tracking files in the shared local repository
+        // (dev/baton/*/resolver-status.properties) with POSIX locks, which belong to a process, not a thread; two
+        // multi-threaded builds at once can look deadlocked to the kernel (one thread of each holding a file, another
+        // waiting for the other's), and the deploy fails: "IOException: Resource deadlock avoided" (seen once)
+        List<String> cmd = new ArrayList<>(List.of(dir.resolve("scripts/central-bundle").toString(), "-T1",
                 "-Dmaven.repo.local=" + localRepository, "-Dmaven.test.skip=true"));
         cmd.addAll(extra);
         return run(dir, cmd, withOptions, dir.resolveSibling(dir.getFileName() + "-central-bundle.log"));

@@ -164,8 +164,8 @@ class StoreAutoConfigurationTest {
             String url = System.getenv("BATON_TEST_REDIS_URL");
             assumeTrue(url != null && !url.isBlank(), "BATON_TEST_REDIS_URL names no Redis server");
             RedisClient client = RedisClient.create(url);
+            String prefix = "spring-" + UUID.randomUUID();
             try {
-                String prefix = "spring-" + UUID.randomUUID();
                 runner.withBean("appRedis", RedisClient.class, () -> client, notClosedBySpring()).withPropertyValues("baton.store.redis.key-prefix=" + prefix)
                         .run(ctx -> {
                             assertThat(ctx.getBean(SnapshotStore.class)).isInstanceOf(RedisSnapshotStore.class);
@@ -175,6 +175,7 @@ class StoreAutoConfigurationTest {
                     assertThat(connection.sync().ping()).as("the client still works after the context closed").isEqualTo("PONG");
                 }
             } finally {
+                deleteKeys(client, prefix);
                 client.shutdown();
             }
         }
@@ -197,15 +198,25 @@ class StoreAutoConfigurationTest {
             String url = System.getenv("BATON_TEST_REDIS_URL");
             assumeTrue(url != null && !url.isBlank(), "BATON_TEST_REDIS_URL names no Redis server");
             RedisClient client = RedisClient.create(url);
+            String prefix = "spring-" + UUID.randomUUID();
             try {
                 runner.withBean("appRedis", RedisClient.class, () -> client, notClosedBySpring())
-                        .withPropertyValues("baton.store.redis.key-prefix=spring-" + UUID.randomUUID(), "baton.store.redis.buckets=4")
+                        .withPropertyValues("baton.store.redis.key-prefix=" + prefix, "baton.store.redis.buckets=4")
                         .run(ctx -> {
                             assertThat(ctx.getBean(SnapshotStore.class).describe()).contains("4 buckets");
                             runsSurviveAcrossAgents(ctx.getBean(BatonAgents.class));
                         });
             } finally {
+                deleteKeys(client, prefix);
                 client.shutdown();
+            }
+        }
+
+        /** Deletes what a test's store wrote under its own key prefix (the tests share the CI's Redis database). */
+        private static void deleteKeys(RedisClient client, String prefix) {
+            try (var connection = client.connect()) {
+                java.util.List<String> keys = connection.sync().keys(prefix + "*");
+                if (!keys.isEmpty()) connection.sync().del(keys.toArray(String[]::new));
             }
         }
 
